@@ -1,0 +1,24 @@
+"""Board images: a game's view (dict) in, PNG bytes out. One module per game, render/<key>.py.
+
+Each game module provides `board(view, names) -> bytes` (the public image, from view(None)) and
+`hand(view, names) -> bytes` (the private image, from view(seat)). `names` are the seats' display
+names in seat order.
+"""
+
+from __future__ import annotations
+
+import importlib
+from types import ModuleType
+from typing import Any
+
+
+def module_for(game_key: str) -> ModuleType:
+    return importlib.import_module(f"render.{game_key}")
+
+
+def board_png(view: dict[str, Any], names: list[str]) -> bytes:
+    return module_for(view["game"]).board(view, names)
+
+
+def hand_png(view: dict[str, Any], names: list[str]) -> bytes:
+    return module_for(view["game"]).hand(view, names)

@@ -1,0 +1,418 @@
+"""The engine contract shared by every game: definitions, options, moves, events, state, AI."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import random
+import re
+from abc import ABC, abstractmethod
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
+
+# --------------------------------------------------------------------------- errors
+
+
+class IllegalMove(Exception):
+    """A move the rules refuse. `reason` is one line a player can read (seat names as {sN})."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.reason = reason
+
+
+# --------------------------------------------------------------------------- seat names
+
+_SEAT_TOKEN = re.compile(r"\{s(\d+)\}")
+
+
+def seat_token(seat: int) -> str:
+    """How engine texts name a seat; the bot swaps in the player's name with `name_seats`."""
+    return "{s%d}" % seat
+
+
+def name_seats(text: str, names: list[str] | tuple[str, ...] | None = None) -> str:
+    """Replace every {sN} in an engine text by the seat's name (default "Seat N+1")."""
+
+    def one(match: re.Match[str]) -> str:
+        seat = int(match.group(1))
+        if names is not None and seat < len(names):
+            return names[seat]
+        return f"Seat {seat + 1}"
+
+    return _SEAT_TOKEN.sub(one, text)
+
+
+# --------------------------------------------------------------------------- options
+
+
+@dataclass(frozen=True)
+class Option:
+    """A typed table option. kind is "bool", "choice" or "int"."""
+
+    key: str
+    kind: str
+    default: Any
+    description: str
+    choices: tuple[str, ...] = ()
+    minimum: int | None = None
+    maximum: int | None = None
+
+    def __post_init__(self) -> None:
+        if self.kind not in ("bool", "choice", "int"):
+            raise ValueError(f"bad option kind {self.kind!r}")
+        self.validate(self.default)
+
+    def validate(self, value: Any) -> Any:
+        """Return the value in its canonical type, or raise ValueError with a readable reason."""
+        if self.kind == "bool":
+            if isinstance(value, bool):
+                return value
+            if isinstance(value, str) and value.lower() in ("on", "true", "yes", "1", "off", "false", "no", "0"):
+                return value.lower() in ("on", "true", "yes", "1")
+            raise ValueError(f"{self.key} must be on or off")
+        if self.kind == "choice":
+            text = str(value).lower()
+            if text not in self.choices:
+                raise ValueError(f"{self.key} must be one of: {', '.join(self.choices)}")
+            return text
+        try:
+            number = int(value)
+        except (TypeError, ValueError):
+            raise ValueError(f"{self.key} must be a whole number") from None
+        if isinstance(value, bool) or (isinstance(value, float) and value != number):
+            raise ValueError(f"{self.key} must be a whole number")
+        if (self.minimum is not None and number < self.minimum) or (
+            self.maximum is not None and number > self.maximum
+        ):
+            raise ValueError(f"{self.key} must be between {self.minimum} and {self.maximum}")
+        return number
+
+
+# --------------------------------------------------------------------------- moves and events
+
+
+class Move:
+    """Base for a game's moves. str(move) is the canonical notation; equal notation means equal move.
+
+    Games subclass it (usually as frozen dataclasses) and give `__str__`.
+    """
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Move) and str(self) == str(other)
+
+    def __hash__(self) -> int:
+        return hash(str(self))
+
+    def __lt__(self, other: Move) -> bool:
+        return str(self) < str(other)
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__} {str(self)!r}>"
+
+
+@dataclass(frozen=True)
+class Event:
+    """One line of what happened. seats=None: everyone sees it; otherwise only those seats."""
+
+    text: str
+    seats: frozenset[int] | None = None
+
+    def visible_to(self, seat: int | None) -> bool:
+        return self.seats is None or (seat is not None and seat in self.seats)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"text": self.text, "seats": None if self.seats is None else sorted(self.seats)}
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Event:
+        seats = data.get("seats")
+        return cls(data["text"], None if seats is None else frozenset(seats))
+
+
+def public(text: str) -> Event:
+    return Event(text)
+
+
+def private(seat: int, text: str) -> Event:
+    return Event(text, frozenset((seat,)))
+
+
+# --------------------------------------------------------------------------- results
+
+
+@dataclass(frozen=True)
+class SeatResult:
+    """One seat's final line: score, its breakdown (category -> points, summing to score), rank."""
+
+    seat: int
+    score: int
+    breakdown: dict[str, int]
+    rank: int
+    details: dict[str, Any] = field(default_factory=dict)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "seat": self.seat,
+            "score": self.score,
+            "breakdown": dict(self.breakdown),
+            "rank": self.rank,
+            "details": self.details,
+        }
+
+
+@dataclass(frozen=True)
+class Result:
+    """Final standings, ordered by rank (ties share a rank: 1, 1, 3)."""
+
+    seats: tuple[SeatResult, ...]
+    ended_by: str = ""
+
+    def to_json(self) -> dict[str, Any]:
+        return {"seats": [s.to_json() for s in self.seats], "ended_by": self.ended_by}
+
+    def score_of(self, seat: int) -> int:
+        return next(s.score for s in self.seats if s.seat == seat)
+
+    def rank_of(self, seat: int) -> int:
+        return next(s.rank for s in self.seats if s.seat == seat)
+
+
+def rank_by(keys: Mapping[int, tuple]) -> dict[int, int]:
+    """Competition ranking (1, 1, 3) from sort keys where larger is better."""
+    order = sorted(keys, key=lambda s: keys[s], reverse=True)
+    ranks: dict[int, int] = {}
+    for position, seat in enumerate(order):
+        if position and keys[seat] == keys[order[position - 1]]:
+            ranks[seat] = ranks[order[position - 1]]
+        else:
+            ranks[seat] = position + 1
+    return ranks
+
+
+# --------------------------------------------------------------------------- RNG
+
+
+def rng_to_json(rng: random.Random) -> list[Any]:
+    version, internal, gauss = rng.getstate()
+    return [version, list(internal), gauss]
+
+
+def rng_from_json(data: list[Any]) -> random.Random:
+    rng = random.Random()
+    rng.setstate((data[0], tuple(data[1]), data[2]))
+    return rng
+
+
+def derived_seed(*parts: object) -> int:
+    """A stable 64-bit seed from any parts (Python's hash() is salted per process; this is not)."""
+    digest = hashlib.sha256(json.dumps([str(p) for p in parts]).encode()).digest()
+    return int.from_bytes(digest[:8], "big")
+
+
+# --------------------------------------------------------------------------- state
+
+
+class GameState(ABC):
+    """One game in progress. Pure: no I/O, no clock; all chance from the RNG it carries.
+
+    Every subclass keeps `key`, `num_seats`, `options`, `seed` and `moves_applied` (the number of
+    decisions applied with `apply`, forced moves not counted) and implements the abstract methods.
+    """
+
+    key: ClassVar[str]
+    num_seats: int
+    options: dict[str, Any]
+    seed: int
+    moves_applied: int
+
+    # -- whose decision and which
+
+    @abstractmethod
+    def to_act(self) -> frozenset[int]:
+        """Seats whose decision is awaited (several in simultaneous steps); empty when over."""
+
+    @abstractmethod
+    def legal_moves(self, seat: int) -> list[Move]:
+        """Every legal move of the seat, each once, sorted by notation; [] if it is not to act."""
+
+    @abstractmethod
+    def parse_move(self, text: str) -> Move:
+        """Read a move from text (lenient: case, spaces, aliases). Raise IllegalMove if unreadable."""
+
+    @abstractmethod
+    def _apply(self, seat: int, move: Move) -> list[Event]:
+        """Check and apply one move. Must raise IllegalMove before changing anything."""
+
+    # -- what players see
+
+    @abstractmethod
+    def view(self, seat: int | None) -> dict[str, Any]:
+        """JSON-safe view; None is the public view. Must include the keys of `base_view`."""
+
+    @abstractmethod
+    def result(self) -> Result | None:
+        """Final standings once the game is over, else None."""
+
+    # -- persistence
+
+    @abstractmethod
+    def to_json(self) -> dict[str, Any]:
+        """Everything, RNG included, as JSON-safe data; from_json(to_json()) is an equal state."""
+
+    @classmethod
+    @abstractmethod
+    def from_json(cls, data: Mapping[str, Any]) -> GameState: ...
+
+    # -- provided
+
+    def apply(self, seat: int, move: Move | str) -> list[Event]:
+        """Apply one decision of `seat` (a Move or its notation); IllegalMove leaves no trace."""
+        if not self.to_act():
+            raise IllegalMove("The game is over.")
+        if seat not in self.to_act():
+            raise IllegalMove("It is not your turn.")
+        if isinstance(move, str):
+            move = self.parse_move(move)
+        events = self._apply(seat, move)
+        self.moves_applied += 1
+        return events
+
+    def is_over(self) -> bool:
+        return not self.to_act()
+
+    def timeout_move(self, seat: int) -> Move | None:
+        """The move that skips this seat's pending decision where the rules allow it, else None."""
+        return None
+
+    def base_view(self, seat: int | None) -> dict[str, Any]:
+        """The keys every view starts with, so the bot can read any game's view the same way."""
+        return {
+            "game": self.key,
+            "seat": seat,
+            "num_seats": self.num_seats,
+            "to_act": sorted(self.to_act()),
+            "over": self.is_over(),
+            "moves_applied": self.moves_applied,
+        }
+
+    def copy(self) -> GameState:
+        return type(self).from_json(json.loads(json.dumps(self.to_json())))
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, GameState) and self.to_json() == other.to_json()
+
+    __hash__ = None  # type: ignore[assignment]
+
+
+# --------------------------------------------------------------------------- AI
+
+
+class AIPlayer(ABC):
+    """A legal-move player. It sees only its own seat's view and draws from its own RNG."""
+
+    name: ClassVar[str]
+
+    @abstractmethod
+    def choose(self, view: dict[str, Any], legal: list[Move], rng: random.Random) -> Move: ...
+
+
+class RandomAI(AIPlayer):
+    name = "random"
+
+    def choose(self, view: dict[str, Any], legal: list[Move], rng: random.Random) -> Move:
+        return rng.choice(legal)
+
+
+def ai_rng(seed: int, seat: int, move_number: int) -> random.Random:
+    """The AI's own RNG, from the game seed, the seat and the move number, never the game's RNG."""
+    return random.Random(derived_seed("ai", seed, seat, move_number))
+
+
+# --------------------------------------------------------------------------- definitions
+
+
+@dataclass(frozen=True)
+class GameDefinition:
+    """What the registry knows about a game."""
+
+    key: str
+    title: str
+    min_players: int
+    max_players: int
+    options: tuple[Option, ...]
+    state_class: type[GameState]
+    create: Callable[[int, dict[str, Any], int], GameState]
+    ais: Mapping[str, Callable[[], AIPlayer]]
+    summary: str = ""
+
+    def option(self, key: str) -> Option:
+        for option in self.options:
+            if option.key == key:
+                return option
+        raise ValueError(f"{self.title} has no option {key!r}")
+
+    def resolve_options(self, given: Mapping[str, Any] | None = None) -> dict[str, Any]:
+        """Defaults filled in, every value validated; ValueError names the first bad one."""
+        given = dict(given or {})
+        resolved = {}
+        for option in self.options:
+            resolved[option.key] = option.validate(given.pop(option.key, option.default))
+        if given:
+            raise ValueError(f"{self.title} has no option {sorted(given)[0]!r}")
+        return resolved
+
+    def new_game(self, num_seats: int, options: Mapping[str, Any] | None = None, seed: int = 0) -> GameState:
+        if not self.min_players <= num_seats <= self.max_players:
+            raise ValueError(f"{self.title} takes {self.min_players} to {self.max_players} players")
+        return self.create(num_seats, self.resolve_options(options), seed)
+
+    def from_json(self, data: Mapping[str, Any]) -> GameState:
+        return self.state_class.from_json(data)
+
+    def ai(self, name: str = "greedy") -> AIPlayer:
+        factory = self.ais.get(name) or self.ais.get("random") or RandomAI
+        return factory()
+
+
+def ai_move(state: GameState, seat: int, player: AIPlayer) -> Move:
+    """The move `player` makes for `seat` now (deterministic for the same state)."""
+    legal = state.legal_moves(seat)
+    if not legal:
+        raise IllegalMove("No legal move.")
+    rng = ai_rng(state.seed, seat, state.moves_applied)
+    return player.choose(state.view(seat), legal, rng)
+
+
+def play_out(
+    state: GameState,
+    players: Mapping[int, AIPlayer],
+    max_moves: int = 100_000,
+    on_move: Callable[[int, Move, list[Event]], None] | None = None,
+) -> list[tuple[int, str]]:
+    """Let AI players act until the game ends (or a seat without a player must act).
+
+    Returns the (seat, notation) log. Simultaneous steps are played in seat order.
+    """
+    log: list[tuple[int, str]] = []
+    for _ in range(max_moves):
+        waiting = sorted(s for s in state.to_act() if s in players)
+        if not waiting:
+            break
+        seat = waiting[0]
+        move = ai_move(state, seat, players[seat])
+        events = state.apply(seat, move)
+        log.append((seat, str(move)))
+        if on_move is not None:
+            on_move(seat, move, events)
+    return log
+
+
+def replay(definition: GameDefinition, num_seats: int, options: Mapping[str, Any], seed: int,
+           moves: Iterable[tuple[int, str]]) -> GameState:
+    """Rebuild a state from its table settings and move log."""
+    state = definition.new_game(num_seats, options, seed)
+    for seat, text in moves:
+        state.apply(seat, text)
+    return state
