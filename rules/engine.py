@@ -29,7 +29,7 @@ _SEAT_TOKEN = re.compile(r"\{s(\d+)\}")
 
 def seat_token(seat: int) -> str:
     """How engine texts name a seat; the bot swaps in the player's name with `name_seats`."""
-    return "{s%d}" % seat
+    return f"{{s{seat}}}"
 
 
 def name_seats(text: str, names: list[str] | tuple[str, ...] | None = None) -> str:

@@ -1,0 +1,78 @@
+"""Offline demo: a whole game played by AI seats, a board PNG after every turn, and a summary."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+import render
+from rules import registry
+from rules.engine import GameDefinition, GameState, name_seats
+
+DEMO_NAMES = ("Ann", "Bob", "Cid", "Dee", "Eve", "Fay")
+
+
+def play_demo(
+    game_key: str,
+    players: int,
+    seed: int,
+    out: Path,
+    ai: str = "greedy",
+    options: dict | None = None,
+    images: bool = True,
+) -> str:
+    """Play one game with AI seats; write turn images and summary.txt into `out`; return the summary."""
+    definition: GameDefinition = registry.get(game_key)
+    names = list(DEMO_NAMES[:players])
+    state: GameState = definition.new_game(players, options or {}, seed)
+    brains = {seat: definition.ai(ai) for seat in range(players)}
+    out.mkdir(parents=True, exist_ok=True)
+    for old in out.glob("turn_*.png"):
+        old.unlink()
+
+    log_lines: list[str] = []
+    image_count = 0
+    render_seconds = 0.0
+
+    def snapshot() -> None:
+        nonlocal image_count, render_seconds
+        if not images:
+            return
+        started = time.perf_counter()
+        png = render.board_png(state.view(None), names)
+        render_seconds += time.perf_counter() - started
+        image_count += 1
+        (out / f"turn_{image_count:04d}.png").write_bytes(png)
+
+    snapshot()
+    from rules.engine import ai_move
+
+    while state.to_act():
+        seat = min(state.to_act())
+        acting_before = state.to_act()
+        move = ai_move(state, seat, brains[seat])
+        for event in state.apply(seat, move):
+            if event.seats is None:
+                log_lines.append(name_seats(event.text, names))
+        # One image per turn: when someone else is to act now, or the game ended.
+        if state.to_act() != acting_before or not state.to_act():
+            snapshot()
+
+    result = state.result()
+    assert result is not None
+    lines = [f"{definition.title}: {players} AI players ({ai}), seed {seed}", ""]
+    for seat_result in result.seats:
+        parts = ", ".join(f"{k} {v}" for k, v in seat_result.breakdown.items())
+        lines.append(
+            f"{seat_result.rank}. {names[seat_result.seat]}: {seat_result.score}  ({parts})"
+        )
+    lines += [
+        "",
+        f"{state.moves_applied} decisions, {image_count} board images in {out}/"
+        + (f" (render + encode {1000 * render_seconds / max(image_count, 1):.0f} ms each)" if images else ""),
+    ]
+    summary = "\n".join(lines)
+    (out / "summary.txt").write_text(summary + "\n\nGame log:\n" + "\n".join(log_lines) + "\n")
+    if images:
+        (out / "hand_seat1.png").write_bytes(render.hand_png(state.view(0), names))
+    return summary
