@@ -1,0 +1,440 @@
+"""SQLite persistence for Junction (aiosqlite, WAL, numbered migrations): the store is the truth."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import time
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import aiosqlite
+
+# Numbered migrations. A shipped migration is never edited: add a new one at the end.
+MIGRATIONS: tuple[str, ...] = (
+    # 1: everything the first release needs.
+    """
+    CREATE TABLE games (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        game_key TEXT NOT NULL,
+        options TEXT NOT NULL DEFAULT '{}',
+        seed INTEGER NOT NULL,
+        status TEXT NOT NULL CHECK (status IN ('lobby', 'running', 'over', 'cancelled')),
+        seat_order TEXT NOT NULL DEFAULT 'shuffle' CHECK (seat_order IN ('shuffle', 'join')),
+        guild_id INTEGER,
+        channel_id INTEGER NOT NULL,
+        thread_id INTEGER,
+        creator_id INTEGER NOT NULL,
+        lobby_message_id INTEGER,
+        board_message_id INTEGER,
+        dm_closed_told TEXT NOT NULL DEFAULT '[]',
+        result TEXT,
+        turn_hours INTEGER,
+        turn_deadline REAL,
+        timeout_action TEXT,
+        created_at REAL NOT NULL,
+        updated_at REAL NOT NULL
+    );
+    CREATE INDEX games_by_status ON games (status);
+    -- one open game per channel or thread
+    CREATE UNIQUE INDEX games_one_open_per_place ON games (coalesce(thread_id, channel_id))
+        WHERE status IN ('lobby', 'running');
+    CREATE TABLE seats (
+        game_id INTEGER NOT NULL REFERENCES games (id),
+        seat INTEGER NOT NULL,
+        user_id INTEGER,
+        ai_kind TEXT,
+        name TEXT NOT NULL,
+        PRIMARY KEY (game_id, seat),
+        UNIQUE (game_id, user_id),
+        CHECK ((user_id IS NULL) <> (ai_kind IS NULL))
+    ) WITHOUT ROWID;
+    CREATE TABLE moves (
+        game_id INTEGER NOT NULL REFERENCES games (id),
+        n INTEGER NOT NULL,
+        seat INTEGER NOT NULL,
+        notation TEXT NOT NULL,
+        at REAL NOT NULL,
+        PRIMARY KEY (game_id, n)
+    ) WITHOUT ROWID;
+    CREATE TABLE snapshots (
+        game_id INTEGER PRIMARY KEY REFERENCES games (id),
+        n INTEGER NOT NULL,
+        state TEXT NOT NULL,
+        at REAL NOT NULL
+    );
+    CREATE TABLE outbox (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        game_id INTEGER NOT NULL REFERENCES games (id),
+        kind TEXT NOT NULL,
+        seat INTEGER,
+        payload TEXT NOT NULL,
+        at REAL NOT NULL
+    );
+    CREATE INDEX outbox_by_game ON outbox (game_id, id);
+    CREATE TABLE guild_settings (
+        guild_id INTEGER PRIMARY KEY,
+        settings TEXT NOT NULL DEFAULT '{}'
+    );
+    """,
+)
+
+OPEN_STATUSES = ("lobby", "running")
+
+
+@dataclass(frozen=True)
+class GameRow:
+    id: int
+    game_key: str
+    options: dict[str, Any]
+    seed: int
+    status: str
+    seat_order: str
+    guild_id: int | None
+    channel_id: int
+    thread_id: int | None
+    creator_id: int
+    lobby_message_id: int | None
+    board_message_id: int | None
+    dm_closed_told: frozenset[int]
+    result: dict[str, Any] | None
+    created_at: float
+    updated_at: float
+
+    @property
+    def place_id(self) -> int:
+        """Where the game is played: its thread if it has one, else its channel."""
+        return self.thread_id or self.channel_id
+
+
+@dataclass(frozen=True)
+class SeatRow:
+    seat: int
+    user_id: int | None
+    ai_kind: str | None
+    name: str
+
+    @property
+    def is_ai(self) -> bool:
+        return self.user_id is None
+
+
+@dataclass(frozen=True)
+class MoveRow:
+    n: int
+    seat: int
+    notation: str
+    at: float
+
+
+@dataclass(frozen=True)
+class OutboxRow:
+    id: int
+    game_id: int
+    kind: str
+    seat: int | None
+    payload: dict[str, Any]
+
+
+@dataclass(frozen=True)
+class PendingPost:
+    """A post owed after a commit, written in the same transaction as the moves behind it."""
+
+    kind: str
+    seat: int | None
+    payload: dict[str, Any]
+
+
+_GAME_COLUMNS = (
+    "id, game_key, options, seed, status, seat_order, guild_id, channel_id, thread_id, creator_id, "
+    "lobby_message_id, board_message_id, dm_closed_told, result, created_at, updated_at"
+)
+
+
+def _game(row: Sequence[Any]) -> GameRow:
+    return GameRow(
+        id=row[0],
+        game_key=row[1],
+        options=json.loads(row[2]),
+        seed=row[3],
+        status=row[4],
+        seat_order=row[5],
+        guild_id=row[6],
+        channel_id=row[7],
+        thread_id=row[8],
+        creator_id=row[9],
+        lobby_message_id=row[10],
+        board_message_id=row[11],
+        dm_closed_told=frozenset(json.loads(row[12])),
+        result=None if row[13] is None else json.loads(row[13]),
+        created_at=row[14],
+        updated_at=row[15],
+    )
+
+
+def _dumps(data: Any) -> str:
+    return json.dumps(data, separators=(",", ":"), sort_keys=True)
+
+
+class StoreError(Exception):
+    """A write the store refused (e.g. a second open game in one channel)."""
+
+
+class Store:
+    """One aiosqlite connection. Writes are serialized by a lock: a transaction spans several awaits."""
+
+    def __init__(self, db: aiosqlite.Connection) -> None:
+        self._db = db
+        self._write = asyncio.Lock()
+        self.commit_seconds: list[float] = []  # time of each move commit, read by the bench
+
+    @classmethod
+    async def open(cls, path: str) -> Store:
+        db = await aiosqlite.connect(path)
+        await db.execute("PRAGMA journal_mode=WAL")
+        # NORMAL is durable across application crashes in WAL mode (only power loss may drop the
+        # last commits) and saves an fsync per move.
+        await db.execute("PRAGMA synchronous=NORMAL")
+        await db.execute("PRAGMA foreign_keys=ON")
+        await db.execute("PRAGMA busy_timeout=5000")
+        store = cls(db)
+        await store._migrate()
+        return store
+
+    async def close(self) -> None:
+        await self._db.close()
+
+    # ------------------------------------------------------------------ schema
+
+    async def _migrate(self) -> None:
+        await self._db.execute("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)")
+        rows = await self._db.execute_fetchall("SELECT max(version) FROM schema_version")
+        current = rows[0][0] or 0
+        for number, script in enumerate(MIGRATIONS, start=1):
+            if number <= current:
+                continue
+            # executescript commits first; wrap in BEGIN/COMMIT so each migration is all or nothing.
+            await self._db.executescript(
+                f"BEGIN;\n{script}\nINSERT INTO schema_version (version) VALUES ({number});\nCOMMIT;"
+            )
+
+    async def schema_version(self) -> int:
+        rows = await self._db.execute_fetchall("SELECT max(version) FROM schema_version")
+        return rows[0][0] or 0
+
+    # ------------------------------------------------------------------ games
+
+    async def create_game(
+        self,
+        game_key: str,
+        options: dict[str, Any],
+        seed: int,
+        *,
+        guild_id: int | None,
+        channel_id: int,
+        thread_id: int | None,
+        creator_id: int,
+        seat_order: str,
+        first_seat: tuple[int | None, str | None, str] | None = None,
+    ) -> int:
+        """Insert a lobby (and its creator's seat, if any); StoreError if the place has an open game."""
+        now = time.time()
+        async with self._write:
+            try:
+                cursor = await self._db.execute(
+                    "INSERT INTO games (game_key, options, seed, status, seat_order, guild_id, channel_id,"
+                    " thread_id, creator_id, created_at, updated_at)"
+                    " VALUES (?, ?, ?, 'lobby', ?, ?, ?, ?, ?, ?, ?)",
+                    (game_key, _dumps(options), seed, seat_order, guild_id, channel_id, thread_id,
+                     creator_id, now, now),
+                )
+                game_id = cursor.lastrowid
+                assert game_id is not None
+                if first_seat is not None:
+                    user_id, ai_kind, name = first_seat
+                    await self._db.execute(
+                        "INSERT INTO seats (game_id, seat, user_id, ai_kind, name) VALUES (?, 0, ?, ?, ?)",
+                        (game_id, user_id, ai_kind, name),
+                    )
+                await self._db.commit()
+            except aiosqlite.IntegrityError as error:
+                await self._db.rollback()
+                raise StoreError("There is already an open game here.") from error
+        return game_id
+
+    async def game(self, game_id: int) -> GameRow | None:
+        rows = await self._db.execute_fetchall(f"SELECT {_GAME_COLUMNS} FROM games WHERE id = ?", (game_id,))
+        return _game(rows[0]) if rows else None
+
+    async def open_game_at(self, place_id: int) -> GameRow | None:
+        """The lobby or running game of a channel or thread."""
+        rows = await self._db.execute_fetchall(
+            f"SELECT {_GAME_COLUMNS} FROM games WHERE coalesce(thread_id, channel_id) = ?"
+            " AND status IN ('lobby', 'running')",
+            (place_id,),
+        )
+        return _game(rows[0]) if rows else None
+
+    async def games_with_status(self, *statuses: str) -> list[GameRow]:
+        marks = ", ".join("?" for _ in statuses)
+        rows = await self._db.execute_fetchall(
+            f"SELECT {_GAME_COLUMNS} FROM games WHERE status IN ({marks}) ORDER BY id", statuses
+        )
+        return [_game(row) for row in rows]
+
+    async def set_game_fields(self, game_id: int, **fields: Any) -> None:
+        """Update plain columns (message ids, status, ...). Names come from code, never from users."""
+        allowed = {"lobby_message_id", "board_message_id", "status", "dm_closed_told", "result",
+                   "turn_hours", "turn_deadline", "timeout_action"}
+        if not fields or not set(fields) <= allowed:
+            raise ValueError(f"bad fields {sorted(fields)}")
+        values = [(_dumps(sorted(v)) if k == "dm_closed_told" else
+                   _dumps(v) if k == "result" and v is not None else v) for k, v in fields.items()]
+        sets = ", ".join(f"{k} = ?" for k in fields)
+        async with self._write:
+            await self._db.execute(
+                f"UPDATE games SET {sets}, updated_at = ? WHERE id = ?", (*values, time.time(), game_id)
+            )
+            await self._db.commit()
+
+    # ------------------------------------------------------------------ seats
+
+    async def seats(self, game_id: int) -> list[SeatRow]:
+        rows = await self._db.execute_fetchall(
+            "SELECT seat, user_id, ai_kind, name FROM seats WHERE game_id = ? ORDER BY seat", (game_id,)
+        )
+        return [SeatRow(*row) for row in rows]
+
+    async def replace_seats(self, game_id: int, seats: Iterable[SeatRow]) -> None:
+        """Rewrite a lobby's seat list (join order is the seat number until start)."""
+        async with self._write:
+            await self._db.execute("DELETE FROM seats WHERE game_id = ?", (game_id,))
+            await self._db.executemany(
+                "INSERT INTO seats (game_id, seat, user_id, ai_kind, name) VALUES (?, ?, ?, ?, ?)",
+                [(game_id, s.seat, s.user_id, s.ai_kind, s.name) for s in seats],
+            )
+            await self._db.execute("UPDATE games SET updated_at = ? WHERE id = ?", (time.time(), game_id))
+            await self._db.commit()
+
+    # ------------------------------------------------------------------ play
+
+    async def start_game(
+        self, game_id: int, seats: Sequence[SeatRow], state: dict[str, Any], posts: Sequence[PendingPost]
+    ) -> None:
+        """Lobby -> running: final seat order, first snapshot and the posts owed, in one transaction."""
+        now = time.time()
+        async with self._write:
+            await self._db.execute("DELETE FROM seats WHERE game_id = ?", (game_id,))
+            await self._db.executemany(
+                "INSERT INTO seats (game_id, seat, user_id, ai_kind, name) VALUES (?, ?, ?, ?, ?)",
+                [(game_id, s.seat, s.user_id, s.ai_kind, s.name) for s in seats],
+            )
+            await self._db.execute(
+                "INSERT OR REPLACE INTO snapshots (game_id, n, state, at) VALUES (?, 0, ?, ?)",
+                (game_id, _dumps(state), now),
+            )
+            await self._insert_posts(game_id, posts, now)
+            await self._db.execute(
+                "UPDATE games SET status = 'running', updated_at = ? WHERE id = ?", (now, game_id)
+            )
+            await self._db.commit()
+
+    async def record_moves(
+        self,
+        game_id: int,
+        first_n: int,
+        moves: Sequence[tuple[int, str]],
+        state: dict[str, Any],
+        posts: Sequence[PendingPost],
+        *,
+        status: str = "running",
+        result: dict[str, Any] | None = None,
+    ) -> None:
+        """Append moves first_n.. with the snapshot after them and the posts they owe: one transaction.
+
+        The (game, n) primary key makes a move applied twice fail loudly instead of being stored.
+        """
+        now = time.time()
+        started = time.perf_counter()
+        async with self._write:
+            try:
+                await self._db.executemany(
+                    "INSERT INTO moves (game_id, n, seat, notation, at) VALUES (?, ?, ?, ?, ?)",
+                    [(game_id, first_n + i, seat, text, now) for i, (seat, text) in enumerate(moves)],
+                )
+                await self._db.execute(
+                    "INSERT OR REPLACE INTO snapshots (game_id, n, state, at) VALUES (?, ?, ?, ?)",
+                    (game_id, first_n + len(moves), _dumps(state), now),
+                )
+                await self._insert_posts(game_id, posts, now)
+                await self._db.execute(
+                    "UPDATE games SET status = ?, result = ?, updated_at = ? WHERE id = ?",
+                    (status, None if result is None else _dumps(result), now, game_id),
+                )
+                await self._db.commit()
+            except BaseException:
+                await self._db.rollback()
+                raise
+        if moves:
+            self.commit_seconds.append((time.perf_counter() - started) / len(moves))
+
+    async def _insert_posts(self, game_id: int, posts: Sequence[PendingPost], now: float) -> None:
+        if posts:
+            await self._db.executemany(
+                "INSERT INTO outbox (game_id, kind, seat, payload, at) VALUES (?, ?, ?, ?, ?)",
+                [(game_id, p.kind, p.seat, _dumps(p.payload), now) for p in posts],
+            )
+
+    async def add_posts(self, game_id: int, posts: Sequence[PendingPost], status: str | None = None) -> None:
+        async with self._write:
+            await self._insert_posts(game_id, posts, time.time())
+            if status is not None:
+                await self._db.execute(
+                    "UPDATE games SET status = ?, updated_at = ? WHERE id = ?", (status, time.time(), game_id)
+                )
+            await self._db.commit()
+
+    async def moves(self, game_id: int) -> list[MoveRow]:
+        rows = await self._db.execute_fetchall(
+            "SELECT n, seat, notation, at FROM moves WHERE game_id = ? ORDER BY n", (game_id,)
+        )
+        return [MoveRow(*row) for row in rows]
+
+    async def snapshot(self, game_id: int) -> tuple[int, dict[str, Any]] | None:
+        rows = await self._db.execute_fetchall("SELECT n, state FROM snapshots WHERE game_id = ?", (game_id,))
+        return (rows[0][0], json.loads(rows[0][1])) if rows else None
+
+    # ------------------------------------------------------------------ outbox
+
+    async def pending_posts(self, game_id: int | None = None) -> list[OutboxRow]:
+        if game_id is None:
+            rows = await self._db.execute_fetchall("SELECT id, game_id, kind, seat, payload FROM outbox ORDER BY id")
+        else:
+            rows = await self._db.execute_fetchall(
+                "SELECT id, game_id, kind, seat, payload FROM outbox WHERE game_id = ? ORDER BY id", (game_id,)
+            )
+        return [OutboxRow(r[0], r[1], r[2], r[3], json.loads(r[4])) for r in rows]
+
+    async def posts_done(self, post_ids: Iterable[int]) -> None:
+        ids = [(i,) for i in post_ids]
+        if not ids:
+            return
+        async with self._write:
+            await self._db.executemany("DELETE FROM outbox WHERE id = ?", ids)
+            await self._db.commit()
+
+    # ------------------------------------------------------------------ guild settings
+
+    async def guild_settings(self, guild_id: int) -> dict[str, Any]:
+        rows = await self._db.execute_fetchall("SELECT settings FROM guild_settings WHERE guild_id = ?", (guild_id,))
+        return json.loads(rows[0][0]) if rows else {}
+
+    async def set_guild_settings(self, guild_id: int, settings: dict[str, Any]) -> None:
+        async with self._write:
+            await self._db.execute(
+                "INSERT INTO guild_settings (guild_id, settings) VALUES (?, ?)"
+                " ON CONFLICT (guild_id) DO UPDATE SET settings = excluded.settings",
+                (guild_id, _dumps(settings)),
+            )
+            await self._db.commit()

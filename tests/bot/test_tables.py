@@ -1,0 +1,245 @@
+"""The game-host service against a real store and the Guess test game."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+
+import pytest
+
+from bot.store import Store
+from bot.tables import NOT_SEATED, NOT_YOUR_TURN, STALE_MOVE, Refused, Tables
+from rules.engine import replay
+from tests.bot.guess_game import DEFINITION, GAMES
+
+ANN, BOB, CID, DAN = 1, 2, 3, 4
+NAMES = {ANN: "Ann", BOB: "Bob", CID: "Cid", DAN: "Dan"}
+
+
+async def lobby(tables: Tables, users=(ANN, BOB, CID), channel=50, **kw) -> int:
+    info = await tables.create("guess", guild_id=9, channel_id=channel, user_id=users[0],
+                               user_name=NAMES[users[0]], **kw)
+    for user in users[1:]:
+        await tables.join(info.row.id, user, NAMES[user])
+    return info.row.id
+
+
+async def play_one(tables: Tables, game_id: int, rng: random.Random) -> tuple[int, str]:
+    """Let the first human to act make a random legal move through the service."""
+    info = await tables.info(game_id)
+    seat = info.to_act[0]
+    user = info.seats[seat].user_id
+    _, token, legal = await tables.legal_moves(game_id, user)
+    move = rng.choice(legal)
+    await tables.play(game_id, user, move, token=token)
+    return seat, move
+
+
+async def snapshot_state(store: Store, game_id: int):
+    n, data = await store.snapshot(game_id)
+    return n, DEFINITION.from_json(data)
+
+
+async def test_lobby_join_leave_ai_and_start_rules(tables):
+    game_id = await lobby(tables, users=(ANN,), options={"rounds": "1", "open_bids": "on"})
+    info = await tables.info(game_id)
+    assert info.row.options == {"rounds": 1, "span": 3, "open_bids": True, "pace": "calm"}
+    assert tables.game_at(50) == game_id
+    with pytest.raises(Refused, match="Guess needs 2 to 4 players; there are 1."):
+        await tables.start(game_id, ANN)
+    await tables.join(game_id, BOB, "Bob")
+    with pytest.raises(Refused, match="already joined"):
+        await tables.join(game_id, BOB, "Bob")
+    await tables.add_ai(game_id, ANN)
+    await tables.add_ai(game_id, BOB)
+    with pytest.raises(Refused, match="full"):
+        await tables.join(game_id, CID, "Cid")
+    assert [s.name for s in (await tables.info(game_id)).seats] == ["Ann", "Bob", "AI 1", "AI 2"]
+    await tables.remove_ai(game_id, ANN)
+    await tables.leave(game_id, BOB)
+    info = await tables.info(game_id)
+    assert [(s.seat, s.name) for s in info.seats] == [(0, "Ann"), (1, "AI 1")]
+    with pytest.raises(Refused, match=NOT_SEATED):
+        await tables.start(game_id, CID)
+    with pytest.raises(Refused, match="open game"):
+        await tables.create("guess", guild_id=9, channel_id=50, user_id=CID, user_name="Cid")
+
+
+async def test_bad_options_are_refused(tables):
+    with pytest.raises(Refused, match="span must be between 2 and 30"):
+        await tables.create("guess", guild_id=9, channel_id=1, user_id=ANN, user_name="Ann", options={"span": 99})
+    with pytest.raises(Refused, match="no option 'colour'"):
+        await tables.create("guess", guild_id=9, channel_id=1, user_id=ANN, user_name="Ann",
+                            options={"colour": "red"})
+    with pytest.raises(Refused, match="Unknown game"):
+        await tables.create("chess", guild_id=9, channel_id=1, user_id=ANN, user_name="Ann")
+
+
+async def test_seat_order_shuffle_is_by_seed_and_join_keeps_order(tables):
+    orders = []
+    for channel, order in ((60, "join"), (61, "shuffle"), (62, "shuffle")):
+        game_id = await lobby(tables, users=(ANN, BOB, CID, DAN), channel=channel, seat_order=order, seed=5)
+        await tables.start(game_id, ANN)
+        orders.append([s.user_id for s in (await tables.info(game_id)).seats])
+    assert orders[0] == [ANN, BOB, CID, DAN]
+    assert orders[1] == orders[2]  # same seed, same shuffle
+    assert sorted(orders[1]) == [ANN, BOB, CID, DAN]
+
+
+async def test_full_game_log_replays_to_snapshot_and_posts_are_owed(tables, store):
+    game_id = await lobby(tables, seed=11)
+    start = await tables.start(game_id, ANN)
+    assert start.to_act == (0, 1, 2)  # simultaneous bids
+    owed = await tables.owed_posts(game_id)
+    assert [(p.kind, p.seat) for p in owed] == [("board", None), ("dm", 0), ("dm", 1), ("dm", 2)]
+    await tables.posts_done([p.id for p in owed])
+    rng = random.Random(3)
+    played = []
+    while (await tables.info(game_id)).row.status == "running":
+        played.append(await play_one(tables, game_id, rng))
+    row = (await tables.info(game_id)).row
+    assert row.status == "over" and row.result is not None
+    assert game_id not in tables.loaded() and tables.game_at(50) is None
+    moves = await store.moves(game_id)
+    assert [(m.seat, m.notation) for m in moves] == played
+    n, final = await snapshot_state(store, game_id)
+    assert n == len(played)
+    assert replay(DEFINITION, 3, row.options, row.seed, played) == final
+    board_posts = [p for p in await tables.owed_posts(game_id) if p.kind == "board"]
+    assert len(board_posts) == len(played)
+    assert "result" in board_posts[-1].payload
+    assert board_posts[-1].payload["result"][0].startswith("1. ")
+    log = await tables.log(game_id)
+    assert log[0].startswith("1. ") and len(log) == len(played)
+
+
+async def test_refusals_change_nothing(tables, store):
+    game_id = await lobby(tables, seed=2)
+    await tables.start(game_id, ANN)
+    info = await tables.info(game_id)
+    users = [s.user_id for s in info.seats]
+    for user in users:  # all bid; then seat 0 is to act
+        await tables.play(game_id, user, "bid 1")
+    before = (await store.snapshot(game_id), len(await store.moves(game_id)), len(await store.pending_posts()))
+    first, second = users[0], users[1]
+    _, token, _ = await tables.legal_moves(game_id, first)
+    cases = [
+        (DAN, "pass", None, NOT_SEATED),
+        (second, "pass", None, NOT_YOUR_TURN),
+        (first, "jump 3", None, "I cannot read 'jump 3'"),
+        (first, "bid 2", None, "Bidding is over; guess or pass."),
+        (first, "guess s1 1", None, f"{info.seats[0].name} cannot guess that seat."),
+        (first, "pass", token + 1, STALE_MOVE),
+    ]
+    for user, text, tok, reason in cases:
+        with pytest.raises(Refused) as refused:
+            await tables.play(game_id, user, text, token=tok)
+        assert reason in refused.value.reason
+        assert "{s" not in refused.value.reason
+    after = (await store.snapshot(game_id), len(await store.moves(game_id)), len(await store.pending_posts()))
+    assert after == before
+
+
+async def test_two_clicks_at_once_apply_one_move(tables, store):
+    game_id = await lobby(tables, users=(ANN, BOB), seed=4)
+    await tables.start(game_id, ANN)
+    _, token, _ = await tables.legal_moves(game_id, ANN)
+    results = await asyncio.gather(
+        tables.play(game_id, ANN, "bid 2", token=token),
+        tables.play(game_id, ANN, "bid 2", token=token),
+        return_exceptions=True,
+    )
+    applied = [r for r in results if not isinstance(r, Exception)]
+    refused = [r for r in results if isinstance(r, Refused)]
+    assert len(applied) == 1 and len(refused) == 1
+    assert refused[0].reason in (NOT_YOUR_TURN, STALE_MOVE)
+    assert [m.notation for m in await store.moves(game_id)] == ["bid 2"]
+
+
+async def test_restart_continues_lazily_with_nothing_lost_or_doubled(db_path):
+    store = await Store.open(db_path)
+    tables = Tables(store, games=GAMES)
+    game_id = await lobby(tables, seed=8)
+    await tables.start(game_id, ANN)
+    rng = random.Random(1)
+    played = [await play_one(tables, game_id, rng) for _ in range(4)]
+    await store.close()
+
+    store = await Store.open(db_path)
+    tables = Tables(store, games=GAMES)
+    assert await tables.load() == [game_id]
+    assert tables.loaded() == frozenset()  # only the index is loaded at start
+    assert tables.game_at(50) == game_id
+    info = await tables.info(game_id)  # first use loads the state
+    assert tables.loaded() == {game_id}
+    assert info.moves == 4
+    # A picker opened before the restart still carries a valid token.
+    user = info.seats[info.to_act[0]].user_id
+    _, token, legal = await tables.legal_moves(game_id, user)
+    played.append((info.to_act[0], legal[0]))
+    await tables.play(game_id, user, legal[0], token=token)
+    with pytest.raises(Refused):
+        await tables.play(game_id, user, legal[0], token=token)
+    while (await tables.info(game_id)).row.status == "running":
+        played.append(await play_one(tables, game_id, rng))
+    assert [(m.seat, m.notation) for m in await store.moves(game_id)] == played
+    row = (await tables.info(game_id)).row
+    _, final = await snapshot_state(store, game_id)
+    assert replay(DEFINITION, 3, row.options, row.seed, played) == final
+    await store.close()
+
+
+async def test_ai_seats_play_until_a_human_must_act(tables, store):
+    game_id = await lobby(tables, users=(ANN,), seat_order="join", seed=6)
+    await tables.add_ai(game_id, ANN)
+    await tables.add_ai(game_id, ANN)
+    start = await tables.start(game_id, ANN)
+    # Everyone bids at once: the AIs bid at the start, Ann is left.
+    assert start.to_act == (0,)
+    assert [seat for seat, _ in start.applied] == [1, 2]
+    outcome = await tables.play(game_id, ANN, "bid 0")
+    assert outcome.to_act == (0,)  # bids done, then Ann's guessing turn comes first
+    outcome = await tables.play(game_id, ANN, "pass")
+    # The AIs took their turns: round 2 bidding, where they bid at once again, Ann is left.
+    assert {seat for seat, _ in outcome.applied} == {0, 1, 2}
+    assert outcome.to_act == (0,)
+    assert any("Round 1 ends" in line for line in outcome.public_lines)
+    moves = await store.moves(game_id)
+    assert len(moves) == 2 + 1 + 1 + 2 + 2
+
+
+async def test_dms_owed_only_for_changed_private_views_and_no_secret_in_public_lines(tables):
+    game_id = await lobby(tables, seed=13, seat_order="join")
+    await tables.start(game_id, ANN)
+    await tables.posts_done([p.id for p in await tables.owed_posts()])
+    outcome = await tables.play(game_id, ANN, "bid 3")
+    assert outcome.views_changed == {0}  # only Ann's own bid is new to her
+    assert outcome.private_lines == {0: ("You bid 3.",)}
+    assert outcome.public_lines == ("Ann has bid.",)
+    owed = await tables.owed_posts(game_id)
+    assert [(p.kind, p.seat) for p in owed] == [("board", None), ("dm", 0)]
+    assert all("3" not in line for p in owed if p.kind == "board" for line in p.payload["lines"])
+
+
+async def test_concede_hands_the_seat_to_the_ai_and_last_human_ends_it(tables, store):
+    game_id = await lobby(tables, users=(ANN, BOB), seat_order="join", seed=3)
+    await tables.start(game_id, ANN)
+    outcome = await tables.leave(game_id, BOB)
+    assert outcome.applied == ((1, outcome.applied[0][1]),)  # the AI made Bob's bid
+    assert "Bob left the game; the AI plays their seat." in outcome.public_lines
+    assert (await tables.info(game_id)).seats[1].name == "Bob (AI)"
+    outcome = await tables.concede(game_id, ANN)
+    assert outcome.status == "cancelled"
+    assert (await store.game(game_id)).status == "cancelled"
+    with pytest.raises(Refused):
+        await tables.play(game_id, ANN, "pass")
+
+
+async def test_cancel_is_for_the_creator_or_a_moderator(tables):
+    game_id = await lobby(tables)
+    with pytest.raises(Refused, match="Only the player who created"):
+        await tables.cancel(game_id, BOB)
+    await tables.cancel(game_id, BOB, admin=True)
+    assert tables.game_at(50) is None
+    with pytest.raises(Refused):
+        await tables.join(game_id, DAN, "Dan")
