@@ -1,0 +1,91 @@
+"""Moves of Great Western Railway and their notation: `bid t<k> <m>`, `connect <city>`, `done`."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from rules.engine import IllegalMove, Move
+from rules.great_western.board import CITIES, CITY_IDS, TRAINS
+
+
+@dataclass(frozen=True, eq=False)
+class Bid(Move):
+    train: int
+    amount: int
+
+    def __str__(self) -> str:
+        return f"bid t{self.train} {self.amount}"
+
+
+@dataclass(frozen=True, eq=False)
+class Connect(Move):
+    city: str
+
+    def __str__(self) -> str:
+        return f"connect {self.city}"
+
+
+@dataclass(frozen=True, eq=False)
+class Done(Move):
+    def __str__(self) -> str:
+        return "done"
+
+
+DONE = Done()
+_DONE_WORDS = ("done", "d", "pass", "end", "stop", "finish")
+_BID = re.compile(r"^(?:bid|b)?\s*t?\s*(\d+)\s*[ :x/,-]?\s*(-?\d+)$")
+_CONNECT_WORDS = ("connect", "c", "build", "con")
+
+
+def sort_key(move: Move) -> tuple:
+    """The spec's order: bids by train then amount, then connects by city id, then done."""
+    if isinstance(move, Bid):
+        return (0, move.train, move.amount, "")
+    if isinstance(move, Connect):
+        return (1, 0, 0, move.city)
+    return (2, 0, 0, "")
+
+
+def find_city(text: str) -> str:
+    """A city id from its id, name or a unique prefix of either (case and spaces ignored)."""
+    wanted = re.sub(r"[^a-z]", "", text.lower())
+    if not wanted:
+        raise IllegalMove("Name a city, e.g. `connect reading`.")
+    if wanted in CITIES:
+        return wanted
+    matches = [c for c in CITY_IDS if c.startswith(wanted) or CITIES[c].name.lower().startswith(wanted)]
+    if len(matches) == 1:
+        return matches[0]
+    if not matches:
+        raise IllegalMove(f"There is no city called '{text.strip()}'.")
+    names = ", ".join(CITIES[c].name for c in matches)
+    raise IllegalMove(f"'{text.strip()}' could be {names}: type more letters.")
+
+
+def parse(text: str) -> Move:
+    """Read a move leniently: `bid t2 3`, `b 2 3`, `t2 3`; `connect oxford`, `c ox`, `oxford`; `done`."""
+    clean = " ".join(text.strip().lower().split())
+    if not clean:
+        raise IllegalMove("Empty move: try `bid t1 2`, `connect reading` or `done`.")
+    if clean in _DONE_WORDS:
+        return DONE
+    bid = _BID.match(clean)
+    if bid and (clean.startswith("b") or clean.startswith("t")):
+        train, amount = int(bid.group(1)), int(bid.group(2))
+        if not 1 <= train <= len(TRAINS):
+            raise IllegalMove(f"There is no train {train}: the trains are t1 to t{len(TRAINS)}.")
+        return Bid(train, amount)
+    if clean.startswith("bid") or clean == "b":
+        raise IllegalMove("A bid reads `bid t<train> <cubes>`, e.g. `bid t2 3`.")
+    first, _, rest = clean.partition(" ")
+    if first in _CONNECT_WORDS and rest:
+        return Connect(find_city(rest))
+    if first in _CONNECT_WORDS:
+        raise IllegalMove("Name a city, e.g. `connect reading`.")
+    try:
+        return Connect(find_city(clean))
+    except IllegalMove:
+        raise IllegalMove(
+            f"Cannot read '{text.strip()}': try `bid t1 2`, `connect reading` or `done`."
+        ) from None
