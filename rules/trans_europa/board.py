@@ -1,0 +1,319 @@
+"""The Trans Europa board (junctions, lines, cities) and the exact tracks-still-needed solver.
+
+Loaded once at import from `data/trans_europa_board.json`. Junctions are numbered 0..209 in board
+order (by row, then column); lines are numbered in the JSON's order. The renderer uses
+`JUNCTIONS`, `EDGES`, `CITIES`, `COLOURS` and `token`; the engine and the AI use the index API
+(`steiner_cost`, `steiner_tree`, `marker_costs`); `tracks_needed` is the public coordinate API.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from functools import lru_cache
+from operator import add
+from pathlib import Path
+from typing import Any
+
+DATA_PATH = Path(__file__).parent / "data" / "trans_europa_board.json"
+INF = 10**6
+
+
+@dataclass(frozen=True)
+class Junction:
+    """A grid point. `id` is `<row letter><col>`; `city` is a city id or None."""
+
+    index: int
+    id: str
+    row: int
+    col: int
+    ax: tuple[int, int]
+    px: float
+    py: float
+    city: str | None
+
+
+@dataclass(frozen=True)
+class Edge:
+    """A line between junctions a and b (indices, a before b in board order); cost 1 or 2."""
+
+    index: int
+    a: int
+    b: int
+    cost: int
+
+
+@dataclass(frozen=True)
+class City:
+    id: str
+    name: str
+    name_en: str
+    colour: str
+    tag: str
+    junction: int  # junction index
+    removed_2_3_players: bool
+
+
+def _load() -> dict[str, Any]:
+    with DATA_PATH.open(encoding="utf-8") as handle:
+        return json.load(handle)
+
+
+RAW: dict[str, Any] = _load()
+CANVAS: dict[str, Any] = RAW["canvas"]
+ROW_LETTERS: str = RAW["row_letters"]
+COMPONENTS: dict[str, int] = RAW["components"]
+COLOURS: tuple[dict[str, str], ...] = tuple(RAW["colours"])
+COLOUR_KEYS: tuple[str, ...] = tuple(c["key"] for c in COLOURS)
+
+JUNCTIONS: tuple[Junction, ...] = tuple(
+    Junction(i, j["id"], j["row"], j["col"], (j["ax"][0], j["ax"][1]), j["px"], j["py"], j.get("city"))
+    for i, j in enumerate(RAW["junctions"])
+)
+JUNCTION_INDEX: dict[str, int] = {j.id: j.index for j in JUNCTIONS}
+AX_INDEX: dict[tuple[int, int], int] = {j.ax: j.index for j in JUNCTIONS}
+
+EDGES: tuple[Edge, ...] = tuple(
+    Edge(i, JUNCTION_INDEX[e["a"]], JUNCTION_INDEX[e["b"]], e["cost"]) for i, e in enumerate(RAW["edges"])
+)
+EDGE_INDEX: dict[tuple[int, int], int] = {}
+for _e in EDGES:
+    EDGE_INDEX[(_e.a, _e.b)] = _e.index
+    EDGE_INDEX[(_e.b, _e.a)] = _e.index
+# ADJACENCY[v] = ((neighbour, edge index), ...)
+ADJACENCY: tuple[tuple[tuple[int, int], ...], ...] = tuple(
+    tuple((e.b if e.a == v else e.a, e.index) for e in EDGES if v in (e.a, e.b)) for v in range(len(JUNCTIONS))
+)
+
+CITIES: tuple[City, ...] = tuple(
+    City(c["id"], c["name"], c["name_en"], c["colour"], c["tag"], JUNCTION_INDEX[c["junction"]],
+         c["removed_2_3_players"])
+    for c in RAW["cities"]
+)
+CITY_BY_ID: dict[str, City] = {c.id: c for c in CITIES}
+CITY_AT: dict[int, City] = {c.junction: c for c in CITIES}
+CITY_JUNCTIONS: tuple[int, ...] = tuple(c.junction for c in CITIES)
+REMOVED_FOR_2_3: tuple[str, ...] = tuple(RAW["removed_for_2_3_players"])
+
+# Notation token -> junction index: city ids and coordinate ids both read (lenient parsing).
+_TOKENS: dict[str, int] = {**JUNCTION_INDEX, **{c.id: c.junction for c in CITIES}}
+
+
+def token(v: int) -> str:
+    """The notation of junction v: its city id if it is a city, else `<row letter><col>`."""
+    city = JUNCTIONS[v].city
+    return city if city is not None else JUNCTIONS[v].id
+
+
+def display(v: int) -> str:
+    """How texts name junction v: the printed city name, else the coordinate id."""
+    city = CITY_AT.get(v)
+    return city.name if city is not None else JUNCTIONS[v].id
+
+
+def junction_of(text: str) -> int | None:
+    """Junction index for a notation token (city id or coordinate id, any case), else None."""
+    return _TOKENS.get(text.strip().lower())
+
+
+def edge_between(a: int, b: int) -> int | None:
+    return EDGE_INDEX.get((a, b))
+
+
+def edge_tokens(e: int) -> tuple[str, str]:
+    edge = EDGES[e]
+    return token(edge.a), token(edge.b)
+
+
+# --------------------------------------------------------------------------- Steiner solver
+
+_SPLITS: dict[int, list[list[tuple[int, int]]]] = {}
+
+
+def _splits(m: int) -> list[list[tuple[int, int]]]:
+    """For m terminals: per mask, its splits (A, B) into two non-empty parts, each pair once."""
+    if m not in _SPLITS:
+        table: list[list[tuple[int, int]]] = [[] for _ in range(1 << m)]
+        for mask in range(1, 1 << m):
+            low = mask & -mask
+            sub = (mask - 1) & mask
+            while sub:
+                if sub & low:  # count {A, B} once: A holds the mask's lowest terminal
+                    table[mask].append((sub, mask ^ sub))
+                sub = (sub - 1) & mask
+        _SPLITS[m] = table
+    return _SPLITS[m]
+
+
+@lru_cache(maxsize=512)
+def _weighted_adjacency(zero: frozenset[int], blocked: frozenset[int]) -> tuple[tuple[tuple[int, int, int], ...], ...]:
+    """adj[v] = ((u, weight, edge), ...): built lines weigh 0, blocked lines are left out."""
+    return tuple(
+        tuple((u, 0 if e in zero else EDGES[e].cost, e) for u, e in ADJACENCY[v] if e not in blocked)
+        for v in range(len(JUNCTIONS))
+    )
+
+
+def _dijkstra(adj: tuple, dist: list[int], pred: list[int] | None = None) -> list[int]:
+    """Multi-source Dijkstra from the given start distances (mutated and returned).
+
+    Weights are 0, 1 or 2 and distances small integers, so a bucket queue (one list per
+    distance) replaces the heap: about three times faster here than heapq.
+    """
+    finite = [d for d in dist if d < INF]
+    if not finite:
+        return dist
+    base = min(finite)
+    buckets: list[list[int]] = [[] for _ in range(max(finite) - base + 3)]
+    for v, d in enumerate(dist):
+        if d < INF:
+            buckets[d - base].append(v)
+    i = 0
+    while i < len(buckets):
+        bucket = buckets[i]
+        d = base + i
+        j = 0
+        while j < len(bucket):  # the bucket grows while it is read (0-weight lines)
+            v = bucket[j]
+            j += 1
+            if dist[v] != d:
+                continue
+            for u, w, _e in adj[v]:
+                nd = d + w
+                if nd < dist[u]:
+                    dist[u] = nd
+                    if pred is not None:
+                        pred[u] = v
+                    k = nd - base
+                    while len(buckets) <= k:
+                        buckets.append([])
+                    buckets[k].append(u)
+        i += 1
+    return dist
+
+
+@lru_cache(maxsize=4096)
+def _distances_from(source: int, zero: frozenset[int], blocked: frozenset[int]) -> tuple[int, ...]:
+    dist = [INF] * len(JUNCTIONS)
+    dist[source] = 0
+    return tuple(_dijkstra(_weighted_adjacency(zero, blocked), dist))
+
+
+def _dw_rows(terminals: tuple[int, ...], zero: frozenset[int], blocked: frozenset[int],
+             root: int | None = None) -> list[list[int]]:
+    """Dreyfus–Wagner: rows[M][v] = least weight of a tree holding v and the terminals of mask M.
+
+    With `root`, the full mask's row is only valid at `root` (the penalty needs nothing else):
+    on an undirected graph its last Dijkstra is min over v of C[v] + dist(root, v).
+    """
+    adj = _weighted_adjacency(zero, blocked)
+    m = len(terminals)
+    rows: list[list[int]] = [[]] * (1 << m)
+    for i, t in enumerate(terminals):
+        rows[1 << i] = list(_distances_from(t, zero, blocked))
+    splits = _splits(m)
+    for mask in range(1, 1 << m):
+        if mask & (mask - 1) == 0:
+            continue
+        best: list[int] | None = None
+        for a, b in splits[mask]:
+            joined = list(map(add, rows[a], rows[b]))
+            best = joined if best is None else list(map(min, best, joined))
+        assert best is not None
+        if root is not None and mask == (1 << m) - 1:
+            best = [min(map(add, best, _distances_from(root, zero, blocked)))] * len(best)
+            rows[mask] = best
+        else:
+            rows[mask] = _dijkstra(adj, best)
+    return rows
+
+
+@lru_cache(maxsize=8192)
+def steiner_cost(terminals: tuple[int, ...], zero: frozenset[int] = frozenset(),
+                 blocked: frozenset[int] = frozenset()) -> int:
+    """Exact minimum Steiner tree weight joining the terminal junctions (indices).
+
+    Lines in `zero` weigh 0, lines in `blocked` are unusable, others weigh their cost. INF if
+    the terminals cannot be joined. Root trick: the tree for {t0} + rest is rows[rest][t0].
+    """
+    unique = tuple(sorted(set(terminals)))
+    if len(unique) <= 1:
+        return 0
+    if unique != terminals:
+        return steiner_cost(unique, zero, blocked)
+    root, rest = unique[0], unique[1:]
+    return min(INF, _dw_rows(rest, zero, blocked, root)[-1][root])
+
+
+def marker_costs(cities: tuple[int, ...], zero: frozenset[int] = frozenset(),
+                 blocked: frozenset[int] = frozenset()) -> list[int]:
+    """For every junction v, the tracks needed with a marker on v (the AI's marker choice)."""
+    unique = tuple(sorted(set(cities)))
+    return list(_dw_rows(unique, zero, blocked)[-1])
+
+
+def steiner_tree(terminals: tuple[int, ...], zero: frozenset[int] = frozenset(),
+                 blocked: frozenset[int] = frozenset()) -> tuple[int, list[int]]:
+    """One minimum Steiner tree: (weight, its line indices, built zero-weight lines included)."""
+    unique = tuple(sorted(set(terminals)))
+    if len(unique) <= 1:
+        return 0, []
+    adj = _weighted_adjacency(zero, blocked)
+    n = len(JUNCTIONS)
+    root, rest = unique[0], unique[1:]
+    m = len(rest)
+    rows: list[list[int]] = [[]] * (1 << m)
+    preds: list[list[int]] = [[]] * (1 << m)
+    split_of: list[list[int]] = [[]] * (1 << m)
+    splits = _splits(m)
+    for mask in range(1, 1 << m):
+        pred = [-1] * n
+        if mask & (mask - 1) == 0:
+            dist = [INF] * n
+            dist[rest[mask.bit_length() - 1]] = 0
+            chosen = [0] * n
+        else:
+            dist = [INF] * n
+            chosen = [0] * n
+            for a, b in splits[mask]:
+                ra, rb = rows[a], rows[b]
+                for v in range(n):
+                    s = ra[v] + rb[v]
+                    if s < dist[v]:
+                        dist[v] = s
+                        chosen[v] = a
+        rows[mask] = _dijkstra(adj, dist, pred)
+        preds[mask] = pred
+        split_of[mask] = chosen
+    full = (1 << m) - 1
+    weight = rows[full][root]
+    if weight >= INF:
+        return INF, []
+    lines: set[int] = set()
+    stack = [(full, root)]
+    while stack:
+        mask, v = stack.pop()
+        p = preds[mask][v]
+        if p != -1:
+            lines.add(EDGE_INDEX[(v, p)])
+            stack.append((mask, p))
+        elif mask & (mask - 1):
+            a = split_of[mask][v]
+            stack.append((a, v))
+            stack.append((mask ^ a, v))
+    return weight, sorted(lines)
+
+
+def tracks_needed(terminals, built=(), blocked=()) -> int:
+    """Exact tracks still needed to join `terminals` (axial (x, y) junctions).
+
+    `built` and `blocked` are lines given as pairs of axial junctions: built lines cost 0,
+    blocked lines may not be used. Raises KeyError for a junction or line not on the board.
+    """
+
+    def line(pair) -> int:
+        a, b = (AX_INDEX[tuple(p)] for p in pair)
+        return EDGE_INDEX[(a, b)]
+
+    terms = tuple(sorted({AX_INDEX[tuple(t)] for t in terminals}))
+    return steiner_cost(terms, frozenset(map(line, built)), frozenset(map(line, blocked)))

@@ -1,0 +1,560 @@
+"""Trans Europa game state: rounds, markers, track laying, completion, round end, views.
+
+Conventions: internally junctions and lines are board indices (see `board`); every text, view
+and notation uses junction tokens (city id, else `<row letter><col>`). In views and JSON every
+dict keyed by seat uses str(seat) keys ("0", "1", ...), e.g. `markers`, `scores`,
+`coloured_left`, `networks`, and the history's `hands`, `penalties`, `scores_before`/`after`.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator, Mapping
+from typing import Any
+
+from rules.engine import (
+    Event,
+    GameState,
+    IllegalMove,
+    Move,
+    Result,
+    SeatResult,
+    private,
+    public,
+    rank_by,
+    rng_from_json,
+    rng_to_json,
+    seat_token,
+)
+from rules.trans_europa import board
+from rules.trans_europa.moves import End, Lay, Pass, Start, Vex, parse
+
+BLACK_TRACKS: int = board.COMPONENTS["black_tracks"]
+COLOURED_PER_SEAT: int = board.COMPONENTS["coloured_tracks_per_player"]
+# Junction index pairs (a, b, c) where c neighbours both ends of line a-b: used by the D19 shortcut.
+_TRIANGLES: tuple[tuple[int, ...], ...] = tuple(
+    tuple(
+        c
+        for c in {u for u, _ in board.ADJACENCY[e.a]} & {u for u, _ in board.ADJACENCY[e.b]}
+    )
+    for e in board.EDGES
+)
+
+
+def city_entry(city_id: str) -> dict[str, Any]:
+    """A revealed card as views show it."""
+    city = board.CITY_BY_ID[city_id]
+    return {"id": city.id, "name": city.name, "colour": city.colour,
+            "junction": board.JUNCTIONS[city.junction].id}
+
+
+def city_list(city_ids: list[str]) -> str:
+    return ", ".join(board.CITY_BY_ID[c].name for c in city_ids)
+
+
+def line_text(edge: int) -> str:
+    e = board.EDGES[edge]
+    return f"{board.display(e.a)}–{board.display(e.b)}"
+
+
+class TransEuropaState(GameState):
+    """One game of Trans Europa."""
+
+    key = "trans_europa"
+
+    def __init__(self, num_seats: int, options: Mapping[str, Any], seed: int) -> None:
+        self.num_seats = num_seats
+        self.options = dict(options)
+        self.seed = seed
+        self.moves_applied = 0
+        self.rng = random.Random(seed)
+        # The card piles in play for the whole game (D3), per colour in JSON order.
+        removed = set(board.REMOVED_FOR_2_3) if num_seats <= 3 else set()
+        self.piles: dict[str, list[str]] = {
+            colour: [c.id for c in board.CITIES if c.colour == colour and c.id not in removed]
+            for colour in board.COLOUR_KEYS
+        }
+        self.round = 0
+        self.start_seat = 0
+        self.phase = "markers"
+        self.active_seat = 0
+        self.step = 1
+        self.hands: list[list[str]] = [[] for _ in range(num_seats)]
+        self.markers: list[int | None] = [None] * num_seats
+        self.tracks: dict[int, int | None] = {}  # line -> owner (None = black), in laying order
+        self.black_left = BLACK_TRACKS
+        self.coloured_left = [COLOURED_PER_SEAT if self.vexation else 0] * num_seats
+        self.completed: list[int] = []
+        self.scores = [int(self.options["start_score"])] * num_seats
+        self.history: list[dict[str, Any]] = []
+        self.last_tracks: list[int] = []
+        self._cache: dict[Any, Any] = {}
+
+    # ------------------------------------------------------------------ setup
+
+    @property
+    def vexation(self) -> bool:
+        return bool(self.options.get("vexation"))
+
+    def start_game(self) -> list[Event]:
+        first = self.rng.randrange(self.num_seats) if self.options["first_player"] == "random" else 0
+        return self._start_round(first)
+
+    def _start_round(self, start_seat: int) -> list[Event]:
+        """5.1: clear the board, deal one city per colour to each seat in turn order."""
+        self.round += 1
+        self.start_seat = start_seat
+        self.phase = "markers"
+        self.active_seat = start_seat
+        self.step = 1
+        self.markers = [None] * self.num_seats
+        self.tracks = {}
+        self.black_left = BLACK_TRACKS
+        self.completed = []
+        self.last_tracks = []
+        if self.vexation and self.options["vexation_refill"] == "round":
+            self.coloured_left = [COLOURED_PER_SEAT] * self.num_seats
+        self.hands = [[] for _ in range(self.num_seats)]
+        for colour in board.COLOUR_KEYS:
+            pile = list(self.piles[colour])
+            self.rng.shuffle(pile)
+            for i in range(self.num_seats):
+                self.hands[(start_seat + i) % self.num_seats].append(pile[i])
+        self._cache = {}
+        events = [public(f"Round {self.round}: cities dealt; {seat_token(start_seat)} starts.")]
+        for seat in range(self.num_seats):
+            events.append(private(seat, f"Your cities in round {self.round}: {city_list(self.hands[seat])}."))
+        return events
+
+    # ------------------------------------------------------------------ derived facts
+
+    def turn_order(self, first: int) -> list[int]:
+        return [(first + i) % self.num_seats for i in range(self.num_seats)]
+
+    def _usable(self, seat: int, edge: int) -> bool:
+        if edge not in self.tracks:
+            return False
+        owner = self.tracks[edge]
+        return owner is None or owner == seat
+
+    def network(self, seat: int) -> frozenset[int]:
+        """Junctions reachable from the seat's marker over lines it may use (D6, D17)."""
+        key = ("net", seat)
+        if key not in self._cache:
+            marker = self.markers[seat]
+            reached: set[int] = set()
+            if marker is not None:
+                reached.add(marker)
+                todo = [marker]
+                tracks = self.tracks
+                while todo:
+                    v = todo.pop()
+                    for u, e in board.ADJACENCY[v]:
+                        if u not in reached and e in tracks and tracks[e] in (None, seat):
+                            reached.add(u)
+                            todo.append(u)
+            self._cache[key] = frozenset(reached)
+        return self._cache[key]
+
+    def hand_junctions(self, seat: int) -> list[int]:
+        return [board.CITY_BY_ID[c].junction for c in self.hands[seat]]
+
+    def is_complete(self, seat: int) -> bool:
+        """D7: marker and all five cities in one network of the seat."""
+        net = self.network(seat)
+        return bool(net) and all(v in net for v in self.hand_junctions(seat))
+
+    def board_for(self, seat: int) -> tuple[frozenset[int], frozenset[int]]:
+        """(lines costing 0, lines blocked) for the seat's penalty (D12)."""
+        zero = frozenset(e for e, o in self.tracks.items() if o is None or o == seat)
+        blocked = frozenset(e for e, o in self.tracks.items() if o is not None and o != seat)
+        return zero, blocked
+
+    def penalty(self, seat: int) -> int:
+        """Exact tracks the seat still needs (D12); before its marker is down, the cities alone."""
+        terminals = self.hand_junctions(seat)
+        if self.markers[seat] is not None:
+            terminals.append(self.markers[seat])
+        zero, blocked = self.board_for(seat)
+        return board.steiner_cost(tuple(sorted(set(terminals))), zero, blocked)
+
+    def coloured_count(self) -> dict[int, int]:
+        counts: dict[int, int] = {}
+        for e, owner in self.tracks.items():
+            if owner is not None:
+                edge = board.EDGES[e]
+                counts[edge.a] = counts.get(edge.a, 0) + 1
+                counts[edge.b] = counts.get(edge.b, 0) + 1
+        return counts
+
+    def _blockade(self, mover: int, edge: int) -> tuple[int, str] | None:
+        """D19: (seat, city id) that a coloured track of `mover` on `edge` would cut off, else None."""
+        line = board.EDGES[edge]
+        for q in self.turn_order(mover)[1:]:
+            marker = self.markers[q]
+            if marker is None:
+                continue
+
+            def open_for_q(e: int, q: int = q) -> bool:
+                owner = self.tracks.get(e)
+                return owner is None or owner == q
+
+            # If a and b stay joined around one of the line's triangles, q's pieces are unchanged.
+            if any(open_for_q(board.EDGE_INDEX[(line.a, c)]) and open_for_q(board.EDGE_INDEX[(c, line.b)])
+                   for c in _TRIANGLES[edge]):
+                continue
+            reached = {marker}
+            todo = [marker]
+            while todo:
+                v = todo.pop()
+                for u, e in board.ADJACENCY[v]:
+                    if u not in reached and e != edge and open_for_q(e):
+                        reached.add(u)
+                        todo.append(u)
+            for city in board.CITIES:
+                if city.junction not in reached:
+                    return q, city.id
+        return None
+
+    # ------------------------------------------------------------------ moves
+
+    def to_act(self) -> frozenset[int]:
+        return frozenset() if self.phase == "game_over" else frozenset((self.active_seat,))
+
+    def _candidates(self, seat: int) -> list[int]:
+        """Empty lines touching the seat's network, in line order."""
+        found: set[int] = set()
+        for v in self.network(seat):
+            for _u, e in board.ADJACENCY[v]:
+                if e not in self.tracks:
+                    found.add(e)
+        return sorted(found)
+
+    def _vex_problem(self, seat: int, edge: int, counts: dict[int, int]) -> str | None:
+        """Why a coloured track on this empty, touching line is refused (limits, D18, D19)."""
+        if self.coloured_left[seat] <= 0:
+            return "You have no coloured tracks left."
+        line = board.EDGES[edge]
+        for v in (line.a, line.b):
+            if counts.get(v, 0) >= 2:
+                return f"{board.display(v)} already has 2 coloured tracks."
+        cut = self._blockade(seat, edge)
+        if cut is not None:
+            q, city = cut
+            return (f"That coloured track would cut {board.CITY_BY_ID[city].name} off from "
+                    f"{seat_token(q)}'s start marker.")
+        return None
+
+    def _moves(self, seat: int) -> Iterator[Move]:
+        """Legal moves of the active seat, unsorted; cheap ones first (for the forced-move test)."""
+        if self.phase == "markers":
+            taken = set(self.markers)
+            for v in range(len(board.JUNCTIONS)):
+                if v not in taken:
+                    yield Start(v)
+            return
+        if self.step == 2:
+            yield End()
+        candidates = [e for e in self._candidates(seat) if self.step == 1 or board.EDGES[e].cost == 1]
+        any_move = False
+        if self.black_left > 0:
+            for e in candidates:
+                any_move = True
+                yield Lay(e)
+        if self.vexation and self.coloured_left[seat] > 0:
+            counts = self.coloured_count()
+            for e in candidates:
+                if self._vex_problem(seat, e, counts) is None:
+                    any_move = True
+                    yield Vex(e)
+        if self.step == 1 and not any_move:
+            yield Pass()
+
+    def legal_moves(self, seat: int) -> list[Move]:
+        if seat not in self.to_act():
+            return []
+        return sorted(set(self._moves(seat)), key=str)
+
+    def parse_move(self, text: str) -> Move:
+        move = parse(text)
+        if isinstance(move, Vex) and not self.vexation:
+            raise IllegalMove("The coloured-track variant is not in use.")
+        return move
+
+    def _check(self, seat: int, move: Move) -> None:
+        """Raise IllegalMove with the spec's reason if the active seat may not play `move` now."""
+        if isinstance(move, Start):
+            if self.phase != "markers":
+                raise IllegalMove("All start markers are placed; lay a track.")
+            if move.junction in self.markers:
+                raise IllegalMove(f"A start marker already stands on {board.display(move.junction)}.")
+            return
+        if isinstance(move, Vex) and not self.vexation:
+            raise IllegalMove("The coloured-track variant is not in use.")
+        if self.phase == "markers":
+            raise IllegalMove("Place your start marker first.")
+        if isinstance(move, End):
+            if self.step == 1:
+                raise IllegalMove("You must lay at least one track.")
+            return
+        if isinstance(move, Pass):
+            if list(self._moves(seat)) != [Pass()]:
+                raise IllegalMove("You must lay at least one track." if self.step == 1
+                                  else "Lay a single line or end your turn.")
+            return
+        if not isinstance(move, Lay | Vex):
+            raise IllegalMove("Unknown move.")
+        edge = move.edge
+        if edge in self.tracks:
+            raise IllegalMove(f"{line_text(edge)} already has a track.")
+        if self.step == 2 and board.EDGES[edge].cost == 2:
+            raise IllegalMove("A double line needs a whole turn; you have already laid a track.")
+        line = board.EDGES[edge]
+        net = self.network(seat)
+        if line.a not in net and line.b not in net:
+            raise IllegalMove("That line does not touch your network.")
+        if isinstance(move, Lay):
+            if self.black_left <= 0:
+                raise IllegalMove("No black tracks are left.")
+            return
+        problem = self._vex_problem(seat, edge, self.coloured_count())
+        if problem is not None:
+            raise IllegalMove(problem)
+
+    def _apply(self, seat: int, move: Move) -> list[Event]:
+        self._check(seat, move)
+        events = self._do(seat, move)
+        events += self._forced()
+        return events
+
+    def _forced(self) -> list[Event]:
+        """D22: while the seat to act has exactly one legal move, apply it and log it."""
+        events: list[Event] = []
+        while self.phase != "game_over":
+            seat = self.active_seat
+            first_two = []
+            for move in self._moves(seat):
+                first_two.append(move)
+                if len(first_two) == 2:
+                    break
+            if len(first_two) != 1:
+                break
+            move = first_two[0]
+            if isinstance(move, End):
+                events.append(public(f"{seat_token(seat)} cannot lay a second track; the turn ends."))
+            elif isinstance(move, Pass):
+                events.append(public(f"{seat_token(seat)} cannot lay any track and passes."))
+            else:
+                events.append(public(f"{seat_token(seat)} has only one legal move: {move}."))
+            events += self._do(seat, move)
+        return events
+
+    def _do(self, seat: int, move: Move) -> list[Event]:
+        """Apply a checked move and everything automatic that follows it."""
+        who = seat_token(seat)
+        if isinstance(move, Start):
+            self.markers[seat] = move.junction
+            self._cache = {}
+            events = [public(f"{who} places the start marker on {board.display(move.junction)}.")]
+            if None in self.markers:
+                self.active_seat = (seat + 1) % self.num_seats
+            else:
+                self.phase = "building"
+                self.active_seat = self.start_seat
+                self.step = 1
+                events.append(public(f"All start markers are placed; {seat_token(self.start_seat)} lays first."))
+            return events
+        if isinstance(move, End | Pass):
+            return self._end_turn(seat)
+        assert isinstance(move, Lay | Vex)
+        edge = move.edge
+        double = board.EDGES[edge].cost == 2
+        if isinstance(move, Lay):
+            self.tracks[edge] = None
+            self.black_left -= 1
+            kind = "a double line" if double else "a track"
+            events = [public(f"{who} lays {kind} {line_text(edge)}; {self.black_left} black tracks left.")]
+        else:
+            self.tracks[edge] = seat
+            self.coloured_left[seat] -= 1
+            events = [public(f"{who} lays a coloured track {line_text(edge)}; "
+                             f"{self.coloured_left[seat]} coloured left.")]
+        self._cache = {}
+        if self.step == 1:
+            self.last_tracks = [edge]
+        else:
+            self.last_tracks.append(edge)
+        for q in self.turn_order(seat):
+            if q not in self.completed and self.is_complete(q):
+                self.completed.append(q)
+                events.append(public(f"{seat_token(q)} has joined all five cities: {city_list(self.hands[q])}."))
+        if self.black_left == 0:
+            events.append(public("The last black track is laid."))
+            return events + self._end_round()
+        if double or self.step == 2:
+            return events + self._end_turn(seat)
+        self.step = 2
+        return events
+
+    def _end_turn(self, seat: int) -> list[Event]:
+        if self.completed:
+            return self._end_round()
+        self.active_seat = (seat + 1) % self.num_seats
+        self.step = 1
+        return []
+
+    def _end_round(self) -> list[Event]:
+        """5.5: reveal, score the exact penalties, store the round, then next round or game over."""
+        events = [public(f"Round {self.round} ends.")]
+        for seat in range(self.num_seats):
+            events.append(public(f"{seat_token(seat)}'s cities: {city_list(self.hands[seat])}."))
+        penalties = {seat: 0 if seat in self.completed else self.penalty(seat) for seat in range(self.num_seats)}
+        before = list(self.scores)
+        for seat in range(self.num_seats):
+            p = penalties[seat]
+            self.scores[seat] -= p
+            word = "track" if p == 1 else "tracks"
+            events.append(public(f"{seat_token(seat)} needs {p} {word}: {before[seat]} − {p} = {self.scores[seat]}."))
+        self.history.append({
+            "round": self.round,
+            "start_seat": self.start_seat,
+            "hands": {str(s): [city_entry(c) for c in self.hands[s]] for s in range(self.num_seats)},
+            "markers": self._markers_view(),
+            "tracks": self._tracks_view(),
+            "last_tracks": self._tracks_view(self.last_tracks),
+            "completed": list(self.completed),
+            "penalties": {str(s): penalties[s] for s in range(self.num_seats)},
+            "scores_before": {str(s): before[s] for s in range(self.num_seats)},
+            "scores_after": {str(s): self.scores[s] for s in range(self.num_seats)},
+        })
+        if min(self.scores) <= 0:
+            self.phase = "game_over"
+            self._cache = {}
+            result = self.result()
+            assert result is not None
+            winners = [s.seat for s in result.seats if s.rank == 1]
+            names = " and ".join(seat_token(s) for s in winners)
+            events.append(public(f"The game is over: {names} {'wins' if len(winners) == 1 else 'win'} "
+                                 f"with {self.scores[winners[0]]}."))
+            return events
+        return events + self._start_round((self.start_seat + 1) % self.num_seats)
+
+    # ------------------------------------------------------------------ results and views
+
+    def result(self) -> Result | None:
+        if self.phase != "game_over":
+            return None
+        ranks = rank_by({s: (self.scores[s],) for s in range(self.num_seats)})
+        seats = []
+        for s in range(self.num_seats):
+            # The first round's opening score is start_score (a test fixture may set another).
+            first = self.history[0]["scores_before"][str(s)] if self.history else self.scores[s]
+            breakdown = {"start score": first}
+            for entry in self.history:
+                breakdown[f"round {entry['round']}"] = -entry["penalties"][str(s)]
+            seats.append(SeatResult(s, self.scores[s], breakdown, ranks[s],
+                                    {"penalties": [e["penalties"][str(s)] for e in self.history]}))
+        seats.sort(key=lambda r: (r.rank, r.seat))
+        low = [s for s in range(self.num_seats) if self.scores[s] <= 0]
+        ended = ", ".join(f"{seat_token(s)} at {self.scores[s]}" for s in low)
+        return Result(tuple(seats), ended_by=f"Round {self.round}: {ended}")
+
+    def _markers_view(self) -> dict[str, str]:
+        return {str(s): board.token(v) for s, v in enumerate(self.markers) if v is not None}
+
+    def _tracks_view(self, edges: list[int] | None = None) -> list[dict[str, Any]]:
+        out = []
+        for e in self.tracks if edges is None else edges:
+            a, b = board.edge_tokens(e)
+            out.append({"a": a, "b": b, "owner": self.tracks.get(e)})
+        return out
+
+    def view(self, seat: int | None) -> dict[str, Any]:
+        data = self.base_view(seat)
+        over = self.phase == "game_over"  # the last round's board stays on show at game end
+        result = self.result()
+        data.update({
+            "round": self.round,
+            "start_seat": self.start_seat,
+            "phase": self.phase,
+            "active_seat": None if over else self.active_seat,
+            "step": self.step,
+            "markers": self._markers_view(),
+            "tracks": self._tracks_view(),
+            "last_tracks": self._tracks_view(self.last_tracks),
+            "black_left": self.black_left,
+            "coloured_left": ({str(s): n for s, n in enumerate(self.coloured_left)} if self.vexation else {}),
+            "coloured_count": {board.token(v): n for v, n in sorted(self.coloured_count().items())},
+            "networks": {str(s): sorted(board.token(v) for v in self.network(s))
+                                         for s in range(self.num_seats) if self.markers[s] is not None},
+            "completed": [{"seat": s, "cities": [city_entry(c) for c in self.hands[s]]}
+                                          for s in self.completed],
+            "scores": {str(s): n for s, n in enumerate(self.scores)},
+            "history": self.history,
+            "last_round": self.history[-1] if self.history else None,
+            "options": dict(self.options),
+            "result": None if result is None else result.to_json(),
+        })
+        if seat is not None:
+            net = self.network(seat)
+            data["hand"] = [{**city_entry(c), "connected": board.CITY_BY_ID[c].junction in net}
+                            for c in self.hands[seat]]
+            if self.options["show_tracks_needed"]:
+                data["tracks_needed"] = self.penalty(seat)
+        return data
+
+    # ------------------------------------------------------------------ persistence
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "key": self.key,
+            "num_seats": self.num_seats,
+            "options": dict(self.options),
+            "seed": self.seed,
+            "moves_applied": self.moves_applied,
+            "rng": rng_to_json(self.rng),
+            "piles": {c: list(p) for c, p in self.piles.items()},
+            "round": self.round,
+            "start_seat": self.start_seat,
+            "phase": self.phase,
+            "active_seat": self.active_seat,
+            "step": self.step,
+            "hands": [list(h) for h in self.hands],
+            "markers": list(self.markers),
+            "tracks": [[e, o] for e, o in self.tracks.items()],
+            "black_left": self.black_left,
+            "coloured_left": list(self.coloured_left),
+            "completed": list(self.completed),
+            "scores": list(self.scores),
+            "history": self.history,
+            "last_tracks": list(self.last_tracks),
+        }
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> TransEuropaState:
+        state = cls(data["num_seats"], data["options"], data["seed"])
+        state.moves_applied = data["moves_applied"]
+        state.rng = rng_from_json(data["rng"])
+        state.piles = {c: list(p) for c, p in data["piles"].items()}
+        state.round = data["round"]
+        state.start_seat = data["start_seat"]
+        state.phase = data["phase"]
+        state.active_seat = data["active_seat"]
+        state.step = data["step"]
+        state.hands = [list(h) for h in data["hands"]]
+        state.markers = list(data["markers"])
+        state.tracks = {e: o for e, o in data["tracks"]}
+        state.black_left = data["black_left"]
+        state.coloured_left = list(data["coloured_left"])
+        state.completed = list(data["completed"])
+        state.scores = list(data["scores"])
+        state.history = [dict(h) for h in data["history"]]
+        state.last_tracks = list(data["last_tracks"])
+        return state
+
+
+def create(num_seats: int, options: dict[str, Any], seed: int) -> TransEuropaState:
+    """A new game: piles built, round 1 start seat drawn, first deal done."""
+    state = TransEuropaState(num_seats, options, seed)
+    state.start_game()
+    return state
