@@ -1,0 +1,223 @@
+"""Reading Santa Fe moves from text (lenient) and explaining why a move is refused."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from rules.engine import IllegalMove, Move
+from rules.santa_fe.board import BOARD, RAILROADS
+from rules.santa_fe.moves import Branch, BuyTile, Draw, EngineerChoice, Exchange, Lay, Pass, Play
+
+if TYPE_CHECKING:
+    from rules.santa_fe.state import SantaFeState
+
+PHASE_NAMES = {
+    "engineer": "engineer step",
+    "choose": "choose cards",
+    "lay1": "lay pass 1",
+    "exchange": "double-turn exchange",
+    "lay2": "lay pass 2",
+    "draw": "draw",
+    "buy": "buy tiles",
+    "over": "game over",
+}
+
+_DOUBLE_WORDS = ("double", "dt", "double-turn", "doubleturn")
+_NAMES = {city.name.lower().replace(" ", "-"): cid for cid, city in BOARD.cities.items()}
+
+
+def _city_id(text: str) -> str | None:
+    """A city id from an id, a name, or a unique prefix of either."""
+    text = text.strip().lower().replace(" ", "-").replace(".", "")
+    if text in BOARD.cities:
+        return text
+    if text in _NAMES:
+        return _NAMES[text]
+    matches = {cid for cid in BOARD.cities if cid.startswith(text)} | {
+        cid for name, cid in _NAMES.items() if name.startswith(text)
+    }
+    return matches.pop() if len(matches) == 1 else None
+
+
+def _cities(tokens: list[str]) -> list[str]:
+    """Split tokens into cities, longest match first (names may have several words)."""
+    found = []
+    i = 0
+    while i < len(tokens):
+        for j in range(len(tokens), i, -1):
+            city = _city_id("-".join(tokens[i:j]))
+            if city is not None:
+                found.append(city)
+                i = j
+                break
+        else:
+            raise IllegalMove(f"Unknown city {tokens[i]!r}.")
+    return found
+
+
+def _rr(token: str) -> str:
+    token = token.lower()
+    if token in RAILROADS:
+        return token
+    for rr, railroad in BOARD.railroads.items():
+        if railroad.name.lower().replace(" ", "") == token:
+            return rr
+    raise IllegalMove(f"Unknown railroad {token!r}; use one of {', '.join(RAILROADS)}.")
+
+
+def parse(state: SantaFeState, text: str) -> Move:
+    tokens = text.lower().replace(",", " ").split()
+    if not tokens:
+        raise IllegalMove("Empty move.")
+    verb, rest = tokens[0], tokens[1:]
+    try:
+        if verb == "pass" and not rest:
+            return Pass()
+        if verb in ("buy", "decline") and rest[:1] == ["engineer"] and len(rest) == 1:
+            return EngineerChoice(verb == "buy")
+        if verb == "buy" and rest == ["nothing"]:
+            return BuyTile(None)
+        if verb == "buy" and len(rest) == 2 and rest[0] == "tile":
+            return BuyTile(_rr(rest[1]))
+        if verb == "play" and rest:
+            branch = None
+            if len(rest) >= 3 and rest[-2] == "branch":
+                branch = _rr(rest[-1])
+                rest = rest[:-2]
+            card = "double" if "-".join(rest) in _DOUBLE_WORDS else _cities(rest)
+            if isinstance(card, list):
+                if len(card) != 1:
+                    raise IllegalMove("Play one city card (or double).")
+                card = card[0]
+            return Play(card, branch)
+        if verb == "exchange" and rest:
+            if rest == ["none"]:
+                return Exchange(())
+            return Exchange(tuple(sorted(_cities(rest))))
+        if verb == "draw" and rest:
+            if rest[0] in _DOUBLE_WORDS and len(rest) == 1:
+                return Draw("double")
+            if rest[0] in ("city", "engineer") and len(rest) == 1:
+                return Draw(rest[0])
+            if rest[0] == "branch" and len(rest) == 2:
+                return Draw("branch", _rr(rest[1]))
+        if verb == "lay" and len(rest) >= 2:
+            rr = _rr(rest[0])
+            if rest[1].isdigit():
+                cities = _cities(rest[2:])
+                if len(cities) == 1:
+                    return Lay(rr, int(rest[1]), cities[0])
+            else:
+                cities = _cities(rest[1:])
+                if len(cities) == 1:
+                    return Lay(rr, _guess_line(state, rr, cities[0]), cities[0])
+        if verb == "branch" and len(rest) >= 3:
+            rr = _rr(rest[0])
+            cities = _cities(rest[1:])
+            if len(cities) == 2:
+                return Branch(rr, cities[0], cities[1])
+    except IndexError:
+        pass
+    raise IllegalMove(f"Cannot read {text.strip()!r}; moves look like `lay sf 1 wichita` or `play denver`.")
+
+
+def _guess_line(state: SantaFeState, rr: str, city: str) -> int:
+    """The line of rr that can reach `city` now, when the player left the number out."""
+    fits = []
+    for number in range(1, len(state.lines[rr]) + 1):
+        try:
+            state._target(Lay(rr, number, city))
+        except IllegalMove:
+            continue
+        fits.append(number)
+    if len(fits) > 1:
+        options = " or ".join(f"lay {rr} {n} {city}" for n in fits)
+        raise IllegalMove(f"Say which {rr.upper()} line: {options}.")
+    return fits[0] if fits else 1
+
+
+def why_illegal(state: SantaFeState, seat: int, move: Move) -> str:
+    """The one-line reason a move that is not in legal_moves is refused."""
+    phase = state.phase
+    wrong = f"That move is not allowed now (step: {phase_name(phase)})."
+    if isinstance(move, EngineerChoice):
+        if phase != "engineer":
+            return wrong
+        return f"You need ${4} for an engineer; you have ${state.money[seat]}."
+    if isinstance(move, Play):
+        if phase != "choose":
+            return wrong
+        held = state.branch[seat]
+        if move.card == "double":
+            if state.round == 1:
+                return "In round 1 you must play a city card."
+            if not state.dt[seat]:
+                return "You have no double-turn card."
+        elif move.card not in state.cities[seat]:
+            return f"You have no {BOARD.name(move.card)} card."
+        if held is not None and move.branch is None:
+            return "You must play your branch card this round."
+        if move.branch is not None and held != move.branch:
+            return f"You hold no {move.branch.upper()} branch card."
+        return wrong
+    if isinstance(move, Exchange):
+        if phase != "exchange":
+            return wrong
+        hand = list(state.cities[seat])
+        for city in move.cities:
+            if city not in hand:
+                return f"You have no {BOARD.name(city)} card to exchange."
+            hand.remove(city)
+        return f"The deck holds only {len(state.deck)} card{'s' if len(state.deck) != 1 else ''}."
+    if isinstance(move, Lay | Branch | Pass):
+        if phase not in ("lay1", "lay2"):
+            return wrong
+        if isinstance(move, Pass):
+            return "You must lay a tile while you can; passing is only allowed in the advanced game."
+        rr = move.rr
+        if isinstance(move, Branch):
+            if state.round_branch[seat] != rr:
+                return f"You have not played a {rr.upper()} branch card this round."
+            if state.branch_used[seat]:
+                return "You have already used your branch card this round."
+        if state.tiles_for(seat, rr) <= 0:
+            if state.bought_phase():
+                return f"You have no bought {rr.upper()} tile."
+            return f"{rr.upper()} has no tiles left."
+        try:
+            sid, _, start, index = state._target(move)
+        except IllegalMove as error:
+            return error.reason
+        cost = state.space_cost(seat, sid, start, index)
+        return f"You need ${cost} for this space; you have ${state.money[seat]}."
+    if isinstance(move, Draw):
+        if phase != "draw":
+            return wrong
+        if state.hand_size(seat) >= state.hand_limit[seat]:
+            return "Your hand is full."
+        if move.kind == "city":
+            return "The deck is empty."
+        if move.kind == "double":
+            return "The double-turn pile is empty."
+        if move.kind == "engineer":
+            if not state.advanced:
+                return "Engineers are only used in the advanced game."
+            if state.engineer[seat]:
+                return "You already have an engineer."
+            return "No engineer is left."
+        if state.branch[seat] is not None:
+            return "You already hold a branch card."
+        if move.rr is not None and not state.branch_piles[move.rr]:
+            return f"The {move.rr.upper()} branch pile is empty."
+        return f"You need ${state.branch_price()} for a branch card; you have ${state.money[seat]}."
+    if isinstance(move, BuyTile):
+        if phase != "buy":
+            return wrong
+        if state.money[seat] < 1:
+            return f"You need $1 to buy a tile; you have ${state.money[seat]}."
+        return f"{(move.rr or '').upper()} has no tiles left."
+    return wrong
+
+
+def phase_name(phase: str) -> str:
+    return PHASE_NAMES.get(phase, phase)

@@ -1,0 +1,849 @@
+"""Santa Fe's game state: setup, the round steps, track laying, bonuses, views and the end."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from collections.abc import Mapping
+from typing import Any
+
+from rules.engine import (
+    Event,
+    GameState,
+    IllegalMove,
+    Move,
+    Result,
+    SeatResult,
+    rank_by,
+    rng_from_json,
+    rng_to_json,
+    seat_token,
+)
+from rules.santa_fe.board import BOARD, RAILROADS
+from rules.santa_fe.moves import Branch, BuyTile, Draw, EngineerChoice, Exchange, Lay, Pass, Play
+from rules.santa_fe.notation import parse, why_illegal
+
+ADVANCED_START_MONEY = 5
+BASIC_START_MONEY = 2
+ENGINEER_PRICE = 4
+HAND_SIZE = 5
+ENGINEER_HAND_LIMIT = 4
+DEALT_CITIES = 4
+MAX_LINES = 3
+TILE_PRICE = 1
+
+SIMULTANEOUS = ("engineer", "choose", "exchange")
+
+
+def rr_name(rr: str) -> str:
+    return rr.upper()
+
+
+def _s(seat: int) -> str:
+    return seat_token(seat)
+
+
+class SantaFeState(GameState):
+    """The whole game. Lanes are stored per section: None (empty) or [rr, line, from_city, tiles]."""
+
+    key = "santa_fe"
+
+    # ------------------------------------------------------------------ construction
+
+    def __init__(self, num_seats: int, options: Mapping[str, Any], seed: int) -> None:
+        self.num_seats = num_seats
+        self.options = dict(options)
+        self.seed = seed
+        self.moves_applied = 0
+        self.rng = random.Random(seed)
+        n = num_seats
+        self.round = 0
+        self.phase = "choose"
+        self.first = 0
+        self.turn = 0  # position in turn order (0 = first player) during turn-order steps
+        self.placements_left = 0
+        self.pass_laid = False  # did any seat lay a tile in the current lay pass (E3)
+        start = ADVANCED_START_MONEY if self.advanced else BASIC_START_MONEY
+        self.money = [start] * n
+        # Money in and out by category; money == start + sum(ledger) is checked by the tests.
+        self.ledger: list[dict[str, int]] = [{} for _ in range(n)]
+        self.engineer = [False] * n
+        self.hand_limit = [HAND_SIZE] * n
+        self.cities: list[list[str]] = [[] for _ in range(n)]
+        self.dt = [0] * n
+        self.branch: list[str | None] = [None] * n
+        self.played: list[list[str]] = [[] for _ in range(n)]
+        self.engineer_choice: list[bool | None] = [None] * n
+        self.choice: list[str | None] = [None] * n  # secret until the reveal
+        self.chosen = [False] * n
+        self.round_city: list[str | None] = [None] * n
+        self.round_dt = [False] * n
+        self.round_branch: list[str | None] = [None] * n
+        self.branch_used = [False] * n
+        self.exchange_done = [False] * n
+        self.exchanged = [0] * n  # this round, public count
+        self.exchange_history: list[list[dict[str, Any]]] = [[] for _ in range(n)]
+        self.discarded: list[list[str]] = [[] for _ in range(n)]  # face down: owner only
+        self.deck: list[str] = []  # deck[0] is the top
+        self.dt_pile = 0
+        self.dt_box = 0
+        self.branch_piles = {rr: BOARD.branch_per_railroad for rr in RAILROADS}
+        self.branch_removed = 0
+        self.engineers_left = BOARD.engineers if self.advanced else 0
+        self.supply = {rr: BOARD.railroads[rr].tiles for rr in RAILROADS}
+        self.bought: list[dict[str, int]] = [dict.fromkeys(RAILROADS, 0) for _ in range(n)]
+        self.lanes: dict[int, list[list[Any] | None]] = {
+            sid: [None] * section.lanes for sid, section in BOARD.sections.items()
+        }
+        self.lines: dict[str, list[dict[str, Any]]] = {
+            rr: [{"at": BOARD.railroads[rr].start_city}] for rr in RAILROADS
+        }
+        self.connected: dict[str, list[str]] = {rr: [BOARD.railroads[rr].start_city] for rr in RAILROADS}
+        self.ended_by = ""
+        self.log: list[list[Any]] = []  # events of the last apply: [text, seats or None]
+        self.last_tiles: list[list[Any]] = []  # [section, lane, space, rr] laid in the last apply
+
+    @property
+    def advanced(self) -> bool:
+        return bool(self.options.get("advanced", False))
+
+    @property
+    def tile_buying(self) -> bool:
+        return bool(self.options.get("tile_buying", False))
+
+    @classmethod
+    def create(cls, num_seats: int, options: Mapping[str, Any], seed: int) -> SantaFeState:
+        state = cls(num_seats, options, seed)
+        rng = state.rng
+        deck = list(BOARD.city_cards)
+        rng.shuffle(deck)
+        for seat in range(num_seats):
+            state.cities[seat] = sorted(deck[:DEALT_CITIES])
+            del deck[:DEALT_CITIES]
+            state.dt[seat] = 1
+        state.deck = deck
+        in_play = BOARD.dt_by_players[num_seats]
+        state.dt_pile = in_play - num_seats
+        state.dt_box = BOARD.dt_in_box - in_play
+        state.first = rng.randrange(num_seats)  # D6
+        events: list[Event] = [Event(f"{_s(state.first)} is the first player.")]
+        if state.advanced:
+            state.phase = "engineer"
+        else:
+            state._start_round(events)
+        state._advance(events)
+        state._remember(events)
+        return state
+
+    # ------------------------------------------------------------------ small helpers
+
+    def order(self) -> list[int]:
+        return [(self.first + k) % self.num_seats for k in range(self.num_seats)]
+
+    def current(self) -> int:
+        return (self.first + self.turn) % self.num_seats
+
+    def hand_size(self, seat: int) -> int:
+        return len(self.cities[seat]) + self.dt[seat] + (1 if self.branch[seat] else 0)
+
+    def bought_phase(self) -> bool:
+        """Option tile_buying: every colour's supply is empty, only bought tiles can be laid (D16)."""
+        return self.tile_buying and not any(self.supply.values())
+
+    def _pay(self, seat: int, amount: int, category: str) -> None:
+        self.money[seat] -= amount
+        self.ledger[seat][category] = self.ledger[seat].get(category, 0) - amount
+
+    def _earn(self, seat: int, amount: int, category: str) -> None:
+        self.money[seat] += amount
+        self.ledger[seat][category] = self.ledger[seat].get(category, 0) + amount
+
+    def _remember(self, events: list[Event]) -> None:
+        self.log = [[e.text, None if e.seats is None else sorted(e.seats)] for e in events]
+
+    def railroads_at(self, city: str) -> list[str]:
+        return [rr for rr in RAILROADS if city in self.connected[rr]]
+
+    def card_points(self, city: str) -> int:
+        return BOARD.cities[city].value * len(self.railroads_at(city))
+
+    # ------------------------------------------------------------------ board model (section 4)
+
+    def rr_on(self, sid: int, rr: str) -> bool:
+        return any(lane is not None and lane[0] == rr for lane in self.lanes[sid])
+
+    def free_lane(self, sid: int) -> int | None:
+        for index, lane in enumerate(self.lanes[sid]):
+            if lane is None:
+                return index
+        return None
+
+    def is_open(self, rr: str, sid: int, city: str) -> bool:
+        section = BOARD.sections[sid]
+        return city in (section.a, section.b) and not self.rr_on(sid, rr) and self.free_lane(sid) is not None
+
+    def _blocked_reason(self, rr: str, sid: int) -> str:
+        """Why section sid is not open to rr (it is assumed not to be)."""
+        name = BOARD.section_name(sid)
+        if self.rr_on(sid, rr):
+            return f"{rr_name(rr)} already has track on {name}."
+        if BOARD.sections[sid].double:
+            return f"Both lanes of {name} are taken."
+        lane = self.lanes[sid][0]
+        assert lane is not None
+        if lane[3] < BOARD.sections[sid].spaces:
+            return f"{name} is already being built by {rr_name(lane[0])}."
+        return f"{name} is already built by {rr_name(lane[0])}."
+
+    def tiles_for(self, seat: int, rr: str) -> int:
+        """Tiles of rr this seat may lay now: the supply, or its own bought tiles in the bought phase."""
+        return self.bought[seat][rr] if self.bought_phase() else self.supply[rr]
+
+    def _target(self, move: Lay | Branch) -> tuple[int, int, str, int]:
+        """(section, lane, from_city, space index from that city) the tile would go to, or IllegalMove.
+
+        Board rules only: no tile count, branch card or money check.
+        """
+        rr = move.rr
+        if isinstance(move, Lay):
+            lines = self.lines[rr]
+            if not 1 <= move.line <= len(lines):
+                raise IllegalMove(f"{rr_name(rr)} has no line {move.line}.")
+            head = lines[move.line - 1]
+            if "sec" in head:
+                sid, lane_index = head["sec"], head["lane"]
+                lane = self.lanes[sid][lane_index]
+                assert lane is not None
+                far = BOARD.sections[sid].other(lane[2])
+                if move.city != far:
+                    raise IllegalMove(
+                        f"{rr_name(rr)} line {move.line} must continue toward {BOARD.name(far)}."
+                    )
+                return sid, lane_index, lane[2], lane[3]
+            start = head["at"]
+        else:
+            if len(self.lines[rr]) >= MAX_LINES:
+                raise IllegalMove(f"{rr_name(rr)} already has {MAX_LINES} lines.")
+            start = move.start
+            if start not in self.connected[rr]:
+                raise IllegalMove(f"{rr_name(rr)} is not connected to {BOARD.name(start)}.")
+        sid = BOARD.between.get(frozenset((start, move.city)))
+        if sid is None:
+            raise IllegalMove(f"There is no section from {BOARD.name(start)} to {BOARD.name(move.city)}.")
+        if not self.is_open(rr, sid, start):
+            raise IllegalMove(self._blocked_reason(rr, sid))
+        lane_index = self.free_lane(sid)
+        assert lane_index is not None
+        return sid, lane_index, start, 0
+
+    def space_cost(self, seat: int, sid: int, from_city: str, index: int) -> int:
+        """Terrain cost of the space that receives the tile (advanced game only)."""
+        if not self.advanced:
+            return 0
+        terrain = BOARD.sections[sid].terrain_from(from_city, index)
+        table = BOARD.terrain_cost_engineer if self.engineer[seat] else BOARD.terrain_cost
+        return table[terrain]
+
+    def _can_branch(self, seat: int) -> str | None:
+        rr = self.round_branch[seat]
+        return rr if rr is not None and not self.branch_used[seat] else None
+
+    def possible_placements(self, seat: int) -> list[tuple[Move, int]]:
+        """Every lay/branch the board and the seat's tiles allow, with its cost; money ignored."""
+        found: list[tuple[Move, int]] = []
+        for rr in RAILROADS:
+            if self.tiles_for(seat, rr) <= 0:
+                continue
+            for number, head in enumerate(self.lines[rr], start=1):
+                if "sec" in head:
+                    sid, lane_index = head["sec"], head["lane"]
+                    lane = self.lanes[sid][lane_index]
+                    assert lane is not None
+                    far = BOARD.sections[sid].other(lane[2])
+                    found.append((Lay(rr, number, far), self.space_cost(seat, sid, lane[2], lane[3])))
+                    continue
+                city = head["at"]
+                for sid in BOARD.at_city[city]:
+                    if self.is_open(rr, sid, city):
+                        found.append(
+                            (
+                                Lay(rr, number, BOARD.sections[sid].other(city)),
+                                self.space_cost(seat, sid, city, 0),
+                            )
+                        )
+        rr = self._can_branch(seat)
+        if rr is not None and self.tiles_for(seat, rr) > 0 and len(self.lines[rr]) < MAX_LINES:
+            for city in self.connected[rr]:
+                for sid in BOARD.at_city[city]:
+                    if self.is_open(rr, sid, city):
+                        found.append(
+                            (
+                                Branch(rr, city, BOARD.sections[sid].other(city)),
+                                self.space_cost(seat, sid, city, 0),
+                            )
+                        )
+        return found
+
+    def pass_allowed(self) -> bool:
+        return self.advanced or self.bought_phase()
+
+    def placement_moves(self, seat: int) -> list[Move]:
+        moves: set[Move] = {m for m, cost in self.possible_placements(seat) if cost <= self.money[seat]}
+        if self.pass_allowed():
+            moves.add(Pass())
+        return sorted(moves)
+
+    # ------------------------------------------------------------------ laying a tile
+
+    def put_tile(self, rr: str, move: Lay | Branch) -> str | None:
+        """Put one tile for the move on the board (no supply, card or money handling).
+
+        Returns the city the tile connected rr to for the first time, if any.
+        """
+        sid, lane_index, from_city, index = self._target(move)
+        section = BOARD.sections[sid]
+        if isinstance(move, Branch):
+            self.lines[rr].append({"at": move.start})
+            number = len(self.lines[rr])
+        else:
+            number = move.line
+        lane = self.lanes[sid][lane_index]
+        if lane is None:
+            lane = [rr, number, from_city, 0]
+            self.lanes[sid][lane_index] = lane
+        lane[3] += 1
+        self.last_tiles.append([sid, lane_index, index, rr])
+        far = section.other(from_city)
+        if lane[3] < section.spaces:
+            self.lines[rr][number - 1] = {"sec": sid, "lane": lane_index}
+            return None
+        self.lines[rr][number - 1] = {"at": far}
+        if far in self.connected[rr]:
+            return None
+        self.connected[rr].append(far)
+        return far
+
+    def _place(self, seat: int, move: Move, events: list[Event], auto: bool = False) -> None:
+        """Apply a validated placement (lay, branch or pass) and its money."""
+        tag = " (automatic)" if auto else ""
+        self.placements_left -= 1
+        if isinstance(move, Pass):
+            events.append(Event(f"{_s(seat)} passes.{tag}"))
+            return
+        assert isinstance(move, Lay | Branch)
+        rr = move.rr
+        sid, lane_index, from_city, index = self._target(move)
+        cost = self.space_cost(seat, sid, from_city, index)
+        if cost:
+            self._pay(seat, cost, "terrain")
+        far = BOARD.sections[sid].other(from_city)
+        first_ever = not self.railroads_at(far)
+        reached = self.put_tile(rr, move)
+        if self.bought_phase():
+            self.bought[seat][rr] -= 1
+        else:
+            self.supply[rr] -= 1
+        self.pass_laid = True
+        if isinstance(move, Branch):
+            self.branch_used[seat] = True
+        section = BOARD.sections[sid]
+        lane = self.lanes[sid][lane_index]
+        assert lane is not None
+        verb = (
+            f"starts {rr_name(rr)} line {len(self.lines[rr])} at {BOARD.name(move.start)}"
+            if isinstance(move, Branch)
+            else f"lays {rr_name(rr)} {move.line}"
+        )
+        text = f"{_s(seat)} {verb} toward {BOARD.name(far)} ({BOARD.section_name(sid)} {lane[3]}/{section.spaces})"
+        if cost:
+            text += f", pays ${cost}"
+        text += f".{tag}"
+        events.append(Event(text))
+        if reached is not None:
+            multiplier = BOARD.bonus_multiplier if self.round_dt[seat] else 1
+            bonus = 0
+            parts = []
+            if first_ever and BOARD.cities[reached].value > 0:
+                bonus += BOARD.bonus_first * multiplier
+                parts.append(f"${BOARD.bonus_first * multiplier} first to {BOARD.name(reached)}")
+                self._earn(seat, BOARD.bonus_first * multiplier, "first")
+            if BOARD.railroads[rr].bonus_city == reached:
+                bonus += BOARD.bonus_railroad * multiplier
+                parts.append(f"${BOARD.bonus_railroad * multiplier} {rr_name(rr)} bonus")
+                self._earn(seat, BOARD.bonus_railroad * multiplier, "railroad")
+            line = f"{rr_name(rr)} reaches {BOARD.name(reached)}."
+            if bonus:
+                line += f" {_s(seat)} earns ${bonus} ({', '.join(parts)})."
+            events.append(Event(line))
+        if not any(self.supply.values()) and not (
+            self.tile_buying and any(sum(b.values()) for b in self.bought)
+        ):
+            self._end("E1", events, "The last track tile has been laid.")
+
+    # ------------------------------------------------------------------ card choice (5.0, 5.1)
+
+    def plays(self, seat: int) -> list[Play]:
+        """Legal plays of step 5.1 from the seat's hand."""
+        cards: list[str] = sorted(set(self.cities[seat]))
+        if self.dt[seat] and self.round > 1:
+            cards.append("double")
+        branch = self.branch[seat]
+        return sorted(Play(card, branch) for card in cards)
+
+    def choosers(self) -> list[int]:
+        return [s for s in range(self.num_seats) if not self.chosen[s] and self.plays(s)]
+
+    def _choose(self, seat: int, move: Play, events: list[Event], auto: bool = False) -> None:
+        self.choice[seat] = str(move)
+        self.chosen[seat] = True
+        events.append(Event(f"{_s(seat)} has chosen.{' (automatic)' if auto else ''}"))
+        events.append(Event(f"Your choice: {move}.", frozenset((seat,))))
+
+    def _reveal(self, events: list[Event]) -> None:
+        parts = []
+        for seat in self.order():
+            text = self.choice[seat]
+            if text is None:
+                if self.branch[seat] is not None:
+                    # D8: a branch card that cannot be paired leaves the game.
+                    parts.append(
+                        f"{_s(seat)} plays nothing (branch card {rr_name(self.branch[seat])} discarded)"
+                    )
+                    self.branch[seat] = None
+                    self.branch_removed += 1
+                else:
+                    parts.append(f"{_s(seat)} plays nothing")
+                continue
+            move = self.parse_play(text)
+            if move.card == "double":
+                self.dt[seat] -= 1
+                self.round_dt[seat] = True
+                shown = "a double-turn card"
+            else:
+                self.cities[seat].remove(move.card)
+                self.played[seat].append(move.card)
+                self.round_city[seat] = move.card
+                shown = BOARD.name(move.card)
+            if move.branch:
+                self.branch[seat] = None
+                self.round_branch[seat] = move.branch
+                shown += f" + {rr_name(move.branch)} branch card"
+            parts.append(f"{_s(seat)} plays {shown}")
+        events.append(Event(f"Round {self.round} reveal: " + "; ".join(parts) + "."))
+        self.choice = [None] * self.num_seats
+        self.phase = "lay1"
+        self._begin_pass()
+
+    def parse_play(self, text: str) -> Play:
+        tokens = text.split()
+        return Play(tokens[1], tokens[3] if len(tokens) > 3 else None)
+
+    def _start_round(self, events: list[Event]) -> None:
+        if self.round:
+            self.first = (self.first + 1) % self.num_seats
+        self.round += 1
+        n = self.num_seats
+        self.phase = "choose"
+        self.chosen = [False] * n
+        self.choice = [None] * n
+        self.round_city = [None] * n
+        self.round_dt = [False] * n
+        self.round_branch = [None] * n
+        self.branch_used = [False] * n
+        self.exchange_done = [False] * n
+        self.exchanged = [0] * n
+        events.append(Event(f"Round {self.round} begins; {_s(self.first)} is first player."))
+
+    def _begin_pass(self) -> None:
+        self.turn = 0
+        self.pass_laid = False
+        self.placements_left = 2 if self.round_dt[self.current()] else 1
+
+    # ------------------------------------------------------------------ exchange (5.3)
+
+    def exchange_moves(self, seat: int) -> list[Exchange]:
+        """Every sub-multiset of the hand's city cards no larger than the deck."""
+        counts = Counter(self.cities[seat])
+        options: list[tuple[str, ...]] = [()]
+        for city in sorted(counts):
+            options = [o + (city,) * k for o in options for k in range(counts[city] + 1)]
+        return sorted(Exchange(tuple(sorted(o))) for o in options if len(o) <= len(self.deck))
+
+    def _exchange(self, seat: int, move: Exchange, events: list[Event], auto: bool = False) -> None:
+        self.exchange_done[seat] = True
+        if not move.cities:
+            events.append(Event(f"{_s(seat)} exchanges no cards.{' (automatic)' if auto else ''}"))
+            return
+        for city in move.cities:
+            self.cities[seat].remove(city)
+            self.discarded[seat].append(city)
+        drawn = self.deck[: len(move.cities)]
+        del self.deck[: len(move.cities)]
+        self.cities[seat] = sorted(self.cities[seat] + drawn)
+        self.exchanged[seat] = len(drawn)
+        self.exchange_history[seat].append({"round": self.round, "out": list(move.cities), "in": drawn})
+        events.append(Event(f"{_s(seat)} exchanged {len(drawn)} card{'s' if len(drawn) != 1 else ''}."))
+        events.append(
+            Event(
+                f"You discarded {', '.join(BOARD.name(c) for c in move.cities)} and drew "
+                f"{', '.join(BOARD.name(c) for c in drawn)}.",
+                frozenset((seat,)),
+            )
+        )
+
+    # ------------------------------------------------------------------ draw (5.6) and buy (5.7)
+
+    def branch_price(self) -> int:
+        return 2 if self.advanced else 1
+
+    def draw_moves(self, seat: int) -> list[Draw]:
+        if self.hand_size(seat) >= self.hand_limit[seat]:
+            return []
+        moves = []
+        if self.deck:
+            moves.append(Draw("city"))
+        if self.dt_pile:
+            moves.append(Draw("double"))
+        if self.branch[seat] is None and self.money[seat] >= self.branch_price():
+            moves += [Draw("branch", rr) for rr in RAILROADS if self.branch_piles[rr]]
+        if self.advanced and not self.engineer[seat] and self.engineers_left:
+            moves.append(Draw("engineer"))
+        return sorted(moves)
+
+    def _draw(self, seat: int, move: Draw, events: list[Event], auto: bool = False) -> None:
+        tag = " (automatic)" if auto else ""
+        if move.kind == "city":
+            city = self.deck.pop(0)
+            self.cities[seat] = sorted(self.cities[seat] + [city])
+            events.append(Event(f"{_s(seat)} draws a city card.{tag}"))
+            events.append(Event(f"You drew {BOARD.name(city)}.", frozenset((seat,))))
+        elif move.kind == "double":
+            self.dt_pile -= 1
+            self.dt[seat] += 1
+            events.append(Event(f"{_s(seat)} draws a double-turn card.{tag}"))
+        elif move.kind == "branch":
+            assert move.rr is not None
+            self.branch_piles[move.rr] -= 1
+            self.branch[seat] = move.rr
+            self._pay(seat, self.branch_price(), "branch")
+            events.append(
+                Event(f"{_s(seat)} pays ${self.branch_price()} for a {rr_name(move.rr)} branch card.{tag}")
+            )
+        else:
+            self.engineers_left -= 1
+            self.engineer[seat] = True
+            self.hand_limit[seat] = ENGINEER_HAND_LIMIT
+            events.append(
+                Event(f"{_s(seat)} takes an engineer; hand limit is now {ENGINEER_HAND_LIMIT}.{tag}")
+            )
+
+    def buy_moves(self, seat: int) -> list[BuyTile]:
+        moves = [BuyTile(None)]
+        if self.money[seat] >= TILE_PRICE:
+            moves += [BuyTile(rr) for rr in RAILROADS if self.supply[rr]]
+        return sorted(moves)
+
+    def _buy(self, seat: int, move: BuyTile, events: list[Event], auto: bool = False) -> None:
+        tag = " (automatic)" if auto else ""
+        if move.rr is None:
+            events.append(Event(f"{_s(seat)} buys nothing.{tag}"))
+            return
+        self._pay(seat, TILE_PRICE, "tiles")
+        self.supply[move.rr] -= 1
+        self.bought[seat][move.rr] += 1
+        events.append(Event(f"{_s(seat)} buys a {rr_name(move.rr)} tile for ${TILE_PRICE}.{tag}"))
+
+    # ------------------------------------------------------------------ flow
+
+    def _end(self, code: str, events: list[Event], why: str) -> None:
+        self.phase = "over"
+        self.ended_by = code
+        events.append(Event(f"Game over: {why}"))
+        result = self.result()
+        assert result is not None
+        events.append(
+            Event("Final scores: " + ", ".join(f"{_s(r.seat)} {r.score}" for r in result.seats) + ".")
+        )
+
+    def _cleanup(self, events: list[Event]) -> None:
+        for seat in range(self.num_seats):
+            if self.round_branch[seat] is not None and not self.branch_used[seat]:
+                self.branch_removed += 1
+                events.append(
+                    Event(
+                        f"{_s(seat)}'s unused {rr_name(self.round_branch[seat])} branch card leaves the game."
+                    )
+                )
+            if self.round_dt[seat]:
+                self.dt_pile += 1
+        self.phase = "draw"
+        self.turn = 0
+
+    def _advance(self, events: list[Event]) -> None:
+        """Run automatic steps and forced moves (D17) until a real decision is awaited or the end."""
+        n = self.num_seats
+        while self.phase != "over":
+            if self.phase == "engineer":
+                if any(c is None for c in self.engineer_choice):
+                    return
+                buyers = [s for s in range(n) if self.engineer_choice[s]]
+                for seat in buyers:
+                    self._pay(seat, ENGINEER_PRICE, "engineer")
+                    self.engineer[seat] = True
+                    self.engineers_left -= 1
+                names = ", ".join(_s(s) for s in buyers) or "nobody"
+                events.append(Event(f"Engineers bought by: {names}."))
+                self._start_round(events)
+                continue
+            if self.phase == "choose":
+                waiting = self.choosers()
+                # Only choices whose forcedness everyone can see are automatic (one city card or none).
+                forced = [s for s in waiting if len(self.plays(s)) == 1 and len(self.cities[s]) <= 1]
+                if forced:
+                    for seat in forced:
+                        self._choose(seat, self.plays(seat)[0], events, auto=True)
+                    continue
+                if waiting:
+                    return
+                self._reveal(events)
+                continue
+            if self.phase == "exchange":
+                waiting = [s for s in range(n) if self.round_dt[s] and not self.exchange_done[s]]
+                forced = [s for s in waiting if not self.cities[s] or not self.deck]
+                if forced:
+                    for seat in forced:
+                        self._exchange(seat, Exchange(()), events, auto=True)
+                    continue
+                if waiting:
+                    return
+                self.phase = "lay2"
+                self._begin_pass()
+                continue
+            if self.phase in ("lay1", "lay2"):
+                if self.placements_left <= 0:
+                    self.turn += 1
+                    if self.turn < n:
+                        self.placements_left = 2 if self.round_dt[self.current()] else 1
+                        continue
+                    if not self.pass_laid:
+                        self._end("E3", events, "every seat passed in this lay pass.")
+                        return
+                    if self.phase == "lay1" and any(self.round_dt):
+                        self.phase = "exchange"
+                    elif self.phase == "lay1":
+                        self.phase = "lay2"
+                        self._begin_pass()
+                    else:
+                        self._cleanup(events)
+                    continue
+                seat = self.current()
+                if not self.bought_phase() and not self.possible_placements(seat):
+                    self._end("E2", events, f"{_s(seat)} cannot lay any track.")
+                    return
+                legal = self.placement_moves(seat)
+                if len(legal) == 1:
+                    self._place(seat, legal[0], events, auto=True)
+                    continue
+                return
+            if self.phase == "draw":
+                if self.turn >= n:
+                    if self.tile_buying:
+                        self.phase = "buy"
+                        self.turn = 0
+                    else:
+                        self._start_round(events)
+                    continue
+                seat = self.current()
+                draws = self.draw_moves(seat)
+                if not draws:
+                    self.turn += 1
+                    continue
+                if len(draws) == 1:
+                    self._draw(seat, draws[0], events, auto=True)
+                    continue
+                return
+            if self.phase == "buy":
+                if self.turn >= n:
+                    self._start_round(events)
+                    continue
+                seat = self.current()
+                buys = self.buy_moves(seat)
+                if len(buys) == 1:
+                    self._buy(seat, buys[0], events, auto=True)
+                    self.turn += 1
+                    continue
+                return
+
+    # ------------------------------------------------------------------ contract
+
+    def to_act(self) -> frozenset[int]:
+        if self.phase == "over":
+            return frozenset()
+        if self.phase == "engineer":
+            return frozenset(s for s in range(self.num_seats) if self.engineer_choice[s] is None)
+        if self.phase == "choose":
+            return frozenset(self.choosers())
+        if self.phase == "exchange":
+            return frozenset(
+                s for s in range(self.num_seats) if self.round_dt[s] and not self.exchange_done[s]
+            )
+        return frozenset((self.current(),))
+
+    def legal_moves(self, seat: int) -> list[Move]:
+        if seat not in self.to_act():
+            return []
+        if self.phase == "engineer":
+            moves: list[Move] = [EngineerChoice(False)]
+            if self.money[seat] >= ENGINEER_PRICE and self.engineers_left:
+                moves.append(EngineerChoice(True))
+            return sorted(moves)
+        if self.phase == "choose":
+            return list(self.plays(seat))
+        if self.phase == "exchange":
+            return list(self.exchange_moves(seat))
+        if self.phase in ("lay1", "lay2"):
+            return self.placement_moves(seat)
+        if self.phase == "draw":
+            return list(self.draw_moves(seat))
+        return list(self.buy_moves(seat))
+
+    def parse_move(self, text: str) -> Move:
+        return parse(self, text)
+
+    def _apply(self, seat: int, move: Move) -> list[Event]:
+        legal = self.legal_moves(seat)
+        if move not in legal:
+            raise IllegalMove(self.why_illegal(seat, move))
+        events: list[Event] = []
+        self.last_tiles = []
+        if isinstance(move, EngineerChoice):
+            self.engineer_choice[seat] = move.buy
+            events.append(Event(f"{_s(seat)} has decided about the engineer."))
+            events.append(Event(f"Your choice: {move}.", frozenset((seat,))))
+        elif isinstance(move, Play):
+            self._choose(seat, move, events)
+        elif isinstance(move, Exchange):
+            self._exchange(seat, move, events)
+        elif isinstance(move, Lay | Branch | Pass):
+            self._place(seat, move, events)
+        elif isinstance(move, Draw):
+            self._draw(seat, move, events)
+        elif isinstance(move, BuyTile):
+            self._buy(seat, move, events)
+            self.turn += 1
+        self._advance(events)
+        self._remember(events)
+        return events
+
+    def why_illegal(self, seat: int, move: Move) -> str:
+        return why_illegal(self, seat, move)
+
+    def timeout_move(self, seat: int) -> Move | None:
+        legal = self.legal_moves(seat)
+        for skip in (Pass(), Exchange(()), EngineerChoice(False), BuyTile(None)):
+            if skip in legal:
+                return skip
+        return None
+
+    # ------------------------------------------------------------------ scoring
+
+    def score_parts(self, seat: int) -> dict[str, int]:
+        parts = {"money": self.money[seat]}
+        for city, copies in sorted(Counter(self.played[seat]).items()):
+            rails = len(self.railroads_at(city))
+            label = f"{BOARD.name(city)} ({BOARD.cities[city].value}x{rails})"
+            parts[label if copies == 1 else f"{copies}x {label}"] = copies * self.card_points(city)
+        return parts
+
+    def result(self) -> Result | None:
+        if self.phase != "over":
+            return None
+        scores = {s: sum(self.score_parts(s).values()) for s in range(self.num_seats)}
+        sevens = {
+            s: sum(1 for c in self.played[s] if BOARD.cities[c].value == 7) for s in range(self.num_seats)
+        }
+        ranks = rank_by({s: (scores[s], sevens[s]) for s in range(self.num_seats)})
+        seats = tuple(
+            SeatResult(s, scores[s], self.score_parts(s), ranks[s], {"value_7_cards": sevens[s]})
+            for s in sorted(range(self.num_seats), key=lambda s: (ranks[s], s))
+        )
+        return Result(seats, self.ended_by)
+
+    # ------------------------------------------------------------------ views
+
+    def view(self, seat: int | None) -> dict[str, Any]:
+        from rules.santa_fe.views import build_view
+
+        return build_view(self, seat)
+
+    # ------------------------------------------------------------------ persistence
+
+    _FIELDS = (
+        "round",
+        "phase",
+        "first",
+        "turn",
+        "placements_left",
+        "pass_laid",
+        "money",
+        "ledger",
+        "engineer",
+        "hand_limit",
+        "cities",
+        "dt",
+        "branch",
+        "played",
+        "engineer_choice",
+        "choice",
+        "chosen",
+        "round_city",
+        "round_dt",
+        "round_branch",
+        "branch_used",
+        "exchange_done",
+        "exchanged",
+        "exchange_history",
+        "discarded",
+        "deck",
+        "dt_pile",
+        "dt_box",
+        "branch_piles",
+        "branch_removed",
+        "engineers_left",
+        "supply",
+        "bought",
+        "lines",
+        "connected",
+        "ended_by",
+        "log",
+        "last_tiles",
+    )
+
+    def to_json(self) -> dict[str, Any]:
+        import copy
+
+        data: dict[str, Any] = {
+            "key": self.key,
+            "num_seats": self.num_seats,
+            "options": dict(self.options),
+            "seed": self.seed,
+            "moves_applied": self.moves_applied,
+            "rng": rng_to_json(self.rng),
+            "lanes": {str(sid): lanes for sid, lanes in self.lanes.items()},
+        }
+        for name in self._FIELDS:
+            data[name] = getattr(self, name)
+        return copy.deepcopy(data)
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> SantaFeState:
+        import copy
+
+        data = copy.deepcopy(dict(data))
+        state = cls(data["num_seats"], data["options"], data["seed"])
+        state.moves_applied = data["moves_applied"]
+        state.rng = rng_from_json(data["rng"])
+        state.lanes = {int(sid): lanes for sid, lanes in data["lanes"].items()}
+        for name in cls._FIELDS:
+            setattr(state, name, data[name])
+        return state
