@@ -1,0 +1,1557 @@
+"""A small fake Discord (REST + gateway on 127.0.0.1) that the real discord.py 2.7.1 client runs against.
+
+Quick start (fixtures live in ``tests/e2e/conftest.py``)::
+
+    async def test_x(fake_discord):                     # server running, Route.BASE/gateway patched
+        fake = fake_discord
+        bot = make_my_bot(**fake.bot_kwargs())           # intents, chunking off, short guild_ready_timeout
+        await fake.start_bot(bot)                        # login, tree.sync if the bot does it, READY
+        ann, general = fake.user("Ann"), fake.channel("general")
+        ix = await fake.slash(ann, general, "game new", options={"game": "trans_europa"})
+        assert ix.response_type == 4 and "lobby" in ix.reply.content
+        lobby = general.messages[-1]
+        ix = await fake.click(fake.user("Bob"), lobby, label="Join")
+        await fake.restart_bot(bot, make_my_bot(**fake.bot_kwargs()))   # same data, new client
+
+The world (deterministic snowflake ids, no clock):
+    one guild ``fake.guild_id`` ("Junction Test", locale ``fake.guild_locale`` = "en-US"),
+    text channels ``general``, ``games``, ``random`` (``fake.channel(name)``),
+    users Ann, Bob, Cid, Dee (``fake.user(name)``; Ann has the role "Organizer" with Manage Server,
+    the others only @everyone); ``fake.add_user(name, admin=False, dms_closed=False)`` adds more
+    (before the bot starts, or they reach the bot only through interaction payloads).
+    ``user.dms_closed = True`` makes every DM to that user fail with HTTP 403, code 50007.
+
+Bot construction: pass ``**fake.bot_kwargs()`` (``intents=Intents.default()``,
+``chunk_guilds_at_startup=False``, ``guild_ready_timeout=0.05``) to ``commands.Bot``, or startup waits.
+
+Interactions (all async; each sends INTERACTION_CREATE over the gateway and returns a
+:class:`FakeInteraction`; by default it waits until the interaction is *answered*, ``wait=False``
+returns right after dispatch, then ``await ix.wait()``):
+    ``slash(user, channel, "game new", options={...}, locale="en-US")``  (type 2; the command must be
+        registered with tree.sync; option types come from the registered command, so subcommand
+        groups, choices and required options are checked as Discord does; values: str/int/bool/float,
+        FakeUser for user options, FakeChannel for channel options)
+    ``autocomplete(user, channel, "play", focused="move", value="lay p", options={...})`` (type 4;
+        ``ix.choices`` is the list of ``{"name", "value"}`` the bot answered)
+    ``click(user, message, custom_id=None, label=None)``  (component type 2; button found on the
+        stored message; disabled buttons and other users' ephemeral messages are refused)
+    ``select(user, message, values, custom_id=None)``      (component type 3)
+    ``submit_modal(user, ix_that_opened_the_modal, {custom_id: text})``  (type 5)
+    ``channel`` may be a DM: ``fake.dm_channel(user)`` (no guild, ``user`` instead of ``member``).
+
+"Answered" means: callback types 4, 6, 7, 8, 9 at the callback; type 5 (deferred "thinking") once the
+original response is edited or a follow-up is sent.  ``FakeInteraction`` fields: ``response_type``,
+``reply`` (final visible reply: the original response message, or the first follow-up),
+``content``, ``ephemeral``, ``followups``, ``choices``, ``modal``, ``latency`` (seconds from
+dispatch to answer, for benches), ``wait_followups(n)``.
+
+State to inspect (all plain Python objects, updated live):
+    ``channel.messages`` (not deleted, in order; includes ephemeral replies, see ``msg.ephemeral``,
+    ``msg.visible_to``), ``channel.visible_messages(user)``, ``fake.dms(user)`` (bot's DMs to a user),
+    ``fake.dm_failures`` (user ids refused with 50007), ``fake.message(id)``, ``fake.threads``,
+    ``fake.commands(guild_id=None)`` / ``fake.command("game")`` (registered command JSON, with
+    localizations), ``fake.requests`` (``(method, path)`` log), ``fake.reactions``.
+    ``FakeMessage``: ``content``, ``embeds``, ``components``, ``attachments`` (``FakeAttachment``
+    with ``filename``, ``data`` bytes, ``is_png``), ``flags``, ``ephemeral``, ``edits``, ``thread``,
+    ``text()`` (content + embed text, for secrecy checks), ``buttons()``, ``component(...)``,
+    ``custom_ids()``.
+    ``await fake.wait_for(lambda: ..., timeout=10)`` waits until a predicate over the fake's state
+    holds (re-checked after every request the bot makes); use it for work the bot does after
+    answering (board posts, DMs).
+
+Bots: ``await fake.start_bot(bot)`` (runs ``bot.start`` in a task, returns once ready),
+``await fake.stop_bot(bot)``, ``await fake.restart_bot(old, new)``; the fixture stops leftovers.
+Unknown routes and exceptions inside the fake are recorded in ``fake.errors`` (the fixture fails
+the test on them).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import copy
+import itertools
+import json
+import re
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+import aiohttp
+import discord
+import yarl
+from aiohttp import web
+
+API_PREFIX = "/api/v10"
+TOKEN = "fake-bot-token"
+TIMESTAMP = "2026-01-01T00:00:00.000000+00:00"
+DISCORD_EPOCH_MS = 1420070400000
+
+# Permission bits used for the fake guild (see discord.Permissions).
+PERM_EVERYONE = (
+    (1 << 10)  # view channel
+    | (1 << 11)  # send messages
+    | (1 << 14)  # embed links
+    | (1 << 15)  # attach files
+    | (1 << 16)  # read message history
+    | (1 << 6)  # add reactions
+    | (1 << 31)  # use application commands
+    | (1 << 38)  # send messages in threads
+    | (1 << 35)  # create public threads
+)
+PERM_MANAGE_GUILD = 1 << 5
+PERM_BOT = (
+    PERM_EVERYONE | (1 << 13) | (1 << 34) | (1 << 36)
+)  # + manage messages, manage threads, private threads
+
+CALLBACK_NAMES = {
+    4: "message",
+    5: "deferred message",
+    6: "deferred update",
+    7: "update",
+    8: "autocomplete",
+    9: "modal",
+}
+
+
+class FakeDiscordError(Exception):
+    """A test asked the fake for something Discord would not allow (unknown command, no such button)."""
+
+
+class _HTTPError(Exception):
+    """Raised inside a REST handler to answer with a Discord-shaped JSON error."""
+
+    def __init__(self, status: int, code: int, message: str) -> None:
+        super().__init__(message)
+        self.status, self.code, self.message = status, code, message
+
+
+def _json(data: Any, status: int = 200) -> web.Response:
+    # discord.py only parses JSON when Content-Type is exactly "application/json" (no charset).
+    return web.Response(
+        body=json.dumps(data).encode(), status=status, headers={"Content-Type": "application/json"}
+    )
+
+
+@dataclass(eq=False)
+class FakeUser:
+    id: int
+    name: str
+    admin: bool = False
+    dms_closed: bool = False
+    bot: bool = False
+
+    def payload(self) -> dict[str, Any]:
+        return {
+            "id": str(self.id),
+            "username": self.name.lower(),
+            "global_name": self.name,
+            "discriminator": "0",
+            "avatar": None,
+            "bot": self.bot,
+            "public_flags": 0,
+        }
+
+    @property
+    def mention(self) -> str:
+        return f"<@{self.id}>"
+
+
+@dataclass(eq=False)
+class FakeAttachment:
+    id: int
+    filename: str
+    data: bytes
+    content_type: str
+    url: str
+
+    @property
+    def is_png(self) -> bool:
+        return self.data.startswith(b"\x89PNG\r\n\x1a\n")
+
+    def payload(self) -> dict[str, Any]:
+        return {
+            "id": str(self.id),
+            "filename": self.filename,
+            "size": len(self.data),
+            "url": self.url,
+            "proxy_url": self.url,
+            "content_type": self.content_type,
+        }
+
+
+def _walk_components(components: list[dict[str, Any]]) -> Iterator[dict[str, Any]]:
+    """Every component, depth first, through action rows, sections, containers and labels."""
+    for comp in components:
+        yield comp
+        yield from _walk_components(comp.get("components", []))
+        for key in ("accessory", "component"):
+            if isinstance(comp.get(key), dict):
+                yield from _walk_components([comp[key]])
+
+
+@dataclass(eq=False)
+class FakeMessage:
+    id: int
+    channel_id: int
+    guild_id: int | None
+    author: FakeUser
+    content: str = ""
+    embeds: list[dict[str, Any]] = field(default_factory=list)
+    components: list[dict[str, Any]] = field(default_factory=list)
+    attachments: list[FakeAttachment] = field(default_factory=list)
+    flags: int = 0
+    type: int = 0
+    visible_to: int | None = None  # user id for ephemeral messages
+    interaction_id: int | None = None
+    webhook_id: int | None = None
+    deleted: bool = False
+    edits: int = 0
+    thread: FakeChannel | None = None
+    reactions: list[str] = field(default_factory=list)
+
+    @property
+    def ephemeral(self) -> bool:
+        return bool(self.flags & 64)
+
+    @property
+    def loading(self) -> bool:
+        return bool(self.flags & 128)
+
+    def text(self) -> str:
+        """Content plus every text field of the embeds and components (for secrecy checks)."""
+        parts = [self.content]
+        for e in self.embeds:
+            parts += [e.get("title", ""), e.get("description", "")]
+            parts += [e.get("author", {}).get("name", ""), e.get("footer", {}).get("text", "")]
+            for f in e.get("fields", []):
+                parts += [f.get("name", ""), f.get("value", "")]
+        for c in _walk_components(self.components):
+            parts += [str(c.get(k, "")) for k in ("label", "content", "placeholder")]
+            parts += [o.get("label", "") + " " + o.get("description", "") for o in c.get("options", [])]
+        return "\n".join(p for p in parts if p)
+
+    def buttons(self) -> list[dict[str, Any]]:
+        return [c for c in _walk_components(self.components) if c.get("type") == 2]
+
+    def custom_ids(self) -> list[str]:
+        return [c["custom_id"] for c in _walk_components(self.components) if "custom_id" in c]
+
+    def component(self, custom_id: str | None = None, label: str | None = None) -> dict[str, Any]:
+        """The component with this custom_id, or the first whose label equals (or else contains) label."""
+        comps = list(_walk_components(self.components))
+        if custom_id is not None:
+            found = [c for c in comps if c.get("custom_id") == custom_id]
+        elif label is not None:
+            found = [c for c in comps if c.get("label") == label] or [
+                c for c in comps if label.lower() in str(c.get("label", "")).lower()
+            ]
+        else:
+            raise FakeDiscordError("component(): give custom_id or label")
+        if not found:
+            have = [(c.get("label"), c.get("custom_id")) for c in comps if "custom_id" in c]
+            raise FakeDiscordError(f"no component {custom_id or label!r} on message {self.id}; it has {have}")
+        return found[0]
+
+    def payload(self) -> dict[str, Any]:
+        data: dict[str, Any] = {
+            "id": str(self.id),
+            "channel_id": str(self.channel_id),
+            "author": self.author.payload(),
+            "content": self.content,
+            "embeds": copy.deepcopy(self.embeds),
+            "components": copy.deepcopy(self.components),
+            "attachments": [a.payload() for a in self.attachments],
+            "flags": self.flags,
+            "type": self.type,
+            "tts": False,
+            "mention_everyone": False,
+            "mentions": [],
+            "mention_roles": [],
+            "pinned": False,
+            "timestamp": TIMESTAMP,
+            "edited_timestamp": TIMESTAMP if self.edits else None,
+            "reactions": [{"emoji": {"id": None, "name": r}, "count": 1, "me": True} for r in self.reactions],
+        }
+        if self.guild_id is not None:
+            data["guild_id"] = str(self.guild_id)
+        if self.webhook_id is not None:
+            data["webhook_id"] = str(self.webhook_id)
+            data["application_id"] = str(self.webhook_id)
+        if self.thread is not None:
+            data["thread"] = self.thread.payload()
+        return data
+
+
+@dataclass(eq=False)
+class FakeChannel:
+    id: int
+    name: str
+    type: int  # 0 text, 1 DM, 11 public thread, 12 private thread
+    guild_id: int | None = None
+    parent_id: int | None = None
+    recipient: FakeUser | None = None
+    owner_id: int | None = None
+    archived: bool = False
+    locked: bool = False
+    auto_archive_duration: int = 1440
+    position: int = 0
+    all_messages: list[FakeMessage] = field(default_factory=list)
+    member_ids: set[int] = field(default_factory=set)
+
+    @property
+    def is_thread(self) -> bool:
+        return self.type in (10, 11, 12)
+
+    @property
+    def is_dm(self) -> bool:
+        return self.type == 1
+
+    @property
+    def messages(self) -> list[FakeMessage]:
+        """Messages not deleted, oldest first (ephemeral ones included; check msg.ephemeral)."""
+        return [m for m in self.all_messages if not m.deleted]
+
+    def visible_messages(self, user: FakeUser) -> list[FakeMessage]:
+        return [m for m in self.messages if m.visible_to in (None, user.id)]
+
+    @property
+    def mention(self) -> str:
+        return f"<#{self.id}>"
+
+    def payload(self) -> dict[str, Any]:
+        if self.is_dm:
+            assert self.recipient is not None
+            return {
+                "id": str(self.id),
+                "type": 1,
+                "recipients": [self.recipient.payload()],
+                "last_message_id": None,
+            }
+        data: dict[str, Any] = {
+            "id": str(self.id),
+            "type": self.type,
+            "name": self.name,
+            "guild_id": str(self.guild_id),
+            "position": self.position,
+            "permission_overwrites": [],
+            "nsfw": False,
+            "rate_limit_per_user": 0,
+            "last_message_id": None,
+            "parent_id": str(self.parent_id) if self.parent_id else None,
+        }
+        if self.is_thread:
+            data.update(
+                owner_id=str(self.owner_id),
+                message_count=len(self.messages),
+                total_message_sent=len(self.all_messages),
+                member_count=len(self.member_ids),
+                flags=0,
+                thread_metadata={
+                    "archived": self.archived,
+                    "locked": self.locked,
+                    "auto_archive_duration": self.auto_archive_duration,
+                    "archive_timestamp": TIMESTAMP,
+                    "invitable": True,
+                },
+            )
+        return data
+
+
+@dataclass(eq=False)
+class FakeInteraction:
+    """One interaction sent to the bot and everything the bot answered to it."""
+
+    id: int
+    token: str
+    type: int
+    user: FakeUser
+    channel: FakeChannel
+    payload: dict[str, Any]
+    message: FakeMessage | None = None  # the message a component was on
+    response_type: int | None = None
+    original: FakeMessage | None = None
+    followups: list[FakeMessage] = field(default_factory=list)
+    choices: list[dict[str, Any]] | None = None
+    modal: dict[str, Any] | None = None
+    sent_at: float = 0.0
+    answered_at: float | None = None
+    _answered: asyncio.Event = field(default_factory=asyncio.Event)
+    _changed: asyncio.Event = field(default_factory=asyncio.Event)
+
+    @property
+    def answered(self) -> bool:
+        return self._answered.is_set()
+
+    @property
+    def latency(self) -> float | None:
+        """Seconds from dispatch to answer (perf_counter clock), or None."""
+        return None if self.answered_at is None else self.answered_at - self.sent_at
+
+    @property
+    def reply(self) -> FakeMessage | None:
+        """The final visible reply: the original response (or updated message), else the first follow-up."""
+        if self.original is not None and not self.original.loading:
+            return self.original
+        return self.followups[0] if self.followups else None
+
+    @property
+    def content(self) -> str:
+        return self.reply.content if self.reply is not None else ""
+
+    @property
+    def ephemeral(self) -> bool:
+        return self.reply is not None and self.reply.ephemeral
+
+    def _mark_answered(self) -> None:
+        if not self._answered.is_set():
+            self.answered_at = time.perf_counter()
+            self._answered.set()
+
+    async def wait(self, timeout: float = 10.0) -> FakeInteraction:
+        """Wait until the bot answered (see module docstring); AssertionError on timeout."""
+        try:
+            await asyncio.wait_for(self._answered.wait(), timeout)
+        except TimeoutError:
+            raise AssertionError(
+                f"bot did not answer interaction {self.id} (type {self.type}, {self._describe()}) "
+                f"within {timeout}s; callback type so far: {self.response_type}"
+            ) from None
+        return self
+
+    async def wait_followups(self, n: int = 1, timeout: float = 10.0) -> list[FakeMessage]:
+        """Wait until at least n follow-up messages were sent; returns them."""
+        deadline = time.monotonic() + timeout
+        while len(self.followups) < n:
+            self._changed.clear()
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise AssertionError(f"interaction {self.id}: {len(self.followups)} follow-ups, wanted {n}")
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._changed.wait(), left)
+        return self.followups
+
+    def _describe(self) -> str:
+        data = self.payload.get("data", {})
+        return str(data.get("name") or data.get("custom_id"))
+
+
+@dataclass
+class _Conn:
+    ws: web.WebSocketResponse
+    seq: int = 0
+    identified: bool = False
+
+
+class FakeDiscord:
+    """The fake server and its test-facing API (see the module docstring)."""
+
+    def __init__(self) -> None:
+        self._ids = itertools.count(1)
+        self.requests: list[tuple[str, str]] = []
+        self.errors: list[str] = []
+        self.port: int = 0
+        self._runner: web.AppRunner | None = None
+        self._conns: list[_Conn] = []
+        self._bots: dict[discord.Client, asyncio.Task[None]] = {}
+        self._waiters: list[asyncio.Event] = []
+        self._saved: tuple[str, yarl.URL] | None = None
+
+        self.application_id = self.next_id()
+        self.bot_user = FakeUser(self.next_id(), "Junction", bot=True)
+        self.guild_id = self.next_id()
+        self.guild_name = "Junction Test"
+        self.guild_locale = "en-US"
+        self.organizer_role_id = self.next_id()
+        self.bot_role_id = self.next_id()
+        self.users: dict[int, FakeUser] = {}
+        self.channels: dict[int, FakeChannel] = {}
+        self.messages_by_id: dict[int, FakeMessage] = {}
+        self.attachments: dict[int, FakeAttachment] = {}
+        self.interactions: dict[int, FakeInteraction] = {}
+        self._by_token: dict[str, FakeInteraction] = {}
+        self.global_commands: dict[str, dict[str, Any]] = {}
+        self.guild_commands: dict[int, dict[str, dict[str, Any]]] = {}
+        self._command_ids: dict[tuple[int | None, str], int] = {}
+        self.dm_failures: list[int] = []
+        self.reactions: list[tuple[int, str]] = []
+        for i, name in enumerate(("general", "games", "random")):
+            ch = FakeChannel(self.next_id(), name, 0, guild_id=self.guild_id, position=i)
+            self.channels[ch.id] = ch
+        for name in ("Ann", "Bob", "Cid", "Dee"):
+            self.add_user(name, admin=(name == "Ann"))
+
+    # ----------------------------------------------------------------- world
+
+    def next_id(self) -> int:
+        """Deterministic snowflakes: a fixed timestamp part plus a counter."""
+        return ((1_767_225_600_000 - DISCORD_EPOCH_MS) << 22) + next(self._ids)
+
+    def add_user(self, name: str, *, admin: bool = False, dms_closed: bool = False) -> FakeUser:
+        user = FakeUser(self.next_id(), name, admin=admin, dms_closed=dms_closed)
+        self.users[user.id] = user
+        return user
+
+    def user(self, name: str) -> FakeUser:
+        for u in self.users.values():
+            if u.name == name:
+                return u
+        raise KeyError(name)
+
+    def channel(self, name: str) -> FakeChannel:
+        for c in self.channels.values():
+            if c.name == name and not c.is_dm:
+                return c
+        raise KeyError(name)
+
+    @property
+    def threads(self) -> list[FakeChannel]:
+        return [c for c in self.channels.values() if c.is_thread]
+
+    def message(self, message_id: int) -> FakeMessage:
+        return self.messages_by_id[int(message_id)]
+
+    def dm_channel(self, user: FakeUser) -> FakeChannel:
+        for c in self.channels.values():
+            if c.is_dm and c.recipient is user:
+                return c
+        ch = FakeChannel(self.next_id(), f"dm-{user.name}", 1, recipient=user)
+        self.channels[ch.id] = ch
+        return ch
+
+    def dms(self, user: FakeUser) -> list[FakeMessage]:
+        """Messages in the DM channel between the bot and user (sent by the bot or as replies there)."""
+        return self.dm_channel(user).messages
+
+    def commands(self, guild_id: int | None = None) -> list[dict[str, Any]]:
+        """Registered commands (global, or for a guild), as the bot sent them plus ids."""
+        table = self.global_commands if guild_id is None else self.guild_commands.get(guild_id, {})
+        return list(table.values())
+
+    def command(self, name: str) -> dict[str, Any]:
+        table = {**self.global_commands, **self.guild_commands.get(self.guild_id, {})}
+        if name not in table:
+            raise FakeDiscordError(f"command {name!r} is not registered (did the bot run tree.sync?)")
+        return table[name]
+
+    def member_permissions(self, user: FakeUser) -> int:
+        return PERM_EVERYONE | (PERM_MANAGE_GUILD if user.admin else 0)
+
+    def member_payload(self, user: FakeUser, *, with_user: bool = True) -> dict[str, Any]:
+        roles = [str(self.organizer_role_id)] if user.admin else []
+        if user is self.bot_user:
+            roles = [str(self.bot_role_id)]
+        data: dict[str, Any] = {
+            "roles": roles,
+            "joined_at": TIMESTAMP,
+            "deaf": False,
+            "mute": False,
+            "flags": 0,
+            "nick": None,
+            "pending": False,
+            "permissions": str(self.member_permissions(user)),
+        }
+        if with_user:
+            data["user"] = user.payload()
+        return data
+
+    def guild_payload(self) -> dict[str, Any]:
+        members = [self.member_payload(u) for u in [self.bot_user, *self.users.values()]]
+        return {
+            "id": str(self.guild_id),
+            "name": self.guild_name,
+            "icon": None,
+            "owner_id": str(next(u.id for u in self.users.values() if u.admin)),
+            "preferred_locale": self.guild_locale,
+            "features": [],
+            "unavailable": False,
+            "member_count": len(members),
+            "large": False,
+            "verification_level": 0,
+            "default_message_notifications": 0,
+            "explicit_content_filter": 0,
+            "mfa_level": 0,
+            "nsfw_level": 0,
+            "premium_tier": 0,
+            "system_channel_flags": 0,
+            "roles": [
+                {
+                    "id": str(self.guild_id),
+                    "name": "@everyone",
+                    "permissions": str(PERM_EVERYONE),
+                    "position": 0,
+                },
+                {
+                    "id": str(self.organizer_role_id),
+                    "name": "Organizer",
+                    "permissions": str(PERM_MANAGE_GUILD),
+                    "position": 1,
+                },
+                {
+                    "id": str(self.bot_role_id),
+                    "name": "Junction",
+                    "permissions": str(PERM_BOT),
+                    "position": 2,
+                    "managed": True,
+                },
+            ],
+            "channels": [c.payload() for c in self.channels.values() if c.type == 0],
+            "threads": [c.payload() for c in self.threads if not c.archived],
+            "members": members,
+            "voice_states": [],
+            "presences": [],
+            "emojis": [],
+            "stickers": [],
+            "stage_instances": [],
+            "guild_scheduled_events": [],
+            "soundboard_sounds": [],
+            "joined_at": TIMESTAMP,
+        }
+
+    # ------------------------------------------------------------ lifecycle
+
+    @property
+    def base_url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    async def start(self) -> None:
+        """Start the server on a free port and point discord.py at it."""
+        app = web.Application(middlewares=[self._middleware], client_max_size=64 * 1024 * 1024)
+        app.router.add_get("/gateway", self._gateway)
+        app.router.add_get("/attachments/{cid}/{aid}/{filename}", self._get_attachment)
+        app.router.add_route("*", API_PREFIX + "/{tail:.*}", self._rest)
+        self._runner = web.AppRunner(app, access_log=None, handle_signals=False)
+        await self._runner.setup()
+        site = web.TCPSite(self._runner, "127.0.0.1", 0)
+        await site.start()
+        server = site._server
+        assert server is not None and server.sockets  # type: ignore[union-attr]
+        self.port = server.sockets[0].getsockname()[1]  # type: ignore[union-attr]
+        self._saved = (discord.http.Route.BASE, discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY)
+        # Never call discord.http._set_api_version: it would reset BASE to discord.com.
+        discord.http.Route.BASE = self.base_url + API_PREFIX
+        discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(f"ws://127.0.0.1:{self.port}/gateway")
+
+    async def stop(self) -> None:
+        """Stop every bot still running, close the server, restore discord.py's URLs."""
+        for bot in list(self._bots):
+            await self.stop_bot(bot)
+        for conn in list(self._conns):
+            await conn.ws.close()
+        if self._runner is not None:
+            await self._runner.cleanup()
+            self._runner = None
+        if self._saved is not None:
+            discord.http.Route.BASE, discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = self._saved
+            self._saved = None
+
+    @staticmethod
+    def bot_kwargs() -> dict[str, Any]:
+        """Keyword arguments every Bot run against the fake needs (merge into your own)."""
+        return {
+            "intents": discord.Intents.default(),
+            "chunk_guilds_at_startup": False,
+            "guild_ready_timeout": 0.05,
+        }
+
+    async def start_bot(self, bot: discord.Client, timeout: float = 20.0) -> discord.Client:
+        """Run bot.start() in a task and return once it is ready (login + sync + READY + GUILD_CREATE)."""
+        task = asyncio.create_task(bot.start(TOKEN), name=f"fake-discord-bot-{id(bot)}")
+        self._bots[bot] = task
+        ready = asyncio.create_task(bot.wait_until_ready())
+        done, _ = await asyncio.wait({task, ready}, timeout=timeout, return_when=asyncio.FIRST_COMPLETED)
+        if ready not in done:
+            ready.cancel()
+            if task in done:
+                self._bots.pop(bot, None)
+                task.result()  # re-raise the startup error
+                raise AssertionError("bot.start() returned before the bot was ready")
+            raise AssertionError(f"bot not ready after {timeout}s")
+        return bot
+
+    async def stop_bot(self, bot: discord.Client) -> None:
+        """Close the bot (like a process exit) and wait for its task to end."""
+        task = self._bots.pop(bot, None)
+        await bot.close()
+        if task is not None:
+            try:
+                await asyncio.wait_for(task, 10)
+            except (asyncio.CancelledError, TimeoutError):
+                task.cancel()
+
+    async def restart_bot(self, old: discord.Client, new: discord.Client) -> discord.Client:
+        """Stop old and start new against the same data (a restart)."""
+        await self.stop_bot(old)
+        return await self.start_bot(new)
+
+    # --------------------------------------------------------------- waiting
+
+    def _notify(self) -> None:
+        for ev in self._waiters:
+            ev.set()
+
+    async def wait_for(self, predicate: Callable[[], Any], timeout: float = 10.0, what: str = "") -> Any:
+        """Wait until predicate() is truthy; returns its value.
+
+        The predicate is checked after every REST request the bot makes and every 20 ms (for state
+        outside the fake, e.g. log records or the bot's database).
+        """
+        ev = asyncio.Event()
+        self._waiters.append(ev)
+        deadline = time.monotonic() + timeout
+        try:
+            while True:
+                ev.clear()
+                value = predicate()
+                if value:
+                    return value
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    raise AssertionError(f"fake_discord.wait_for timed out after {timeout}s {what}".strip())
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(ev.wait(), min(left, 0.02))
+        finally:
+            self._waiters.remove(ev)
+
+    # --------------------------------------------------------------- gateway
+
+    async def _gateway(self, request: web.Request) -> web.WebSocketResponse:
+        ws = web.WebSocketResponse(autoping=True)
+        await ws.prepare(request)
+        conn = _Conn(ws)
+        self._conns.append(conn)
+        try:
+            await ws.send_str(
+                json.dumps({"op": 10, "d": {"heartbeat_interval": 41250}, "s": None, "t": None})
+            )
+            async for msg in ws:
+                if msg.type != aiohttp.WSMsgType.TEXT:
+                    continue
+                data = json.loads(msg.data)
+                op = data.get("op")
+                if op == 1:
+                    await ws.send_str(json.dumps({"op": 11, "d": None, "s": None, "t": None}))
+                elif op == 2:
+                    if data["d"].get("token") != TOKEN:
+                        await ws.close(code=4004, message=b"Authentication failed.")
+                        break
+                    await self._identify(conn)
+                elif op == 6:
+                    # No resume support: tell the client to start a fresh session.
+                    await ws.send_str(json.dumps({"op": 9, "d": False, "s": None, "t": None}))
+        finally:
+            self._conns.remove(conn)
+        return ws
+
+    async def _send_dispatch(self, conn: _Conn, event: str, data: dict[str, Any]) -> None:
+        conn.seq += 1
+        await conn.ws.send_str(json.dumps({"op": 0, "s": conn.seq, "t": event, "d": data}))
+
+    async def _identify(self, conn: _Conn) -> None:
+        ready = {
+            "v": 10,
+            "user": {**self.bot_user.payload(), "verified": True, "mfa_enabled": False, "flags": 0},
+            "guilds": [{"id": str(self.guild_id), "unavailable": True}],
+            "session_id": f"session-{self.next_id()}",
+            "resume_gateway_url": f"ws://127.0.0.1:{self.port}/gateway",
+            "application": {"id": str(self.application_id), "flags": 0},
+            "private_channels": [],
+            "relationships": [],
+            "presences": [],
+        }
+        await self._send_dispatch(conn, "READY", ready)
+        await self._send_dispatch(conn, "GUILD_CREATE", self.guild_payload())
+        conn.identified = True
+
+    async def dispatch(self, event: str, data: dict[str, Any]) -> None:
+        """Send a gateway DISPATCH event to every identified bot connection."""
+        for conn in list(self._conns):
+            if conn.identified and not conn.ws.closed:
+                await self._send_dispatch(conn, event, data)
+
+    # ------------------------------------------------------------------ REST
+
+    @web.middleware
+    async def _middleware(
+        self, request: web.Request, handler: Callable[[web.Request], Any]
+    ) -> web.StreamResponse:
+        try:
+            return await handler(request)
+        except _HTTPError as e:
+            return _json({"code": e.code, "message": e.message}, e.status)
+        except web.HTTPException:
+            raise
+        except Exception as e:  # a bug in the fake: record it, answer 400 so discord.py does not retry
+            self.errors.append(f"{request.method} {request.path}: {type(e).__name__}: {e}")
+            return _json({"code": 0, "message": f"fake discord error: {e}"}, 400)
+        finally:
+            self._notify()
+
+    async def _get_attachment(self, request: web.Request) -> web.Response:
+        att = self.attachments.get(int(request.match_info["aid"]))
+        if att is None:
+            raise web.HTTPNotFound()
+        return web.Response(body=att.data, content_type=att.content_type)
+
+    async def _read_body(self, request: web.Request) -> tuple[dict[str, Any], list[tuple[str, bytes]]]:
+        """JSON body, or multipart payload_json plus files[n] parts."""
+        if request.content_type.startswith("multipart/"):
+            payload: dict[str, Any] = {}
+            files: dict[int, tuple[str, bytes]] = {}
+            reader = await request.multipart()
+            while (part := await reader.next()) is not None:
+                assert isinstance(part, aiohttp.BodyPartReader)
+                name = part.name or ""
+                if name == "payload_json":
+                    payload = json.loads(await part.text())
+                elif m := re.fullmatch(r"files\[(\d+)\]", name):
+                    files[int(m.group(1))] = (part.filename or f"file{m.group(1)}", bytes(await part.read()))
+            return payload, [files[i] for i in sorted(files)]
+        raw = await request.read()
+        return (json.loads(raw) if raw else {}), []
+
+    async def _rest(self, request: web.Request) -> web.StreamResponse:
+        path = request.path[len(API_PREFIX) :]
+        self.requests.append((request.method, path))
+        if request.headers.get("Authorization") not in (f"Bot {TOKEN}", None):
+            raise _HTTPError(401, 0, "401: Unauthorized")
+        body, files = await self._read_body(request)
+        for method, pattern, handler in self._routes():
+            if method != request.method:
+                continue
+            m = re.fullmatch(pattern, path)
+            if m:
+                result = await handler(request, body, files, *m.groups())
+                if result is None:
+                    return web.Response(status=204)
+                return _json(result)
+        self.errors.append(f"unhandled route {request.method} {path}")
+        raise _HTTPError(404, 0, f"404: Not Found (fake has no route {request.method} {path})")
+
+    def _routes(self) -> list[tuple[str, str, Callable[..., Any]]]:
+        s = r"(\d+)"
+        t = r"([^/]+)"
+        return [
+            ("GET", "/users/@me", self._h_me),
+            ("GET", "/oauth2/applications/@me", self._h_app),
+            ("GET", "/gateway", self._h_gateway),
+            ("GET", "/gateway/bot", self._h_gateway),
+            ("PUT", f"/applications/{s}/commands", self._h_put_commands),
+            ("GET", f"/applications/{s}/commands", self._h_get_commands),
+            ("PUT", f"/applications/{s}/guilds/{s}/commands", self._h_put_guild_commands),
+            ("GET", f"/applications/{s}/guilds/{s}/commands", self._h_get_guild_commands),
+            ("POST", "/users/@me/channels", self._h_open_dm),
+            ("GET", f"/users/{s}", self._h_get_user),
+            ("GET", f"/channels/{s}", self._h_get_channel),
+            ("PATCH", f"/channels/{s}", self._h_patch_channel),
+            ("POST", f"/channels/{s}/typing", self._h_typing),
+            ("POST", f"/channels/{s}/messages", self._h_post_message),
+            ("GET", f"/channels/{s}/messages", self._h_history),
+            ("GET", f"/channels/{s}/messages/{s}", self._h_get_message),
+            ("PATCH", f"/channels/{s}/messages/{s}", self._h_patch_message),
+            ("DELETE", f"/channels/{s}/messages/{s}", self._h_delete_message),
+            ("PUT", f"/channels/{s}/messages/{s}/reactions/{t}/@me", self._h_react),
+            ("POST", f"/channels/{s}/messages/{s}/threads", self._h_thread_from_message),
+            ("POST", f"/channels/{s}/threads", self._h_thread),
+            ("PUT", f"/channels/{s}/thread-members/{t}", self._h_thread_member),
+            ("DELETE", f"/channels/{s}/thread-members/{t}", self._h_thread_member_remove),
+            ("GET", f"/guilds/{s}/members/{s}", self._h_get_member),
+            ("POST", f"/interactions/{s}/{t}/callback", self._h_callback),
+            ("POST", f"/webhooks/{s}/{t}", self._h_followup),
+            ("GET", f"/webhooks/{s}/{t}/messages/{t}", self._h_get_webhook_message),
+            ("PATCH", f"/webhooks/{s}/{t}/messages/{t}", self._h_patch_webhook_message),
+            ("DELETE", f"/webhooks/{s}/{t}/messages/{t}", self._h_delete_webhook_message),
+        ]
+
+    # -- login and commands
+
+    async def _h_me(self, request: web.Request, body: Any, files: Any) -> dict[str, Any]:
+        return {**self.bot_user.payload(), "verified": True, "mfa_enabled": False, "flags": 0}
+
+    async def _h_app(self, request: web.Request, body: Any, files: Any) -> dict[str, Any]:
+        owner = next(u for u in self.users.values() if u.admin)
+        return {
+            "id": str(self.application_id),
+            "name": self.bot_user.name,
+            "description": "",
+            "icon": None,
+            "bot_public": True,
+            "bot_require_code_grant": False,
+            "owner": owner.payload(),
+            "verify_key": "0" * 64,
+            "flags": 0,
+            "bot": self.bot_user.payload(),
+        }
+
+    async def _h_gateway(self, request: web.Request, body: Any, files: Any) -> dict[str, Any]:
+        url = f"ws://127.0.0.1:{self.port}/gateway"
+        limit = {"total": 1000, "remaining": 1000, "reset_after": 0, "max_concurrency": 1}
+        return {"url": url, "shards": 1, "session_start_limit": limit}
+
+    def _store_commands(self, guild_id: int | None, body: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        table: dict[str, dict[str, Any]] = {}
+        for cmd in body:
+            key = (guild_id, cmd["name"])
+            cid = self._command_ids.setdefault(key, self.next_id())  # ids stay stable across syncs
+            stored = {
+                "type": 1,
+                "description": "",
+                "options": [],
+                "default_member_permissions": None,
+                "nsfw": False,
+                **copy.deepcopy(cmd),
+                "id": str(cid),
+                "application_id": str(self.application_id),
+                "version": str(self.next_id()),
+            }
+            if guild_id is not None:
+                stored["guild_id"] = str(guild_id)
+            table[cmd["name"]] = stored
+        if guild_id is None:
+            self.global_commands = table
+        else:
+            self.guild_commands[guild_id] = table
+        return list(table.values())
+
+    async def _h_put_commands(self, request: web.Request, body: Any, files: Any, app: str) -> Any:
+        return self._store_commands(None, body)
+
+    async def _h_get_commands(self, request: web.Request, body: Any, files: Any, app: str) -> Any:
+        return self.commands()
+
+    async def _h_put_guild_commands(
+        self, request: web.Request, body: Any, files: Any, app: str, gid: str
+    ) -> Any:
+        return self._store_commands(int(gid), body)
+
+    async def _h_get_guild_commands(
+        self, request: web.Request, body: Any, files: Any, app: str, gid: str
+    ) -> Any:
+        return self.commands(int(gid))
+
+    # -- users, channels, DMs
+
+    def _get_user(self, uid: int | str) -> FakeUser:
+        uid = int(uid)
+        if uid == self.bot_user.id:
+            return self.bot_user
+        if uid not in self.users:
+            raise _HTTPError(404, 10013, "Unknown User")
+        return self.users[uid]
+
+    def _get_chan(self, cid: int | str) -> FakeChannel:
+        ch = self.channels.get(int(cid))
+        if ch is None:
+            raise _HTTPError(404, 10003, "Unknown Channel")
+        return ch
+
+    def _get_msg(self, ch: FakeChannel, mid: int | str) -> FakeMessage:
+        msg = self.messages_by_id.get(int(mid))
+        if msg is None or msg.deleted or msg.channel_id != ch.id:
+            raise _HTTPError(404, 10008, "Unknown Message")
+        return msg
+
+    async def _h_open_dm(self, request: web.Request, body: Any, files: Any) -> Any:
+        return self.dm_channel(self._get_user(body["recipient_id"])).payload()
+
+    async def _h_get_user(self, request: web.Request, body: Any, files: Any, uid: str) -> Any:
+        return self._get_user(uid).payload()
+
+    async def _h_get_member(self, request: web.Request, body: Any, files: Any, gid: str, uid: str) -> Any:
+        return self.member_payload(self._get_user(uid))
+
+    async def _h_get_channel(self, request: web.Request, body: Any, files: Any, cid: str) -> Any:
+        return self._get_chan(cid).payload()
+
+    async def _h_patch_channel(self, request: web.Request, body: Any, files: Any, cid: str) -> Any:
+        ch = self._get_chan(cid)
+        for key in ("name", "archived", "locked", "auto_archive_duration"):
+            if key in body:
+                setattr(ch, key, body[key])
+        data = ch.payload()
+        await self.dispatch("THREAD_UPDATE" if ch.is_thread else "CHANNEL_UPDATE", data)
+        return data
+
+    async def _h_typing(self, request: web.Request, body: Any, files: Any, cid: str) -> None:
+        self._get_chan(cid)
+        return None
+
+    # -- messages
+
+    def _new_attachments(self, channel_id: int, files: list[tuple[str, bytes]]) -> list[FakeAttachment]:
+        out = []
+        for filename, data in files:
+            aid = self.next_id()
+            ctype = "image/png" if data.startswith(b"\x89PNG") else "application/octet-stream"
+            url = f"{self.base_url}/attachments/{channel_id}/{aid}/{filename}"
+            att = FakeAttachment(aid, filename, data, ctype, url)
+            self.attachments[aid] = att
+            out.append(att)
+        return out
+
+    def _create_message(
+        self,
+        ch: FakeChannel,
+        body: dict[str, Any],
+        files: list[tuple[str, bytes]],
+        *,
+        interaction: FakeInteraction | None = None,
+    ) -> FakeMessage:
+        if ch.is_dm and ch.recipient is not None and ch.recipient.dms_closed:
+            self.dm_failures.append(ch.recipient.id)
+            raise _HTTPError(403, 50007, "Cannot send messages to this user")
+        if len(body.get("content") or "") > 2000:
+            raise _HTTPError(400, 50035, "Invalid Form Body: content must be 2000 or fewer in length.")
+        if ch.is_thread and ch.archived:
+            if ch.locked:
+                raise _HTTPError(400, 50083, "Thread is archived")
+            ch.archived = False  # Discord unarchives a thread when someone posts in it
+        flags = int(body.get("flags") or 0)
+        msg = FakeMessage(
+            id=self.next_id(),
+            channel_id=ch.id,
+            guild_id=ch.guild_id,
+            author=self.bot_user,
+            content=body.get("content") or "",
+            embeds=body.get("embeds") or [],
+            components=body.get("components") or [],
+            attachments=self._new_attachments(ch.id, files),
+            flags=flags,
+            type=0 if interaction is None else 20,
+        )
+        if interaction is not None:
+            msg.interaction_id = interaction.id
+            msg.webhook_id = self.application_id
+            if msg.ephemeral:
+                msg.visible_to = interaction.user.id
+        ch.all_messages.append(msg)
+        self.messages_by_id[msg.id] = msg
+        return msg
+
+    def _edit_message(self, msg: FakeMessage, body: dict[str, Any], files: list[tuple[str, bytes]]) -> None:
+        if msg.deleted:
+            raise _HTTPError(404, 10008, "Unknown Message")
+        if "content" in body:
+            msg.content = body["content"] or ""
+        if "embeds" in body:
+            msg.embeds = body["embeds"] or []
+        if "components" in body:
+            msg.components = body["components"] or []
+        if "flags" in body and body["flags"] is not None:
+            # Only "suppress embeds" and components v2 may change on edit; ephemeral stays as it was.
+            msg.flags = (msg.flags & (64 | 128)) | (int(body["flags"]) & ~(64 | 128))
+        new = self._new_attachments(msg.channel_id, files)
+        if "attachments" in body:
+            kept = {int(a["id"]) for a in body["attachments"] if int(a["id"]) >= 1 << 22}
+            msg.attachments = [a for a in msg.attachments if a.id in kept] + new
+        else:
+            msg.attachments += new
+        msg.flags &= ~128  # an edit resolves a "thinking" message
+        msg.edits += 1
+
+    async def _h_post_message(self, request: web.Request, body: Any, files: Any, cid: str) -> Any:
+        return self._create_message(self._get_chan(cid), body, files).payload()
+
+    async def _h_history(self, request: web.Request, body: Any, files: Any, cid: str) -> Any:
+        limit = int(request.query.get("limit", 50))
+        msgs = [m for m in self._get_chan(cid).messages if not m.ephemeral]
+        return [m.payload() for m in reversed(msgs)][:limit]
+
+    async def _h_get_message(self, request: web.Request, body: Any, files: Any, cid: str, mid: str) -> Any:
+        msg = self._get_msg(self._get_chan(cid), mid)
+        if msg.ephemeral:
+            raise _HTTPError(404, 10008, "Unknown Message")
+        return msg.payload()
+
+    async def _h_patch_message(self, request: web.Request, body: Any, files: Any, cid: str, mid: str) -> Any:
+        msg = self._get_msg(self._get_chan(cid), mid)
+        if msg.author is not self.bot_user or msg.ephemeral:
+            raise _HTTPError(403, 50005, "Cannot edit a message authored by another user")
+        self._edit_message(msg, body, files)
+        return msg.payload()
+
+    async def _h_delete_message(
+        self, request: web.Request, body: Any, files: Any, cid: str, mid: str
+    ) -> None:
+        self._get_msg(self._get_chan(cid), mid).deleted = True
+        return None
+
+    async def _h_react(
+        self, request: web.Request, body: Any, files: Any, cid: str, mid: str, emoji: str
+    ) -> None:
+        from urllib.parse import unquote
+
+        msg = self._get_msg(self._get_chan(cid), mid)
+        name = unquote(emoji)
+        msg.reactions.append(name)
+        self.reactions.append((msg.id, name))
+        return None
+
+    # -- threads
+
+    async def _new_thread(self, parent: FakeChannel, body: dict[str, Any], thread_id: int) -> FakeChannel:
+        if parent.type != 0:
+            raise _HTTPError(400, 50024, "Cannot execute action on this channel type")
+        thread = FakeChannel(
+            thread_id,
+            body.get("name", "thread"),
+            int(body.get("type") or 11),
+            guild_id=parent.guild_id,
+            parent_id=parent.id,
+            owner_id=self.bot_user.id,
+            auto_archive_duration=int(body.get("auto_archive_duration") or 1440),
+        )
+        thread.member_ids.add(self.bot_user.id)
+        self.channels[thread.id] = thread
+        await self.dispatch("THREAD_CREATE", {**thread.payload(), "newly_created": True})
+        return thread
+
+    async def _h_thread(self, request: web.Request, body: Any, files: Any, cid: str) -> Any:
+        thread = await self._new_thread(self._get_chan(cid), body, self.next_id())
+        return thread.payload()
+
+    async def _h_thread_from_message(
+        self, request: web.Request, body: Any, files: Any, cid: str, mid: str
+    ) -> Any:
+        parent = self._get_chan(cid)
+        msg = self._get_msg(parent, mid)
+        if msg.thread is not None:
+            raise _HTTPError(400, 160004, "A thread has already been created for this message")
+        body = {**body, "type": 11}
+        msg.thread = await self._new_thread(parent, body, msg.id)  # Discord reuses the message id
+        return msg.thread.payload()
+
+    async def _h_thread_member(self, request: web.Request, body: Any, files: Any, cid: str, uid: str) -> None:
+        ch = self._get_chan(cid)
+        ch.member_ids.add(self.bot_user.id if uid == "@me" else self._get_user(uid).id)
+        return None
+
+    async def _h_thread_member_remove(
+        self, request: web.Request, body: Any, files: Any, cid: str, uid: str
+    ) -> None:
+        ch = self._get_chan(cid)
+        ch.member_ids.discard(self.bot_user.id if uid == "@me" else int(uid))
+        return None
+
+    # -- interactions: callback and webhooks
+
+    def _ix_by_token(self, token: str) -> FakeInteraction:
+        ix = self._by_token.get(token)
+        if ix is None:
+            raise _HTTPError(404, 10015, "Unknown Webhook")
+        return ix
+
+    async def _h_callback(self, request: web.Request, body: Any, files: Any, iid: str, token: str) -> Any:
+        ix = self._ix_by_token(token)
+        if ix.id != int(iid):
+            raise _HTTPError(404, 10062, "Unknown interaction")
+        if ix.response_type is not None:
+            raise _HTTPError(400, 40060, "Interaction has already been acknowledged.")
+        rtype = int(body["type"])
+        data = body.get("data") or {}
+        resource: dict[str, Any] = {"type": rtype}
+        message: FakeMessage | None = None
+        if rtype == 4:
+            message = self._create_message(ix.channel, data, files, interaction=ix)
+            ix.original = message
+        elif rtype == 5:
+            # The "thinking" message: loading until the bot edits it or sends a follow-up.
+            message = self._create_message(
+                ix.channel, {"flags": (int(data.get("flags") or 0) & 64) | 128}, [], interaction=ix
+            )
+            ix.original = message
+        elif rtype in (6, 7):
+            if ix.message is None:
+                raise _HTTPError(
+                    400, 40043, "Interaction response type only valid for component interactions"
+                )
+            ix.original = ix.message
+            if rtype == 7:
+                self._edit_message(ix.message, data, files)
+                message = ix.message
+        elif rtype == 8:
+            if ix.type != 4:
+                raise _HTTPError(400, 50035, "Autocomplete result for a non-autocomplete interaction")
+            choices = data.get("choices") or []
+            if len(choices) > 25:
+                raise _HTTPError(400, 50035, "Invalid Form Body: choices must be 25 or fewer in length.")
+            ix.choices = choices
+        elif rtype == 9:
+            ix.modal = data
+        else:
+            raise _HTTPError(400, 50035, f"fake does not support callback type {rtype}")
+        ix.response_type = rtype
+        if rtype != 5:
+            ix._mark_answered()
+        ix._changed.set()
+        if message is not None and rtype != 5:
+            resource["message"] = message.payload()
+        return {
+            "interaction": {
+                "id": str(ix.id),
+                "type": ix.type,
+                "response_message_id": str(ix.original.id) if ix.original else None,
+                "response_message_loading": rtype == 5,
+                "response_message_ephemeral": bool(ix.original and ix.original.ephemeral),
+            },
+            "resource": resource,
+        }
+
+    def _webhook_message(self, ix: FakeInteraction, ref: str) -> FakeMessage:
+        if ref == "@original":
+            if ix.original is None:
+                raise _HTTPError(404, 10008, "Unknown Message")
+            return ix.original
+        msg = self.messages_by_id.get(int(ref))
+        if msg is None or msg.deleted or (msg is not ix.original and msg not in ix.followups):
+            raise _HTTPError(404, 10008, "Unknown Message")
+        return msg
+
+    async def _h_followup(self, request: web.Request, body: Any, files: Any, app: str, token: str) -> Any:
+        ix = self._ix_by_token(token)
+        if ix.response_type is None:
+            raise _HTTPError(404, 10015, "Unknown Webhook")  # a follow-up needs an acknowledged interaction
+        if ix.original is not None and ix.original.loading:
+            # Discord turns the first follow-up after a deferred "thinking" reply into that reply.
+            msg = ix.original
+            ephemeral = msg.flags & 64
+            self._edit_message(msg, body, files)
+            msg.flags |= ephemeral
+        else:
+            msg = self._create_message(ix.channel, body, files, interaction=ix)
+        ix.followups.append(msg)
+        ix._mark_answered()
+        ix._changed.set()
+        return msg.payload() if request.query.get("wait") in ("1", "true", "True") else None
+
+    async def _h_get_webhook_message(
+        self, request: web.Request, body: Any, files: Any, app: str, token: str, ref: str
+    ) -> Any:
+        return self._webhook_message(self._ix_by_token(token), ref).payload()
+
+    async def _h_patch_webhook_message(
+        self, request: web.Request, body: Any, files: Any, app: str, token: str, ref: str
+    ) -> Any:
+        ix = self._ix_by_token(token)
+        msg = self._webhook_message(ix, ref)
+        self._edit_message(msg, body, files)
+        if msg is ix.original:
+            ix._mark_answered()
+        ix._changed.set()
+        return msg.payload()
+
+    async def _h_delete_webhook_message(
+        self, request: web.Request, body: Any, files: Any, app: str, token: str, ref: str
+    ) -> None:
+        self._webhook_message(self._ix_by_token(token), ref).deleted = True
+        return None
+
+    # ------------------------------------------------------ test-facing API
+
+    def _base_interaction(
+        self, itype: int, user: FakeUser, channel: FakeChannel, data: dict[str, Any], locale: str
+    ) -> tuple[int, str, dict[str, Any]]:
+        iid = self.next_id()
+        token = f"ixtoken-{iid}"
+        payload: dict[str, Any] = {
+            "id": str(iid),
+            "application_id": str(self.application_id),
+            "type": itype,
+            "token": token,
+            "version": 1,
+            "data": data,
+            "locale": locale,
+            "channel_id": str(channel.id),
+            "channel": {**channel.payload(), "permissions": str(self.member_permissions(user))},
+            "app_permissions": str(PERM_BOT),
+            "attachment_size_limit": 25 * 1024 * 1024,
+            "entitlements": [],
+            "authorizing_integration_owners": {"0": str(self.guild_id)},
+        }
+        if channel.is_dm:
+            payload["user"] = user.payload()
+            payload["context"] = 1
+        else:
+            payload["guild_id"] = str(self.guild_id)
+            payload["guild_locale"] = self.guild_locale
+            payload["guild"] = {"id": str(self.guild_id), "locale": self.guild_locale, "features": []}
+            payload["member"] = self.member_payload(user)
+            payload["context"] = 0
+        return iid, token, payload
+
+    async def _send_interaction(
+        self,
+        itype: int,
+        user: FakeUser,
+        channel: FakeChannel,
+        data: dict[str, Any],
+        *,
+        locale: str,
+        message: FakeMessage | None = None,
+        wait: bool,
+        timeout: float,
+    ) -> FakeInteraction:
+        if not any(c.identified and not c.ws.closed for c in self._conns):
+            raise FakeDiscordError(
+                "no bot is connected to the fake gateway (await fake.start_bot(bot) first)"
+            )
+        iid, token, payload = self._base_interaction(itype, user, channel, data, locale)
+        if message is not None:
+            payload["message"] = message.payload()
+        ix = FakeInteraction(iid, token, itype, user, channel, payload, message=message)
+        self.interactions[iid] = ix
+        self._by_token[token] = ix
+        ix.sent_at = time.perf_counter()
+        await self.dispatch("INTERACTION_CREATE", payload)
+        if wait:
+            await ix.wait(timeout)
+        return ix
+
+    def _resolve_command(
+        self, words: list[str], channel: FakeChannel
+    ) -> tuple[dict[str, Any], list[dict[str, Any]], list[dict[str, Any]]]:
+        """Registered command, the nesting path ([group], [subcommand]) and the leaf's option specs."""
+        table = dict(self.global_commands)
+        if not channel.is_dm:
+            table.update(self.guild_commands.get(self.guild_id, {}))
+        cmd = table.get(words[0])
+        if cmd is None:
+            raise FakeDiscordError(
+                f"command {words[0]!r} is not registered (did the bot run tree.sync?); have {sorted(table)}"
+            )
+        path: list[dict[str, Any]] = []
+        specs = cmd.get("options") or []
+        for word in words[1:]:
+            sub = next((o for o in specs if o["name"] == word and o["type"] in (1, 2)), None)
+            if sub is None:
+                raise FakeDiscordError(f"/{' '.join(words)}: no subcommand {word!r}")
+            path.append(sub)
+            specs = sub.get("options") or []
+        if any(o["type"] in (1, 2) for o in specs):
+            raise FakeDiscordError(f"/{' '.join(words)} is a group; name a subcommand")
+        return cmd, path, specs
+
+    def _option(
+        self,
+        spec: dict[str, Any] | None,
+        name: str,
+        value: Any,
+        resolved: dict[str, dict[str, Any]],
+        *,
+        check: bool,
+    ) -> dict[str, Any]:
+        if isinstance(value, FakeUser):
+            otype, raw = 6, str(value.id)
+            resolved.setdefault("users", {})[raw] = value.payload()
+            resolved.setdefault("members", {})[raw] = self.member_payload(value, with_user=False)
+        elif isinstance(value, FakeChannel):
+            otype, raw = 7, str(value.id)
+            resolved.setdefault("channels", {})[raw] = {**value.payload(), "permissions": str(PERM_EVERYONE)}
+        elif isinstance(value, bool):
+            otype, raw = 5, value
+        elif isinstance(value, int):
+            otype, raw = 4, value
+        elif isinstance(value, float):
+            otype, raw = 10, value
+        else:
+            otype, raw = 3, str(value)
+        if spec is not None:
+            if check and spec["type"] != otype and not (spec["type"] == 10 and otype == 4):
+                raise FakeDiscordError(f"option {name!r} has type {spec['type']}, the test gave {value!r}")
+            otype = spec["type"]
+            choices = spec.get("choices")
+            if check and choices and raw not in [c["value"] for c in choices]:
+                raise FakeDiscordError(
+                    f"option {name!r}: {raw!r} is not one of {[c['value'] for c in choices]}"
+                )
+        return {"name": name, "type": otype, "value": raw}
+
+    def _command_data(
+        self,
+        name: str,
+        channel: FakeChannel,
+        options: dict[str, Any],
+        focused: str | None = None,
+        value: str = "",
+    ) -> dict[str, Any]:
+        words = name.strip().lstrip("/").split()
+        cmd, path, specs = self._resolve_command(words, channel)
+        by_name = {o["name"]: o for o in specs}
+        for key in options:
+            if key not in by_name:
+                raise FakeDiscordError(f"/{name}: unknown option {key!r}; it has {sorted(by_name)}")
+        if focused is None:
+            missing = [o["name"] for o in specs if o.get("required") and o["name"] not in options]
+            if missing:
+                raise FakeDiscordError(f"/{name}: missing required options {missing}")
+        elif focused not in by_name or not by_name[focused].get("autocomplete"):
+            raise FakeDiscordError(f"/{name}: option {focused!r} has no autocomplete")
+        resolved: dict[str, dict[str, Any]] = {}
+        leaf = [
+            self._option(by_name[k], k, v, resolved, check=True) for k, v in options.items() if k != focused
+        ]
+        if focused is not None:
+            # While typing, Discord sends the raw text as the value, whatever the option type.
+            leaf.append({"name": focused, "type": by_name[focused]["type"], "value": value, "focused": True})
+        opts = leaf
+        for sub in reversed(path):
+            opts = [{"name": sub["name"], "type": sub["type"], "options": opts}]
+        data: dict[str, Any] = {"id": cmd["id"], "name": cmd["name"], "type": 1, "options": opts}
+        if resolved:
+            data["resolved"] = resolved
+        if "guild_id" in cmd:
+            data["guild_id"] = cmd["guild_id"]
+        return data
+
+    async def slash(
+        self,
+        user: FakeUser,
+        channel: FakeChannel,
+        name: str,
+        options: dict[str, Any] | None = None,
+        *,
+        locale: str = "en-US",
+        wait: bool = True,
+        timeout: float = 10.0,
+    ) -> FakeInteraction:
+        """Invoke a slash command ("game new") as user in channel (a guild channel, thread or DM)."""
+        data = self._command_data(name, channel, options or {})
+        return await self._send_interaction(2, user, channel, data, locale=locale, wait=wait, timeout=timeout)
+
+    async def autocomplete(
+        self,
+        user: FakeUser,
+        channel: FakeChannel,
+        name: str,
+        focused: str,
+        value: str = "",
+        options: dict[str, Any] | None = None,
+        *,
+        locale: str = "en-US",
+        timeout: float = 10.0,
+    ) -> list[dict[str, Any]]:
+        """Ask the bot for autocomplete choices while user types value into option focused; returns the choices."""
+        data = self._command_data(name, channel, options or {}, focused=focused, value=value)
+        ix = await self._send_interaction(4, user, channel, data, locale=locale, wait=True, timeout=timeout)
+        if ix.response_type != 8 or ix.choices is None:
+            raise AssertionError(f"autocomplete answered with callback type {ix.response_type}")
+        return ix.choices
+
+    def _check_component(self, user: FakeUser, message: FakeMessage, comp: dict[str, Any]) -> None:
+        if message.deleted:
+            raise FakeDiscordError(f"message {message.id} was deleted")
+        if message.visible_to not in (None, user.id):
+            raise FakeDiscordError(f"{user.name} cannot see ephemeral message {message.id}")
+        if comp.get("disabled"):
+            raise FakeDiscordError(f"component {comp.get('label') or comp.get('custom_id')!r} is disabled")
+
+    async def click(
+        self,
+        user: FakeUser,
+        message: FakeMessage,
+        custom_id: str | None = None,
+        *,
+        label: str | None = None,
+        locale: str = "en-US",
+        wait: bool = True,
+        timeout: float = 10.0,
+    ) -> FakeInteraction:
+        """Click the button (found by custom_id or label) on a stored message."""
+        comp = message.component(custom_id=custom_id, label=label)
+        if comp.get("type") != 2 or "custom_id" not in comp:
+            raise FakeDiscordError(f"{comp} is not a clickable button")
+        self._check_component(user, message, comp)
+        data = {"custom_id": comp["custom_id"], "component_type": 2}
+        channel = self.channels[message.channel_id]
+        return await self._send_interaction(
+            3, user, channel, data, locale=locale, message=message, wait=wait, timeout=timeout
+        )
+
+    async def select(
+        self,
+        user: FakeUser,
+        message: FakeMessage,
+        values: list[str],
+        custom_id: str | None = None,
+        *,
+        locale: str = "en-US",
+        wait: bool = True,
+        timeout: float = 10.0,
+    ) -> FakeInteraction:
+        """Choose values in a string select (the message's only select if custom_id is None)."""
+        if custom_id is None:
+            selects = [c for c in _walk_components(message.components) if c.get("type") == 3]
+            if len(selects) != 1:
+                raise FakeDiscordError(
+                    f"message {message.id} has {len(selects)} string selects; give custom_id"
+                )
+            comp = selects[0]
+        else:
+            comp = message.component(custom_id=custom_id)
+        if comp.get("type") != 3:
+            raise FakeDiscordError(f"{comp.get('custom_id')!r} is not a string select")
+        self._check_component(user, message, comp)
+        allowed = [o["value"] for o in comp.get("options", [])]
+        bad = [v for v in values if v not in allowed]
+        if bad or not comp.get("min_values", 1) <= len(values) <= comp.get("max_values", 1):
+            raise FakeDiscordError(f"select {comp['custom_id']!r}: {values} not allowed (options {allowed})")
+        data = {"custom_id": comp["custom_id"], "component_type": 3, "values": list(values)}
+        channel = self.channels[message.channel_id]
+        return await self._send_interaction(
+            3, user, channel, data, locale=locale, message=message, wait=wait, timeout=timeout
+        )
+
+    async def submit_modal(
+        self,
+        user: FakeUser,
+        opened_by: FakeInteraction,
+        values: dict[str, str],
+        *,
+        locale: str = "en-US",
+        wait: bool = True,
+        timeout: float = 10.0,
+    ) -> FakeInteraction:
+        """Submit the modal the bot opened in answer to opened_by, with text input values by custom_id."""
+        if opened_by.modal is None:
+            raise FakeDiscordError(f"interaction {opened_by.id} did not open a modal")
+
+        def fill(comps: list[dict[str, Any]]) -> list[dict[str, Any]]:
+            out = []
+            for c in comps:
+                if c["type"] == 1:
+                    out.append({"type": 1, "components": fill(c.get("components", []))})
+                elif c["type"] == 18:
+                    out.append({"type": 18, "component": fill([c["component"]])[0]})
+                elif c["type"] == 4:
+                    out.append(
+                        {
+                            "type": 4,
+                            "custom_id": c["custom_id"],
+                            "value": values.get(c["custom_id"], c.get("value", "")),
+                        }
+                    )
+                else:
+                    out.append(
+                        {
+                            "type": c["type"],
+                            "custom_id": c.get("custom_id"),
+                            "values": values.get(c.get("custom_id", ""), []),
+                        }
+                    )
+            return out
+
+        data = {
+            "custom_id": opened_by.modal["custom_id"],
+            "components": fill(opened_by.modal.get("components", [])),
+        }
+        return await self._send_interaction(
+            5,
+            user,
+            opened_by.channel,
+            data,
+            locale=locale,
+            message=opened_by.message,
+            wait=wait,
+            timeout=timeout,
+        )
