@@ -86,6 +86,7 @@ class SantaFeState(GameState):
         self.discarded: list[list[str]] = [[] for _ in range(n)]  # face down: owner only
         self.deck: list[str] = []  # deck[0] is the top
         self.dt_pile = 0
+        self.dt_in_play = 0  # played this round, back to the pile at clean-up
         self.dt_box = 0
         self.branch_piles = {rr: BOARD.branch_per_railroad for rr in RAILROADS}
         self.branch_removed = 0
@@ -345,7 +346,9 @@ class SantaFeState(GameState):
             self.supply[rr] -= 1
         self.pass_laid = True
         if isinstance(move, Branch):
+            # The branch card is spent at once (removed from the game).
             self.branch_used[seat] = True
+            self.branch_removed += 1
         section = BOARD.sections[sid]
         lane = self.lanes[sid][lane_index]
         assert lane is not None
@@ -418,6 +421,7 @@ class SantaFeState(GameState):
             if move.card == "double":
                 self.dt[seat] -= 1
                 self.round_dt[seat] = True
+                self.dt_in_play += 1
                 shown = "a double-turn card"
             else:
                 self.cities[seat].remove(move.card)
@@ -574,8 +578,9 @@ class SantaFeState(GameState):
                         f"{_s(seat)}'s unused {rr_name(self.round_branch[seat])} branch card leaves the game."
                     )
                 )
-            if self.round_dt[seat]:
-                self.dt_pile += 1
+                self.round_branch[seat] = None
+        self.dt_pile += self.dt_in_play
+        self.dt_in_play = 0
         self.phase = "draw"
         self.turn = 0
 
@@ -806,6 +811,7 @@ class SantaFeState(GameState):
         "discarded",
         "deck",
         "dt_pile",
+        "dt_in_play",
         "dt_box",
         "branch_piles",
         "branch_removed",

@@ -102,7 +102,7 @@ def build_view(state: SantaFeState, seat: int | None) -> dict[str, Any]:
             "supply": dict(state.supply),
             "deck": len(state.deck),
             "dt_pile": state.dt_pile,
-            "dt_in_play": sum(state.round_dt) if revealed else 0,
+            "dt_in_play": state.dt_in_play,
             "branch_piles": dict(state.branch_piles),
             "branch_removed": state.branch_removed,
             "engineers_left": state.engineers_left,
