@@ -191,6 +191,57 @@ def _walk_components(components: list[dict[str, Any]]) -> Iterator[dict[str, Any
                 yield from _walk_components([comp[key]])
 
 
+def _validate_body(body: dict[str, Any], n_files: int) -> None:
+    """Discord's documented limits for a message body; violations answer 400 / 50035 like Discord."""
+    problems = []
+    if len(body.get("content") or "") > 2000:
+        problems.append("content must be 2000 or fewer in length")
+    embeds = body.get("embeds") or []
+    if len(embeds) > 10:
+        problems.append("embeds must be 10 or fewer")
+    for e in embeds:
+        if (
+            len(e.get("title", "")) > 256
+            or len(e.get("description", "")) > 4096
+            or len(e.get("fields", [])) > 25
+        ):
+            problems.append("embed title/description/fields too long")
+        for f in e.get("fields", []):
+            if not f.get("name") or not f.get("value") or len(f["name"]) > 256 or len(f["value"]) > 1024:
+                problems.append("embed field name (1-256) / value (1-1024)")
+    comps = body.get("components") or []
+    v2 = bool(int(body.get("flags") or 0) & (1 << 15))
+    if not v2 and len(comps) > 5:
+        problems.append("components must be 5 or fewer action rows")
+    seen: set[str] = set()
+    for c in _walk_components(comps):
+        if c.get("type") == 1 and not v2 and not 1 <= len(c.get("components", [])) <= 5:
+            problems.append("an action row holds 1 to 5 components")
+        if "custom_id" in c:
+            if not 1 <= len(c["custom_id"]) <= 100:
+                problems.append(f"custom_id {c['custom_id']!r} must be 1-100 characters")
+            if c["custom_id"] in seen:
+                problems.append(f"duplicate custom_id {c['custom_id']!r}")
+            seen.add(c["custom_id"])
+        if len(str(c.get("label") or "")) > 80:
+            problems.append(f"label {c['label']!r} longer than 80")
+        if c.get("type") == 2 and c.get("style") != 5 and c.get("style") != 6 and "custom_id" not in c:
+            problems.append("a button needs a custom_id")
+        if c.get("type") == 3:
+            opts = c.get("options", [])
+            if not 1 <= len(opts) <= 25:
+                problems.append(f"select {c.get('custom_id')!r} must have 1-25 options")
+            for o in opts:
+                if not 1 <= len(o.get("label", "")) <= 100 or not 1 <= len(o.get("value", "")) <= 100:
+                    problems.append("select option label/value must be 1-100 characters")
+                if len(o.get("description", "") or "") > 100:
+                    problems.append("select option description longer than 100")
+    if n_files > 10:
+        problems.append("at most 10 files")
+    if problems:
+        raise _HTTPError(400, 50035, "Invalid Form Body: " + "; ".join(dict.fromkeys(problems)))
+
+
 @dataclass(eq=False)
 class FakeMessage:
     id: int
@@ -210,6 +261,7 @@ class FakeMessage:
     edits: int = 0
     thread: FakeChannel | None = None
     reactions: list[str] = field(default_factory=list)
+    pinned: bool = False
 
     @property
     def ephemeral(self) -> bool:
@@ -269,7 +321,7 @@ class FakeMessage:
             "mention_everyone": False,
             "mentions": [],
             "mention_roles": [],
-            "pinned": False,
+            "pinned": self.pinned,
             "timestamp": TIMESTAMP,
             "edited_timestamp": TIMESTAMP if self.edits else None,
             "reactions": [{"emoji": {"id": None, "name": r}, "count": 1, "me": True} for r in self.reactions],
@@ -714,6 +766,21 @@ class FakeDiscord:
         finally:
             self._waiters.remove(ev)
 
+    async def wait_message(
+        self,
+        channel: FakeChannel,
+        predicate: Callable[[FakeMessage], Any] = lambda m: True,
+        *,
+        since: int = 0,
+        timeout: float = 10.0,
+    ) -> FakeMessage:
+        """Wait for the newest live message in channel with id > since (e.g. an interaction's id) matching predicate."""
+
+        def find() -> FakeMessage | None:
+            return next((m for m in reversed(channel.messages) if m.id > since and predicate(m)), None)
+
+        return await self.wait_for(find, timeout, what=f"for a message in {channel.name}")
+
     # --------------------------------------------------------------- gateway
 
     async def _gateway(self, request: web.Request) -> web.WebSocketResponse:
@@ -852,6 +919,8 @@ class FakeDiscord:
             ("PATCH", f"/channels/{s}/messages/{s}", self._h_patch_message),
             ("DELETE", f"/channels/{s}/messages/{s}", self._h_delete_message),
             ("PUT", f"/channels/{s}/messages/{s}/reactions/{t}/@me", self._h_react),
+            ("PUT", f"/channels/{s}/messages/pins/{s}", self._h_pin),
+            ("DELETE", f"/channels/{s}/messages/pins/{s}", self._h_unpin),
             ("POST", f"/channels/{s}/messages/{s}/threads", self._h_thread_from_message),
             ("POST", f"/channels/{s}/threads", self._h_thread),
             ("PUT", f"/channels/{s}/thread-members/{t}", self._h_thread_member),
@@ -1001,8 +1070,7 @@ class FakeDiscord:
         if ch.is_dm and ch.recipient is not None and ch.recipient.dms_closed:
             self.dm_failures.append(ch.recipient.id)
             raise _HTTPError(403, 50007, "Cannot send messages to this user")
-        if len(body.get("content") or "") > 2000:
-            raise _HTTPError(400, 50035, "Invalid Form Body: content must be 2000 or fewer in length.")
+        _validate_body(body, len(files))
         if ch.is_thread and ch.archived:
             if ch.locked:
                 raise _HTTPError(400, 50083, "Thread is archived")
@@ -1032,6 +1100,7 @@ class FakeDiscord:
     def _edit_message(self, msg: FakeMessage, body: dict[str, Any], files: list[tuple[str, bytes]]) -> None:
         if msg.deleted:
             raise _HTTPError(404, 10008, "Unknown Message")
+        _validate_body({"flags": msg.flags, **body}, len(files))
         if "content" in body:
             msg.content = body["content"] or ""
         if "embeds" in body:
@@ -1054,9 +1123,14 @@ class FakeDiscord:
         return self._create_message(self._get_chan(cid), body, files).payload()
 
     async def _h_history(self, request: web.Request, body: Any, files: Any, cid: str) -> Any:
-        limit = int(request.query.get("limit", 50))
+        q = request.query
+        limit = min(int(q.get("limit", 50)), 100)
         msgs = [m for m in self._get_chan(cid).messages if not m.ephemeral]
-        return [m.payload() for m in reversed(msgs)][:limit]
+        if "before" in q:
+            msgs = [m for m in msgs if m.id < int(q["before"])]
+        if "after" in q:
+            msgs = [m for m in msgs if m.id > int(q["after"])][:limit]
+        return [m.payload() for m in reversed(msgs)][:limit]  # newest first, as Discord answers
 
     async def _h_get_message(self, request: web.Request, body: Any, files: Any, cid: str, mid: str) -> Any:
         msg = self._get_msg(self._get_chan(cid), mid)
@@ -1086,6 +1160,14 @@ class FakeDiscord:
         name = unquote(emoji)
         msg.reactions.append(name)
         self.reactions.append((msg.id, name))
+        return None
+
+    async def _h_pin(self, request: web.Request, body: Any, files: Any, cid: str, mid: str) -> None:
+        self._get_msg(self._get_chan(cid), mid).pinned = True
+        return None
+
+    async def _h_unpin(self, request: web.Request, body: Any, files: Any, cid: str, mid: str) -> None:
+        self._get_msg(self._get_chan(cid), mid).pinned = False
         return None
 
     # -- threads
@@ -1176,6 +1258,11 @@ class FakeDiscord:
             choices = data.get("choices") or []
             if len(choices) > 25:
                 raise _HTTPError(400, 50035, "Invalid Form Body: choices must be 25 or fewer in length.")
+            for c in choices:
+                if not 1 <= len(c.get("name", "")) <= 100 or len(str(c.get("value", ""))) > 100:
+                    raise _HTTPError(
+                        400, 50035, f"Invalid Form Body: choice {c!r} name 1-100, value up to 100"
+                    )
             ix.choices = choices
         elif rtype == 9:
             ix.modal = data
@@ -1309,9 +1396,13 @@ class FakeDiscord:
         return ix
 
     def _resolve_command(
-        self, words: list[str], channel: FakeChannel
+        self, words: list[str], channel: FakeChannel, user: FakeUser
     ) -> tuple[dict[str, Any], list[dict[str, Any]], list[dict[str, Any]]]:
-        """Registered command, the nesting path ([group], [subcommand]) and the leaf's option specs."""
+        """Registered command, the nesting path ([group], [subcommand]) and the leaf's option specs.
+
+        Refuses what Discord's client would not let the user send: unknown commands, guild-only
+        commands in DMs, commands whose default_member_permissions the member lacks.
+        """
         table = dict(self.global_commands)
         if not channel.is_dm:
             table.update(self.guild_commands.get(self.guild_id, {}))
@@ -1320,6 +1411,17 @@ class FakeDiscord:
             raise FakeDiscordError(
                 f"command {words[0]!r} is not registered (did the bot run tree.sync?); have {sorted(table)}"
             )
+        if channel.is_dm and (
+            cmd.get("dm_permission") is False or 1 not in (cmd.get("contexts") or [0, 1, 2])
+        ):
+            raise FakeDiscordError(f"/{words[0]} is guild-only; Discord does not offer it in DMs")
+        needed = cmd.get("default_member_permissions")
+        if needed is not None and not channel.is_dm:
+            needed = int(needed)
+            if self.member_permissions(user) & needed != needed:
+                raise FakeDiscordError(
+                    f"{user.name} lacks the permissions {needed} that /{words[0]} requires"
+                )
         path: list[dict[str, Any]] = []
         specs = cmd.get("options") or []
         for word in words[1:]:
@@ -1340,11 +1442,13 @@ class FakeDiscord:
         resolved: dict[str, dict[str, Any]],
         *,
         check: bool,
+        in_guild: bool,
     ) -> dict[str, Any]:
         if isinstance(value, FakeUser):
             otype, raw = 6, str(value.id)
             resolved.setdefault("users", {})[raw] = value.payload()
-            resolved.setdefault("members", {})[raw] = self.member_payload(value, with_user=False)
+            if in_guild:  # in DMs Discord resolves users only
+                resolved.setdefault("members", {})[raw] = self.member_payload(value, with_user=False)
         elif isinstance(value, FakeChannel):
             otype, raw = 7, str(value.id)
             resolved.setdefault("channels", {})[raw] = {**value.payload(), "permissions": str(PERM_EVERYONE)}
@@ -1369,6 +1473,7 @@ class FakeDiscord:
 
     def _command_data(
         self,
+        user: FakeUser,
         name: str,
         channel: FakeChannel,
         options: dict[str, Any],
@@ -1376,7 +1481,7 @@ class FakeDiscord:
         value: str = "",
     ) -> dict[str, Any]:
         words = name.strip().lstrip("/").split()
-        cmd, path, specs = self._resolve_command(words, channel)
+        cmd, path, specs = self._resolve_command(words, channel, user)
         by_name = {o["name"]: o for o in specs}
         for key in options:
             if key not in by_name:
@@ -1389,7 +1494,9 @@ class FakeDiscord:
             raise FakeDiscordError(f"/{name}: option {focused!r} has no autocomplete")
         resolved: dict[str, dict[str, Any]] = {}
         leaf = [
-            self._option(by_name[k], k, v, resolved, check=True) for k, v in options.items() if k != focused
+            self._option(by_name[k], k, v, resolved, check=True, in_guild=not channel.is_dm)
+            for k, v in options.items()
+            if k != focused
         ]
         if focused is not None:
             # While typing, Discord sends the raw text as the value, whatever the option type.
@@ -1416,7 +1523,7 @@ class FakeDiscord:
         timeout: float = 10.0,
     ) -> FakeInteraction:
         """Invoke a slash command ("game new") as user in channel (a guild channel, thread or DM)."""
-        data = self._command_data(name, channel, options or {})
+        data = self._command_data(user, name, channel, options or {})
         return await self._send_interaction(2, user, channel, data, locale=locale, wait=wait, timeout=timeout)
 
     async def autocomplete(
@@ -1432,7 +1539,7 @@ class FakeDiscord:
         timeout: float = 10.0,
     ) -> list[dict[str, Any]]:
         """Ask the bot for autocomplete choices while user types value into option focused; returns the choices."""
-        data = self._command_data(name, channel, options or {}, focused=focused, value=value)
+        data = self._command_data(user, name, channel, options or {}, focused=focused, value=value)
         ix = await self._send_interaction(4, user, channel, data, locale=locale, wait=True, timeout=timeout)
         if ix.response_type != 8 or ix.choices is None:
             raise AssertionError(f"autocomplete answered with callback type {ix.response_type}")

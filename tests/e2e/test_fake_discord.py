@@ -37,6 +37,40 @@ class JoinButton(discord.ui.DynamicItem[discord.ui.Button], template=r"tb:join:(
         await interaction.response.send_message(f"{interaction.user.display_name} joined game {self.gid}")
 
 
+class RollButton(discord.ui.DynamicItem[discord.ui.Button], template=r"tb:roll:(?P<gid>[0-9]+)"):
+    """Acknowledges with a deferred update, then posts and edits its own message."""
+
+    def __init__(self, gid: int) -> None:
+        super().__init__(discord.ui.Button(label="Roll", custom_id=f"tb:roll:{gid}"))
+        self.gid = gid
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str]
+    ) -> RollButton:
+        return cls(int(match["gid"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await interaction.response.defer()
+        assert interaction.channel is not None
+        await interaction.channel.send(f"rolled {self.gid}")  # type: ignore[union-attr]
+        await interaction.edit_original_response(content="rolled!")
+
+
+class JaTranslator(app_commands.Translator):
+    async def translate(
+        self,
+        string: app_commands.locale_str,
+        locale: discord.Locale,
+        context: app_commands.TranslationContext,
+    ) -> str | None:
+        return (
+            "ロケールを表示"
+            if locale is discord.Locale.japanese and string.message == "Echo locale"
+            else None
+        )
+
+
 class ColourSelect(discord.ui.View):
     @discord.ui.select(
         custom_id="tb:colour", options=[discord.SelectOption(label=c, value=c) for c in ("red", "blue")]
@@ -74,7 +108,7 @@ def make_bot(fake: FakeDiscord) -> commands.Bot:
         where: discord.TextChannel | None = None,
     ) -> None:
         gid = interaction.id % 100000
-        view = discord.ui.View(timeout=None).add_item(JoinButton(gid))
+        view = discord.ui.View(timeout=None).add_item(JoinButton(gid)).add_item(RollButton(gid))
         text = f"{kind.value} for {seats} by {interaction.user.display_name} rival={rival and rival.display_name} where={where and where.name}"
         if thread:
             assert isinstance(interaction.channel, discord.TextChannel)
@@ -135,15 +169,22 @@ def make_bot(fake: FakeDiscord) -> commands.Bot:
     async def name(interaction: discord.Interaction) -> None:
         await interaction.response.send_modal(NameModal())
 
+    @app_commands.command(name="settings", description="Organizers only")
+    @app_commands.default_permissions(manage_guild=True)
+    @app_commands.guild_only()
+    async def settings(interaction: discord.Interaction) -> None:
+        await interaction.response.send_message("settings", ephemeral=True)
+
     @app_commands.command(name="boom", description="Raises")
     async def boom(interaction: discord.Interaction) -> None:
         raise RuntimeError("kaboom")
 
-    for cmd in (game, play, dm, board, slow, locale, colour, name, boom):
+    for cmd in (game, play, dm, board, slow, locale, colour, name, settings, boom):
         bot.tree.add_command(cmd)
 
     async def setup_hook() -> None:
-        bot.add_dynamic_items(JoinButton)
+        bot.add_dynamic_items(JoinButton, RollButton)
+        await bot.tree.set_translator(JaTranslator())
         await bot.tree.sync()
 
     bot.setup_hook = setup_hook  # type: ignore[method-assign]
@@ -159,9 +200,10 @@ async def fake(fake_discord: FakeDiscord) -> FakeDiscord:
 async def test_login_sync_and_guild(fake: FakeDiscord) -> None:
     assert discord.http.Route.BASE.startswith("http://127.0.0.1:")
     names = sorted(c["name"] for c in fake.commands())
-    assert names == ["board", "boom", "colour", "dm", "game", "locale", "name", "play", "slow"]
+    assert names == ["board", "boom", "colour", "dm", "game", "locale", "name", "play", "settings", "slow"]
     game = fake.command("game")
     assert sorted((o["name"], o["type"]) for o in game["options"]) == [("admin", 2), ("new", 1)]
+    assert fake.command("locale")["description_localizations"] == {"ja": "ロケールを表示"}
     bot = next(iter(fake._bots))
     guild = bot.get_guild(fake.guild_id)
     assert guild is not None and {c.name for c in guild.text_channels} == {"general", "games", "random"}
@@ -290,3 +332,43 @@ async def test_error_guard_records_command_exception(fake: FakeDiscord, log_guar
     records = log_guard.take()  # taken, so this test passes; left in place it fails the test
     assert any(r.levelno == logging.ERROR and r.exc_info and "kaboom" in str(r.exc_info[1]) for r in records)
     assert not ix.answered
+
+
+async def test_permissions_and_contexts_are_enforced(fake: FakeDiscord) -> None:
+    ix = await fake.slash(fake.user("Ann"), fake.channel("general"), "settings")
+    assert ix.content == "settings"
+    with pytest.raises(FakeDiscordError, match="lacks the permissions"):
+        await fake.slash(fake.user("Bob"), fake.channel("general"), "settings")
+    with pytest.raises(FakeDiscordError, match="guild-only"):
+        await fake.slash(fake.user("Ann"), fake.dm_channel(fake.user("Ann")), "settings")
+
+
+async def test_deferred_update_then_post_and_edit(fake: FakeDiscord) -> None:
+    general = fake.channel("general")
+    ix = await fake.slash(fake.user("Ann"), general, "game new", options={"kind": "trans_europa"})
+    lobby = ix.reply
+    roll = await fake.click(fake.user("Bob"), lobby, label="Roll")
+    assert roll.response_type == 6
+    post = await fake.wait_message(general, lambda m: m.content.startswith("rolled"), since=roll.id)
+    assert post.content == f"rolled {ix.id % 100000}"
+    await fake.wait_for(lambda: lobby.content == "rolled!")
+    assert lobby.edits == 1 and lobby.buttons()  # edit without view keeps the buttons
+
+
+async def test_rest_odds_and_ends(fake: FakeDiscord) -> None:
+    bot = next(iter(fake._bots))
+    channel = bot.get_channel(fake.channel("random").id)
+    assert isinstance(channel, discord.TextChannel)
+    sent = [await channel.send(f"m{i}") for i in range(3)]
+    await sent[0].pin()
+    await sent[1].add_reaction("✅")
+    history = [m.content async for m in channel.history(limit=None)]
+    assert history == ["m2", "m1", "m0"]
+    assert fake.message(sent[0].id).pinned and fake.reactions == [(sent[1].id, "✅")]
+    with pytest.raises(discord.HTTPException) as err:
+        await channel.send("x" * 2001)
+    assert err.value.code == 50035
+    await sent[2].delete()
+    assert [m.content for m in fake.channel("random").messages] == ["m0", "m1"]
+    with pytest.raises(AssertionError, match="timed out"):
+        await fake.wait_for(lambda: False, timeout=0.05)
