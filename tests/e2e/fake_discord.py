@@ -494,6 +494,8 @@ class _Conn:
     ws: web.WebSocketResponse
     seq: int = 0
     identified: bool = False
+    acked_seq: int = 0  # highest sequence the client reported in a heartbeat
+    beat: asyncio.Event = field(default_factory=asyncio.Event)
 
 
 class FakeDiscord:
@@ -527,6 +529,9 @@ class FakeDiscord:
         self.guild_commands: dict[int, dict[str, dict[str, Any]]] = {}
         self._command_ids: dict[tuple[int | None, str], int] = {}
         self.dm_failures: list[int] = []
+        # Seconds within which the first callback must arrive (Discord: 3); None = not enforced,
+        # because CI machines are slow. Set it in a test to check the bot defers where needed.
+        self.interaction_window: float | None = None
         self.reactions: list[tuple[int, str]] = []
         for i, name in enumerate(("general", "games", "random")):
             ch = FakeChannel(self.next_id(), name, 0, guild_id=self.guild_id, position=i)
@@ -575,6 +580,26 @@ class FakeDiscord:
     def dms(self, user: FakeUser) -> list[FakeMessage]:
         """Messages in the DM channel between the bot and user (sent by the bot or as replies there)."""
         return self.dm_channel(user).messages
+
+    @property
+    def all_messages(self) -> list[FakeMessage]:
+        """Every live message in every channel, thread and DM, in creation order."""
+        return sorted((m for m in self.messages_by_id.values() if not m.deleted), key=lambda m: m.id)
+
+    async def delete_message(self, message: FakeMessage) -> None:
+        """A moderator deletes a message (the bot gets MESSAGE_DELETE)."""
+        message.deleted = True
+        data = {"id": str(message.id), "channel_id": str(message.channel_id)}
+        if message.guild_id is not None:
+            data["guild_id"] = str(message.guild_id)
+        await self.dispatch("MESSAGE_DELETE", data, sync=True)
+        self._notify()
+
+    async def archive_thread(self, thread: FakeChannel, *, locked: bool = False) -> None:
+        """Discord (or a moderator) archives a thread (the bot gets THREAD_UPDATE)."""
+        thread.archived, thread.locked = True, locked
+        await self.dispatch("THREAD_UPDATE", thread.payload(), sync=True)
+        self._notify()
 
     def commands(self, guild_id: int | None = None) -> list[dict[str, Any]]:
         """Registered commands (global, or for a guild), as the bot sent them plus ids."""
@@ -709,6 +734,11 @@ class FakeDiscord:
 
     async def start_bot(self, bot: discord.Client, timeout: float = 20.0) -> discord.Client:
         """Run bot.start() in a task and return once it is ready (login + sync + READY + GUILD_CREATE)."""
+        state = bot._connection
+        if state.guild_ready_timeout > 1.0 or state._chunk_guilds:
+            raise FakeDiscordError(
+                "build the bot with **fake.bot_kwargs() (short guild_ready_timeout, no chunking)"
+            )
         task = asyncio.create_task(bot.start(TOKEN), name=f"fake-discord-bot-{id(bot)}")
         self._bots[bot] = task
         ready = asyncio.create_task(bot.wait_until_ready())
@@ -798,6 +828,8 @@ class FakeDiscord:
                 data = json.loads(msg.data)
                 op = data.get("op")
                 if op == 1:
+                    conn.acked_seq = max(conn.acked_seq, data.get("d") or 0)
+                    conn.beat.set()
                     await ws.send_str(json.dumps({"op": 11, "d": None, "s": None, "t": None}))
                 elif op == 2:
                     if data["d"].get("token") != TOKEN:
@@ -831,11 +863,34 @@ class FakeDiscord:
         await self._send_dispatch(conn, "GUILD_CREATE", self.guild_payload())
         conn.identified = True
 
-    async def dispatch(self, event: str, data: dict[str, Any]) -> None:
-        """Send a gateway DISPATCH event to every identified bot connection."""
+    async def dispatch(self, event: str, data: dict[str, Any], *, sync: bool = False) -> None:
+        """Send a gateway DISPATCH event to every identified bot connection (then sync() if asked)."""
         for conn in list(self._conns):
             if conn.identified and not conn.ws.closed:
                 await self._send_dispatch(conn, event, data)
+        if sync:
+            await self.sync()
+
+    async def sync(self, timeout: float = 10.0) -> None:
+        """Return once every connected bot has parsed all events sent so far (its cache is up to date).
+
+        Asks for a heartbeat (op 1): discord.py answers in order, with the last sequence it read,
+        and parses each event synchronously before reading the next. Each call costs the client
+        one gateway send, and discord.py allows 110 per minute per connection, so use it sparingly.
+        """
+        for conn in list(self._conns):
+            if not conn.identified or conn.ws.closed:
+                continue
+            target = conn.seq
+            await conn.ws.send_str(json.dumps({"op": 1, "d": None, "s": None, "t": None}))
+            deadline = time.monotonic() + timeout
+            while conn.acked_seq < target and not conn.ws.closed:
+                conn.beat.clear()
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    raise AssertionError(f"bot did not confirm gateway event {target} within {timeout}s")
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(conn.beat.wait(), left)
 
     # ------------------------------------------------------------------ REST
 
@@ -1067,7 +1122,8 @@ class FakeDiscord:
         *,
         interaction: FakeInteraction | None = None,
     ) -> FakeMessage:
-        if ch.is_dm and ch.recipient is not None and ch.recipient.dms_closed:
+        # Interaction replies are webhook messages: closed DMs only stop messages the bot starts.
+        if interaction is None and ch.is_dm and ch.recipient is not None and ch.recipient.dms_closed:
             self.dm_failures.append(ch.recipient.id)
             raise _HTTPError(403, 50007, "Cannot send messages to this user")
         _validate_body(body, len(files))
@@ -1140,8 +1196,8 @@ class FakeDiscord:
 
     async def _h_patch_message(self, request: web.Request, body: Any, files: Any, cid: str, mid: str) -> Any:
         msg = self._get_msg(self._get_chan(cid), mid)
-        if msg.author is not self.bot_user or msg.ephemeral:
-            raise _HTTPError(403, 50005, "Cannot edit a message authored by another user")
+        if msg.ephemeral:  # only the interaction webhook can edit an ephemeral message
+            raise _HTTPError(404, 10008, "Unknown Message")
         self._edit_message(msg, body, files)
         return msg.payload()
 
@@ -1186,7 +1242,8 @@ class FakeDiscord:
         )
         thread.member_ids.add(self.bot_user.id)
         self.channels[thread.id] = thread
-        await self.dispatch("THREAD_CREATE", {**thread.payload(), "newly_created": True})
+        # Synced, so the thread is in the bot's cache when create_thread returns.
+        await self.dispatch("THREAD_CREATE", {**thread.payload(), "newly_created": True}, sync=True)
         return thread
 
     async def _h_thread(self, request: web.Request, body: Any, files: Any, cid: str) -> Any:
@@ -1230,6 +1287,8 @@ class FakeDiscord:
             raise _HTTPError(404, 10062, "Unknown interaction")
         if ix.response_type is not None:
             raise _HTTPError(400, 40060, "Interaction has already been acknowledged.")
+        if self.interaction_window is not None and time.perf_counter() - ix.sent_at > self.interaction_window:
+            raise _HTTPError(404, 10062, "Unknown interaction")
         rtype = int(body["type"])
         data = body.get("data") or {}
         resource: dict[str, Any] = {"type": rtype}

@@ -269,6 +269,8 @@ async def test_dm_file_and_closed_dms(fake: FakeDiscord) -> None:
         await user.send("hi")
     assert err.value.code == 50007
     assert len(fake.dms(dee)) == 1
+    ix = await fake.slash(dee, fake.dm_channel(dee), "locale")  # replies to her own interactions still work
+    assert ix.content == "en-US None" and len(fake.dms(dee)) == 2
 
 
 async def test_file_upload_deferred_followups_and_locale(fake: FakeDiscord) -> None:
@@ -372,3 +374,31 @@ async def test_rest_odds_and_ends(fake: FakeDiscord) -> None:
     assert [m.content for m in fake.channel("random").messages] == ["m0", "m1"]
     with pytest.raises(AssertionError, match="timed out"):
         await fake.wait_for(lambda: False, timeout=0.05)
+
+
+async def test_world_changes_and_interaction_window(fake: FakeDiscord, log_guard: LogGuard) -> None:
+    general = fake.channel("general")
+    ix = await fake.slash(
+        fake.user("Ann"), general, "game new", options={"kind": "trans_europa", "thread": True}
+    )
+    [thread] = fake.threads
+    await fake.archive_thread(thread, locked=False)
+    bot = next(iter(fake._bots))
+    assert bot.get_channel(thread.id) is None  # discord.py drops archived threads from its cache
+    fetched = await bot.fetch_channel(thread.id)
+    assert isinstance(fetched, discord.Thread) and fetched.archived
+    await fetched.send("wakes it up")
+    assert not thread.archived and thread.messages[-1].content == "wakes it up"
+    await fake.delete_message(ix.reply)
+    assert ix.reply.deleted and ix.reply not in fake.all_messages
+    with pytest.raises(FakeDiscordError):
+        await fake.click(fake.user("Bob"), ix.reply, label="Join")
+    fake.interaction_window = 0.0  # every callback is now "too late": the bot's reply fails with 10062
+    late = await fake.slash(fake.user("Ann"), general, "locale", wait=False)
+    await fake.wait_for(lambda: log_guard.records)
+    [record] = log_guard.take()
+    assert (
+        isinstance(record.exc_info[1].__cause__, discord.NotFound)
+        and record.exc_info[1].__cause__.code == 10062
+    )
+    assert not late.answered
