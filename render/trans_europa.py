@@ -1,0 +1,583 @@
+"""Trans Europa images: the public board, a seat's private board and the round-end board (spec section 12)."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Mapping
+from functools import lru_cache
+from typing import Any
+
+from PIL import Image, ImageDraw
+
+from render import kit
+from rules.trans_europa import board as te
+
+WIDTH = int(te.CANVAS["width"])
+HEIGHT = int(te.CANVAS["height"])
+MAP_RIGHT = int(te.CANVAS["map_box"][2])
+STRIP_TOP = 884  # below the map and its bottom column numbers: legend / hand list
+
+# Region colours: the card colours, tuned apart; every city disc ALSO carries the region letter.
+REGION_COLOURS: dict[str, kit.RGB] = {
+    "red": (214, 39, 40),
+    "orange": (245, 140, 20),
+    "yellow": (245, 212, 40),
+    "green": (44, 150, 60),
+    "blue": (40, 100, 205),
+}
+REGION_LETTERS = {"red": "R", "orange": "O", "yellow": "Y", "green": "G", "blue": "B"}
+REGION_WORDS = {"red": "west", "orange": "centre", "yellow": "north", "green": "east", "blue": "south"}
+
+SINGLE_LINE: kit.RGB = (160, 154, 142)
+DOUBLE_LINE: kit.RGB = (92, 78, 62)
+JUNCTION_DOT: kit.RGB = (120, 114, 104)
+BLACK_TRACK: kit.RGB = (20, 20, 20)
+TRACK_WIDTH = 9
+CITY_R = 11
+MARKER_SIZE = 30
+
+# --------------------------------------------------------------------------- view access
+
+
+def _per_seat(value: Any) -> dict[int, Any]:
+    """Seat-keyed data as {int: value}: JSON dicts have string keys, lists are in seat order."""
+    if value is None:
+        return {}
+    if isinstance(value, Mapping):
+        return {int(k): v for k, v in value.items()}
+    return dict(enumerate(value))
+
+
+def _junction(token: Any) -> int | None:
+    if isinstance(token, int):
+        return token
+    if isinstance(token, str):
+        return te.junction_of(token)
+    return None
+
+
+def _xy(v: int) -> tuple[float, float]:
+    j = te.JUNCTIONS[v]
+    return (j.px, j.py)
+
+
+def _tracks(items: Iterable[Any] | None) -> list[tuple[int, int, int | None]]:
+    """[(a, b, owner)] from the view's track dicts (owner None = black)."""
+    out = []
+    for item in items or ():
+        if isinstance(item, Mapping):
+            a, b, owner = _junction(item.get("a")), _junction(item.get("b")), item.get("owner")
+        else:
+            a, b = _junction(item[0]), _junction(item[1])
+            owner = item[2] if len(item) > 2 else None
+        if a is not None and b is not None:
+            out.append((a, b, None if owner is None else int(owner)))
+    return out
+
+
+def _city_ids(items: Iterable[Any] | None) -> list[str]:
+    """City ids from a list of ids or of hand entries ({"id": ...})."""
+    out = []
+    for item in items or ():
+        city = item.get("id") if isinstance(item, Mapping) else item
+        if isinstance(city, str) and te.junction_of(city) is not None:
+            junction = te.junction_of(city)
+            if junction in te.CITY_AT:
+                out.append(te.CITY_AT[junction].id)
+    return out
+
+
+def _completed(view: Mapping[str, Any]) -> dict[int, list[str]]:
+    """Seats complete this round -> their revealed city ids."""
+    out: dict[int, list[str]] = {}
+    for item in view.get("completed") or ():
+        if isinstance(item, Mapping):
+            out[int(item["seat"])] = _city_ids(item.get("cities") or item.get("hand"))
+        else:
+            out[int(item)] = []
+    return out
+
+
+def _name(names: list[str], seat: int) -> str:
+    return names[seat] if 0 <= seat < len(names) else f"Seat {seat + 1}"
+
+
+def _city_name(city_id: str) -> str:
+    return te.CITY_BY_ID[city_id].name
+
+
+# --------------------------------------------------------------------------- the static map
+
+
+def _blend(colour: kit.RGB, into: kit.RGB, amount: float) -> kit.RGB:
+    return tuple(round(c * amount + b * (1 - amount)) for c, b in zip(colour, into, strict=True))  # type: ignore[return-value]
+
+
+def _offset_line(a: tuple[float, float], b: tuple[float, float], offset: float) -> list[tuple[float, float]]:
+    (ax, ay), (bx, by) = a, b
+    length = math.hypot(bx - ax, by - ay)
+    nx, ny = -(by - ay) / length * offset, (bx - ax) / length * offset
+    return [(ax + nx, ay + ny), (bx + nx, by + ny)]
+
+
+def _draw_map() -> Image.Image:
+    """Paper, region tint, grid, junctions and the coordinate labels: everything that never changes."""
+    image = kit.new_canvas(WIDTH, HEIGHT)
+    draw = ImageDraw.Draw(image)
+    # Faint region tint: each junction's hexagonal cell takes the colour of its nearest city.
+    cell_r = 68 / math.sqrt(3) + 0.5
+    for j in te.JUNCTIONS:
+        nearest = min(
+            te.CITIES,
+            key=lambda c: (
+                (te.JUNCTIONS[c.junction].px - j.px) ** 2 + (te.JUNCTIONS[c.junction].py - j.py) ** 2
+            ),
+        )
+        tint = _blend(REGION_COLOURS[nearest.colour], kit.PAPER, 0.13)
+        hexagon = [
+            (
+                j.px + cell_r * math.cos(math.radians(90 + 60 * k)),
+                j.py + cell_r * math.sin(math.radians(90 + 60 * k)),
+            )
+            for k in range(6)
+        ]
+        draw.polygon(hexagon, fill=tint)
+    for e in te.EDGES:
+        a, b = _xy(e.a), _xy(e.b)
+        if e.cost == 1:
+            draw.line([a, b], fill=SINGLE_LINE, width=2)
+        else:
+            # a double line (river, mountain, sea) costs 2: two parallel strokes, as on the board
+            draw.line(_offset_line(a, b, 3.5), fill=DOUBLE_LINE, width=2)
+            draw.line(_offset_line(a, b, -3.5), fill=DOUBLE_LINE, width=2)
+    for j in te.JUNCTIONS:
+        draw.ellipse((j.px - 3, j.py - 3, j.px + 3, j.py + 3), fill=JUNCTION_DOT)
+    # Coordinates on all four sides, so a player can read off ids like g13 wherever they look.
+    for row, letter in enumerate(te.ROW_LETTERS):
+        y = 60 + 58.89 * row
+        kit.text(draw, (13, y), letter, 20, kit.INK, bold=True, anchor="mm")
+        kit.text(draw, (MAP_RIGHT - 14, y), letter, 20, kit.INK, bold=True, anchor="mm")
+    for col in range(34):
+        x = 40 + 34 * col
+        kit.text(draw, (x, 20), str(col), 15, kit.MUTED, anchor="mm")
+        kit.text(draw, (x, 866), str(col), 15, kit.MUTED, anchor="mm")
+    draw.line([(0, STRIP_TOP - 6), (MAP_RIGHT, STRIP_TOP - 6)], fill=kit.GRID, width=2)
+    _draw_region_legend(draw, STRIP_TOP + 4)
+    return image
+
+
+def _draw_city_disc(
+    draw: ImageDraw.ImageDraw, centre: tuple[float, float], colour: str, r: float = CITY_R
+) -> None:
+    x, y = centre
+    fill = REGION_COLOURS[colour]
+    draw.ellipse((x - r, y - r, x + r, y + r), fill=fill, outline=kit.INK, width=2)
+    kit.text(
+        draw,
+        (x, y + 0.5),
+        REGION_LETTERS[colour],
+        int(r * 1.15),
+        kit.contrast_text(fill),
+        bold=True,
+        anchor="mm",
+    )
+
+
+def _draw_region_legend(draw: ImageDraw.ImageDraw, y: int) -> None:
+    x = 16
+    kit.text(draw, (x, y + 14), "Regions:", 17, kit.INK, bold=True, anchor="lm")
+    x += 92
+    for colour in ("red", "orange", "yellow", "green", "blue"):
+        _draw_city_disc(draw, (x + 12, y + 14), colour, 12)
+        label = f"{colour} ({REGION_WORDS[colour]})"
+        kit.text(draw, (x + 30, y + 14), label, 17, kit.INK, anchor="lm")
+        x += 44 + kit.text_size(label, 17)[0]
+
+
+@lru_cache(maxsize=2)
+def _city_tiles(small_deck: bool) -> tuple[tuple[Image.Image, tuple[int, int]], ...]:
+    """Each city's disc and name as a small RGBA tile, pasted over the tracks on every render."""
+    overlay = Image.new("RGBA", (WIDTH, HEIGHT), (0, 0, 0, 0))
+    draw = ImageDraw.Draw(overlay)
+    tiles = []
+    for city in te.CITIES:
+        x, y = _xy(city.junction)
+        out_of_play = small_deck and city.removed_2_3_players
+        if out_of_play:
+            # not dealt with 2-3 players: an ordinary junction that keeps its name, greyed out
+            draw.ellipse((x - 7, y - 7, x + 7, y + 7), fill=kit.WHITE, outline=kit.MUTED, width=2)
+        else:
+            _draw_city_disc(draw, (x, y), city.colour)
+        label_y = y + CITY_R + 2
+        kit.text(
+            draw,
+            (x, label_y),
+            city.name,
+            17,
+            kit.MUTED if out_of_play else kit.INK,
+            bold=not out_of_play,
+            halo=kit.WHITE,
+            anchor="ma",
+        )
+        w, h = kit.text_size(city.name, 17, True)
+        box = (
+            int(x - max(w / 2, CITY_R) - 6),
+            int(y - CITY_R - 3),
+            int(x + max(w / 2, CITY_R) + 6),
+            int(label_y + h + 10),
+        )
+        tiles.append((overlay.crop(box), (box[0], box[1])))
+    return tuple(tiles)
+
+
+def _base() -> Image.Image:
+    return kit.static_layer("trans_europa/map", _draw_map)
+
+
+# --------------------------------------------------------------------------- the changing parts
+
+
+def _draw_tracks(
+    draw: ImageDraw.ImageDraw,
+    tracks: list[tuple[int, int, int | None]],
+    newest: set[frozenset[int]],
+    network_of: int | None = None,
+    network: set[int] | None = None,
+) -> None:
+    # Under-layers first (own network glow, newest-track halo), then every bar on top of them.
+    if network_of is not None and network:
+        glow = _blend(kit.seat_colour(network_of), kit.WHITE, 0.55)
+        for a, b, owner in tracks:
+            if a in network and b in network and owner in (None, network_of):
+                draw.line([_xy(a), _xy(b)], fill=glow, width=24)
+        for v in network:
+            x, y = _xy(v)
+            draw.ellipse((x - 12, y - 12, x + 12, y + 12), fill=glow)
+    for a, b, _owner in tracks:
+        if frozenset((a, b)) in newest:
+            draw.line([_xy(a), _xy(b)], fill=kit.HIGHLIGHT, width=TRACK_WIDTH + 10)
+            for v in (a, b):
+                x, y = _xy(v)
+                r = (TRACK_WIDTH + 10) / 2
+                draw.ellipse((x - r, y - r, x + r, y + r), fill=kit.HIGHLIGHT)
+    for a, b, owner in tracks:
+        if owner is None:
+            draw.line([_xy(a), _xy(b)], fill=BLACK_TRACK, width=TRACK_WIDTH)
+            for v in (a, b):
+                x, y = _xy(v)
+                r = TRACK_WIDTH / 2 - 0.5
+                draw.ellipse((x - r, y - r, x + r, y + r), fill=BLACK_TRACK)
+    for a, b, owner in tracks:
+        if owner is not None:
+            # a coloured (vexation) track: the seat's colour, hatched, with its symbol in the middle
+            (ax, ay), (bx, by) = _xy(a), _xy(b)
+            kit.patterned_bar(draw, (ax, ay), (bx, by), TRACK_WIDTH + 3, kit.seat_colour(owner))
+            mx, my = (ax + bx) / 2, (ay + by) / 2
+            draw.ellipse((mx - 12, my - 12, mx + 12, my + 12), fill=kit.WHITE, outline=kit.INK, width=2)
+            kit.draw_seat_token(draw, owner, (mx, my), 15, label=False)
+
+
+def _paste_cities(image: Image.Image, small_deck: bool) -> None:
+    for tile, position in _city_tiles(small_deck):
+        image.paste(tile, position, tile)
+
+
+def _draw_flag(draw: ImageDraw.ImageDraw, v: int, seat: int) -> None:
+    """A small seat-coloured flag on a city: this city belongs to that seat's (revealed) hand."""
+    x, y = _xy(v)
+    pole_x, top = x + 8, y - 38
+    draw.line([(pole_x, y - 6), (pole_x, top)], fill=kit.INK, width=3)
+    flag = (pole_x, top, pole_x + 28, top + 21)
+    draw.rectangle(flag, fill=kit.seat_colour(seat), outline=kit.INK, width=2)
+    kit.draw_symbol(
+        draw, kit.seat_symbol(seat), (pole_x + 14, top + 10.5), 13, kit.seat_text_colour(seat), None
+    )
+
+
+def _draw_markers(draw: ImageDraw.ImageDraw, markers: dict[int, Any]) -> None:
+    for seat, where in sorted(markers.items()):
+        v = _junction(where)
+        if v is None:
+            continue
+        x, y = _xy(v)
+        if v in te.CITY_AT:
+            # beside the city, joined to it by a short stem, so the city's colour and letter stay visible
+            tx, ty = x - 17, y - 19
+            draw.line([(x, y), (tx, ty)], fill=kit.INK, width=4)
+            kit.draw_seat_token(draw, seat, (tx, ty), MARKER_SIZE - 2)
+        else:
+            kit.draw_seat_token(draw, seat, (x, y), MARKER_SIZE)
+
+
+def _newest(view: Mapping[str, Any]) -> set[frozenset[int]]:
+    return {frozenset((a, b)) for a, b, _ in _tracks(view.get("last_tracks"))}
+
+
+def _status(view: Mapping[str, Any], names: list[str]) -> str:
+    phase = view.get("phase")
+    active = view.get("active_seat")
+    if phase == "game_over" or view.get("over"):
+        result = view.get("result") or {}
+        winners = [entry for entry in result.get("seats", ()) if entry.get("rank") == 1]
+        if not winners:
+            return "Game over"
+        who = " and ".join(_name(names, int(entry["seat"])) for entry in winners)
+        return f"Game over: {who} {'wins' if len(winners) == 1 else 'win'} with {winners[0]['score']}"
+    if active is None:
+        return ""
+    who = _name(names, int(active))
+    if phase == "markers":
+        return f"{who} places a start marker"
+    laid = 1 if view.get("step") == 2 else 0
+    return f"{who} to play: {laid} of 2 laid"
+
+
+def _panel(
+    image: Image.Image, view: Mapping[str, Any], names: list[str], title: str | None = None
+) -> kit.Panel:
+    """Round, start seat, whose turn, supplies, players with scores and completed hands, the score track."""
+    panel = kit.Panel(image, (MAP_RIGHT, 0, WIDTH, HEIGHT))
+    options = view.get("options") or {}
+    seats = int(view.get("num_seats", len(names)))
+    panel.title(title or "Trans Europa", 30)
+    start_seat = view.get("start_seat")
+    start = f" - start: {_name(names, int(start_seat))}" if start_seat is not None else ""
+    panel.line(f"Round {view.get('round', 1)}{start}", 21)
+    status = _status(view, names)
+    if status:
+        panel.wrapped(status, 24, kit.INK, bold=True)
+    panel.gap(4)
+    black_left = view.get("black_left")
+    if black_left is not None:
+        total = int(te.COMPONENTS["black_tracks"])
+        panel.line(f"Black tracks left: {black_left} of {total}", 20)
+        bar_y = panel.y
+        panel.draw.rectangle(
+            (panel.x, bar_y, panel.x + panel.width, bar_y + 10), outline=kit.GRID, fill=kit.WHITE
+        )
+        filled = panel.width * int(black_left) / total
+        panel.draw.rectangle((panel.x, bar_y, panel.x + filled, bar_y + 10), fill=BLACK_TRACK)
+        panel.gap(18)
+    panel.rule()
+    scores = _per_seat(view.get("scores"))
+    coloured_left = _per_seat(view.get("coloured_left"))
+    completed = _completed(view)
+    to_act = set(view.get("to_act") or ())
+    vexation = bool(options.get("vexation")) or bool(coloured_left)
+    for seat in range(seats):
+        notes = []
+        if vexation and seat in coloured_left:
+            notes.append(f"coloured tracks left: {coloured_left[seat]}")
+        if seat in completed:
+            cities = ", ".join(_city_name(c) for c in completed[seat])
+            notes.append(f"CONNECTED: {cities}" if cities else "CONNECTED")
+        panel.player_row(
+            seat, _name(names, seat), scores.get(seat), to_act=seat in to_act, note="; ".join(notes), size=24
+        )
+    panel.rule()
+    top = int(options.get("start_score", te.COMPONENTS["start_score"]))
+    panel.line("Score track (red zone: game ends)", 18, kit.MUTED)
+    panel.score_track(top, [(seat, int(score)) for seat, score in sorted(scores.items())], 16)
+    return panel
+
+
+def _draw_track_legend(panel: kit.Panel, vexation: bool, seat: int | None = None) -> None:
+    panel.rule()
+
+    def black(draw: ImageDraw.ImageDraw, c: tuple[float, float]) -> None:
+        draw.line([(c[0] - 14, c[1]), (c[0] + 14, c[1])], fill=BLACK_TRACK, width=TRACK_WIDTH)
+
+    def newest(draw: ImageDraw.ImageDraw, c: tuple[float, float]) -> None:
+        draw.line([(c[0] - 14, c[1]), (c[0] + 14, c[1])], fill=kit.HIGHLIGHT, width=TRACK_WIDTH + 10)
+        black(draw, c)
+
+    def double(draw: ImageDraw.ImageDraw, c: tuple[float, float]) -> None:
+        draw.line([(c[0] - 14, c[1] - 3.5), (c[0] + 14, c[1] - 3.5)], fill=DOUBLE_LINE, width=2)
+        draw.line([(c[0] - 14, c[1] + 3.5), (c[0] + 14, c[1] + 3.5)], fill=DOUBLE_LINE, width=2)
+
+    panel.legend_item(black, "black track", 18)
+    panel.legend_item(newest, "newest track(s)", 18)
+    panel.legend_item(double, "double line: costs 2, whole turn", 18)
+    if vexation:
+        who = seat if seat is not None else 0
+
+        def coloured(draw: ImageDraw.ImageDraw, c: tuple[float, float]) -> None:
+            kit.patterned_bar(
+                draw, (c[0] - 14, c[1]), (c[0] + 14, c[1]), TRACK_WIDTH + 3, kit.seat_colour(who)
+            )
+
+        panel.legend_item(coloured, "coloured: only its owner uses it", 18)
+
+
+# --------------------------------------------------------------------------- public entry points
+
+
+def _render(view: Mapping[str, Any], names: list[str], private: bool) -> Image.Image:
+    image = _base()
+    draw = ImageDraw.Draw(image)
+    small_deck = int(view.get("num_seats", 4)) <= 3
+    seat = view.get("seat") if private else None
+    tracks = _tracks(view.get("tracks"))
+    network: set[int] = set()
+    if seat is not None:
+        for token in _per_seat(view.get("networks")).get(int(seat), ()):
+            v = _junction(token)
+            if v is not None:
+                network.add(v)
+    _draw_tracks(draw, tracks, _newest(view), None if seat is None else int(seat), network)
+    if seat is not None:
+        _draw_hand_rings(draw, view, int(seat))
+    _paste_cities(image, small_deck)
+    completed = _completed(view)
+    for owner, cities in completed.items():
+        for city in cities:
+            _draw_flag(draw, te.CITY_BY_ID[city].junction, owner)
+    if seat is not None:
+        _draw_hand_ticks(draw, view)
+    _draw_markers(draw, _per_seat(view.get("markers")))
+    panel = _panel(image, view, names)
+    options = view.get("options") or {}
+    _draw_track_legend(panel, bool(options.get("vexation")), None if seat is None else int(seat))
+    if seat is not None:
+        _draw_hand_strip(draw, view, int(seat), names)
+    else:
+        kit.text(
+            draw,
+            (16, STRIP_TOP + 56),
+            "Type junctions as row letter + column (g13) or by city name (paris).",
+            17,
+            kit.MUTED,
+            anchor="lm",
+        )
+    return image
+
+
+def _hand(view: Mapping[str, Any]) -> list[dict[str, Any]]:
+    return [dict(entry) for entry in view.get("hand") or () if isinstance(entry, Mapping)]
+
+
+def _draw_hand_rings(draw: ImageDraw.ImageDraw, view: Mapping[str, Any], seat: int) -> None:
+    colour = kit.seat_colour(seat)
+    for entry in _hand(view):
+        v = _junction(entry.get("junction")) or _junction(entry.get("id"))
+        if v is None:
+            continue
+        x, y = _xy(v)
+        r = 20
+        draw.ellipse((x - r - 2, y - r - 2, x + r + 2, y + r + 2), outline=kit.INK, width=2)
+        draw.ellipse((x - r, y - r, x + r, y + r), outline=colour, width=5)
+
+
+def _draw_hand_ticks(draw: ImageDraw.ImageDraw, view: Mapping[str, Any]) -> None:
+    for entry in _hand(view):
+        v = _junction(entry.get("junction")) or _junction(entry.get("id"))
+        if v is None or not entry.get("connected"):
+            continue
+        x, y = _xy(v)
+        bx, by = x + 20, y - 18
+        draw.ellipse((bx - 11, by - 11, bx + 11, by + 11), fill=kit.WHITE, outline=kit.INK, width=2)
+        kit.tick(draw, (bx, by + 1), 13, kit.INK, 3)
+
+
+def _draw_hand_strip(draw: ImageDraw.ImageDraw, view: Mapping[str, Any], seat: int, names: list[str]) -> None:
+    """Below the map: the seat's five cities by colour, ticked when connected, and the tracks-needed line."""
+    y = STRIP_TOP + 50
+    kit.draw_seat_token(draw, seat, (28, y + 12), 28)
+    kit.text(draw, (50, y + 12), f"{_name(names, seat)}'s cities:", 19, kit.INK, bold=True, anchor="lm")
+    x = 60 + kit.text_size(f"{_name(names, seat)}'s cities:", 19, True)[0]
+    order = {c: i for i, c in enumerate(("red", "orange", "yellow", "green", "blue"))}
+    for entry in sorted(_hand(view), key=lambda e: order.get(str(e.get("colour")), 9)):
+        city_id = _city_ids([entry])
+        name = str(entry.get("name") or (_city_name(city_id[0]) if city_id else entry.get("id")))
+        colour = str(entry.get("colour") or (te.CITY_BY_ID[city_id[0]].colour if city_id else "red"))
+        _draw_city_disc(draw, (x + 12, y + 12), colour, 12)
+        kit.text(draw, (x + 29, y + 12), name, 19, kit.INK, anchor="lm")
+        x += 34 + kit.text_size(name, 19)[0]
+        if entry.get("connected"):
+            kit.tick(draw, (x + 6, y + 12), 16, kit.INK, 3)
+            x += 20
+        x += 16
+    needed = view.get("tracks_needed")
+    if needed is not None:
+        line = (
+            "You are connected!"
+            if int(needed) == 0
+            else f"You still need {needed} track{'s' if needed != 1 else ''}."
+        )
+        kit.text(draw, (16, y + 52), line, 22, kit.INK, bold=True, anchor="lm")
+
+
+def board(view: dict[str, Any], names: list[str]) -> bytes:
+    """The public board image (from view(None))."""
+    return kit.encode(_render(view, names, private=False))
+
+
+def hand(view: dict[str, Any], names: list[str]) -> bytes:
+    """A seat's private board (from view(seat)): its cities ringed, its network glowing, its needs."""
+    return kit.encode(_render(view, names, private=True))
+
+
+def round_end(view: dict[str, Any], names: list[str]) -> bytes:
+    """The board at the end of the newest finished round (`last_round`): all hands flagged, penalties."""
+    last = view.get("last_round")
+    if not last:
+        raise ValueError("no finished round in this view")
+    image = _base()
+    draw = ImageDraw.Draw(image)
+    small_deck = int(view.get("num_seats", 4)) <= 3
+    _draw_tracks(
+        draw, _tracks(last.get("tracks")), {frozenset((a, b)) for a, b, _ in _tracks(last.get("last_tracks"))}
+    )
+    _paste_cities(image, small_deck)
+    hands = {seat: _city_ids(cities) for seat, cities in _per_seat(last.get("hands")).items()}
+    for seat, cities in hands.items():
+        for city in cities:
+            _draw_flag(draw, te.CITY_BY_ID[city].junction, seat)
+    _draw_markers(draw, _per_seat(last.get("markers")))
+    _round_end_panel(image, view, last, hands, names)
+    kit.text(
+        draw,
+        (16, STRIP_TOP + 56),
+        "Flags mark each player's five cities in their colour and symbol.",
+        17,
+        kit.MUTED,
+        anchor="lm",
+    )
+    return kit.encode(image)
+
+
+def _round_end_panel(
+    image: Image.Image,
+    view: Mapping[str, Any],
+    last: Mapping[str, Any],
+    hands: dict[int, list[str]],
+    names: list[str],
+) -> None:
+    panel = kit.Panel(image, (MAP_RIGHT, 0, WIDTH, HEIGHT))
+    seats = int(view.get("num_seats", len(names)))
+    panel.title("Trans Europa", 30)
+    panel.line(f"End of round {last.get('round', '')}", 24, bold=True)
+    panel.line("Each player's five cities are flagged.", 18, kit.MUTED)
+    penalties = _per_seat(last.get("penalties"))
+    after = _per_seat(last.get("scores_after"))
+    before = _per_seat(last.get("scores_before"))
+    completed = {
+        int(s) if not isinstance(s, Mapping) else int(s["seat"]) for s in last.get("completed") or ()
+    }
+    panel.rule()
+    for seat in range(seats):
+        penalty = int(penalties.get(seat, 0))
+        score = after.get(seat)
+        if seat in completed:
+            what = "connected: loses 0"
+        else:
+            what = f"needs {penalty} track{'s' if penalty != 1 else ''}: loses {penalty}"
+        if score is not None:
+            what += f": {before.get(seat, int(score) + penalty)} -> {score}"
+        cities = ", ".join(_city_name(c) for c in hands.get(seat, ()))
+        panel.player_row(seat, _name(names, seat), score, note=f"{what}. {cities}", size=24)
+    panel.rule()
+    options = view.get("options") or {}
+    top = int(options.get("start_score", te.COMPONENTS["start_score"]))
+    panel.line("Score track (red zone: game ends)", 18, kit.MUTED)
+    panel.score_track(top, [(seat, int(score)) for seat, score in sorted(after.items())], 16)
