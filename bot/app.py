@@ -1,0 +1,129 @@
+"""Builds the Junction bot: `create_bot(db_path, **settings)` is the one way a bot is made."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Mapping
+from typing import Any
+
+import discord
+from discord.ext import commands
+
+from bot.render_pool import Renderer, RenderPool
+from bot.store import Store
+from bot.tables import Tables
+from bot.ui.components import DYNAMIC_ITEMS
+from rules.engine import GameDefinition
+
+log = logging.getLogger("bot.app")
+
+# Only what the bot does: read and post in channels and threads it plays in, open a thread per
+# game, attach board images. Mentions of players need no permission; DMs need none.
+PERMISSIONS = discord.Permissions(
+    view_channel=True,
+    send_messages=True,
+    send_messages_in_threads=True,
+    create_public_threads=True,
+    attach_files=True,
+)
+SCOPES = ("bot", "applications.commands")
+
+
+def invite_url(application_id: int | str) -> str:
+    """The OAuth2 URL that adds the bot to a server with the least permissions it uses."""
+    return discord.utils.oauth_url(application_id, permissions=PERMISSIONS, scopes=SCOPES)
+
+
+class JunctionBot(commands.Bot):
+    """A commands.Bot that owns the store, the game-host service and the render pool."""
+
+    def __init__(
+        self,
+        db_path: str,
+        *,
+        games: Mapping[str, GameDefinition] | None,
+        board_renderer: Renderer | None,
+        hand_renderer: Renderer | None,
+        render_workers: int,
+        dev_guild: int | None,
+        defer_after: float,
+        **bot_kwargs: Any,
+    ) -> None:
+        bot_kwargs.setdefault("intents", discord.Intents.none() | discord.Intents(guilds=True))
+        bot_kwargs.setdefault("command_prefix", commands.when_mentioned)
+        bot_kwargs.setdefault("help_command", None)
+        super().__init__(**bot_kwargs)
+        self.db_path = db_path
+        self.games = games
+        self.dev_guild = dev_guild
+        self.defer_after = defer_after
+        self.renderer = RenderPool(board_renderer, hand_renderer, render_workers)
+        self.store: Store | None = None
+        self.tables: Tables = None  # type: ignore[assignment]  # set in setup_hook
+        self.junction: Any = None  # the GamesCog; components call into it
+        self._resumed = False
+
+    async def setup_hook(self) -> None:
+        from bot.cogs.games import GamesCog
+
+        self.store = await Store.open(self.db_path)
+        self.tables = Tables(self.store, games=self.games)
+        await self.tables.load()  # the index only; states load on first use
+        self.junction = GamesCog(self)
+        await self.add_cog(self.junction)
+        # One registration per component kind re-attaches every game's buttons after a restart.
+        self.add_dynamic_items(*DYNAMIC_ITEMS)
+        if self.dev_guild:
+            guild = discord.Object(self.dev_guild)
+            self.tree.copy_global_to(guild=guild)
+            await self.tree.sync(guild=guild)
+        else:
+            await self.tree.sync()
+        await self.renderer.warm_up()
+
+    async def on_ready(self) -> None:
+        if self.application_id:
+            log.info("ready as %s; invite: %s", self.user, invite_url(self.application_id))
+        if not self._resumed:
+            self._resumed = True
+            # Finish what the last run owed: AI turns and posts committed but not sent.
+            await self.junction.resume_all()
+
+    async def close(self) -> None:
+        if self.junction is not None:
+            await self.junction.drain()
+        try:
+            await super().close()
+        finally:
+            self.renderer.close()
+            if self.store is not None:
+                await self.store.close()
+                self.store = None
+
+
+def create_bot(
+    db_path: str,
+    *,
+    games: Mapping[str, GameDefinition] | None = None,
+    board_renderer: Renderer | None = None,
+    hand_renderer: Renderer | None = None,
+    render_workers: int = 1,
+    dev_guild: int | str | None = None,
+    defer_after: float = 1.5,
+    **bot_kwargs: Any,
+) -> JunctionBot:
+    """Build the bot. `games`/renderers default to the registry and `render`; the rest goes to Bot.
+
+    dev_guild: sync commands to that guild only (instant in development) instead of globally.
+    defer_after: seconds of work after which an interaction is deferred (Discord allows 3).
+    """
+    return JunctionBot(
+        db_path,
+        games=games,
+        board_renderer=board_renderer,
+        hand_renderer=hand_renderer,
+        render_workers=render_workers,
+        dev_guild=int(dev_guild) if dev_guild else None,
+        defer_after=defer_after,
+        **bot_kwargs,
+    )

@@ -1,0 +1,513 @@
+"""Slash commands and component handlers: turn interactions into service calls and outcomes into posts.
+
+Commands: /game new|join|leave|start|cancel|status|log, /play, /hand, /board, /rules.
+
+Table options for `/game new` come as ONE text option, `options:`, written `key=value key=value`
+(e.g. `vexation=on rounds=3`). Discord cannot offer per-game typed options in one command (every
+game has its own set, and a command's options are fixed at sync), so the text is parsed here and
+validated by the game definition's typed `Option`s (`definition.resolve_options`), which gives
+the player a one-line reason ("rounds must be between 1 and 5"); `/rules game:` lists each
+game's options with their kinds and defaults. A new game needs no change here.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import logging
+from collections import defaultdict
+from collections.abc import Awaitable
+from typing import TYPE_CHECKING, Any, TypeVar
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot import texts
+from bot.tables import STALE_MOVE, Outcome, Refused, TableInfo, Tables
+from bot.ui.components import board_view, lobby_view, picker_view
+from bot.ui.picker import autocomplete, menu
+
+if TYPE_CHECKING:
+    from bot.app import JunctionBot
+
+log = logging.getLogger("bot.games")
+T = TypeVar("T")
+DM_CLOSED = 50007
+MENTION_USERS = discord.AllowedMentions(everyone=False, roles=False, users=True)
+NO_MENTIONS = discord.AllowedMentions.none()
+
+
+def _is_moderator(interaction: discord.Interaction) -> bool:
+    perms = interaction.permissions
+    return bool(perms.manage_guild or perms.manage_messages)
+
+
+def _png(data: bytes, name: str) -> discord.File:
+    return discord.File(io.BytesIO(data), filename=name)
+
+
+class GamesCog(commands.Cog):
+    """Everything players touch. Handlers stay thin: rules live in Tables, texts in bot.texts."""
+
+    def __init__(self, bot: JunctionBot) -> None:
+        self.bot = bot
+        self.tables: Tables = bot.tables
+        self._flush_locks: defaultdict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
+        self._flushing: set[asyncio.Future] = set()
+        self.commands_built = self._build_commands()
+
+    async def cog_load(self) -> None:
+        for command in self.commands_built:
+            self.bot.tree.add_command(command)
+
+    async def cog_unload(self) -> None:
+        for command in self.commands_built:
+            self.bot.tree.remove_command(command.name)
+
+    # ------------------------------------------------------------------ replies
+
+    async def _within(self, interaction: discord.Interaction, work: Awaitable[T], *, update: bool = False) -> T:
+        """Run `work`; if it outlasts `defer_after` seconds, defer so Discord's 3 s window holds."""
+        task = asyncio.ensure_future(work)
+        try:
+            return await asyncio.wait_for(asyncio.shield(task), self.bot.defer_after)
+        except TimeoutError:
+            if not interaction.response.is_done():
+                if update:
+                    await interaction.response.defer()
+                else:
+                    await interaction.response.defer(ephemeral=True, thinking=True)
+            return await task
+
+    @staticmethod
+    async def _reply(interaction: discord.Interaction, text: str, **kwargs: Any) -> None:
+        """An ephemeral answer, whether or not the interaction was deferred."""
+        kwargs.setdefault("allowed_mentions", NO_MENTIONS)
+        if interaction.response.is_done():
+            await interaction.followup.send(text, ephemeral=True, **kwargs)
+        else:
+            await interaction.response.send_message(text, ephemeral=True, **kwargs)
+
+    @staticmethod
+    async def _update(interaction: discord.Interaction, text: str, view: discord.ui.View | None) -> None:
+        """Replace the message a component sits on (the ephemeral picker, the lobby)."""
+        if interaction.response.is_done():
+            await interaction.edit_original_response(content=text, view=view, allowed_mentions=NO_MENTIONS)
+        else:
+            await interaction.response.edit_message(content=text, view=view, allowed_mentions=NO_MENTIONS)
+
+    # ------------------------------------------------------------------ posting owed work
+
+    async def drain(self, timeout: float = 10.0) -> None:
+        """Wait (bounded) for posts being sent, so a shutdown does not cut a flush in half."""
+        if self._flushing:
+            await asyncio.wait(set(self._flushing), timeout=timeout)
+
+    async def flush(self, game_id: int) -> None:
+        """Send every post the store says this game owes (tracked, so close() can wait for it)."""
+        task = asyncio.ensure_future(self._flush(game_id))
+        self._flushing.add(task)
+        task.add_done_callback(self._flushing.discard)
+        await task
+
+    async def _flush(self, game_id: int) -> None:
+        """One board post, then DMs, marking each done once sent."""
+        async with self._flush_locks[game_id]:
+            owed = await self.tables.owed_posts(game_id)
+            if not owed:
+                return
+            info = await self.tables.info(game_id)
+            boards = [p for p in owed if p.kind == "board"]
+            if boards:
+                lines = [line for p in boards for line in p.payload.get("lines", [])]
+                result = next((p.payload["result"] for p in reversed(boards) if "result" in p.payload), None)
+                if await self._post_board(info, lines, result):
+                    await self.tables.posts_done([p.id for p in boards])
+            by_seat: dict[int, list] = defaultdict(list)
+            for post in owed:
+                if post.kind == "dm" and post.seat is not None:
+                    by_seat[post.seat].append(post)
+            for seat, posts in sorted(by_seat.items()):
+                lines = [line for p in posts for line in p.payload.get("lines", [])]
+                welcome = any(p.payload.get("welcome") for p in posts)
+                if await self._dm_view(info, seat, lines, welcome):
+                    await self.tables.posts_done([p.id for p in posts])
+
+    async def _post_board(self, info: TableInfo, lines: list[str], result: list[str] | None) -> bool:
+        channel = self.bot.get_partial_messageable(info.row.place_id, guild_id=info.row.guild_id)
+        kwargs: dict[str, Any] = {}
+        if info.row.status in ("running", "over"):
+            view, names = await self.tables.public_view(info.row.id)
+            try:
+                kwargs["file"] = _png(await self.bot.renderer.board(view, names), "board.png")
+            except Exception:
+                log.exception("rendering the board of game %s failed", info.row.id)
+        over = info.row.status != "running"
+        try:
+            message = await channel.send(texts.board_text(info, lines, result), view=board_view(info.row.id, over),
+                                         allowed_mentions=MENTION_USERS, **kwargs)
+        except discord.HTTPException as error:
+            log.warning("board post of game %s failed (%s); it stays owed", info.row.id, error)
+            return False
+        await self.tables.set_message(info.row.id, board_message_id=message.id)
+        return True
+
+    async def _dm_view(self, info: TableInfo, seat: int, lines: list[str], welcome: bool) -> bool:
+        """DM a player their private view. Closed DMs: tell the channel once, without secrets."""
+        user_id = info.seats[seat].user_id
+        if user_id is None:
+            return True
+        title, game_id = info.definition.title, info.row.id
+        head = (f"Welcome to **{title}** (game #{game_id} in <#{info.row.place_id}>). Your private hand comes "
+                "here after every change; `/hand` shows it too." if welcome
+                else f"**{title}** · game #{game_id} · your hand")
+        kwargs: dict[str, Any] = {}
+        try:
+            _, view, names = await self.tables.private_view(game_id, user_id)
+            kwargs["file"] = _png(await self.bot.renderer.hand(view, names), "hand.png")
+        except Refused:
+            return True
+        except Exception:
+            log.exception("rendering the hand of game %s seat %s failed", game_id, seat)
+        text = "\n".join([head, *(f"• {line}" for line in lines)])[: texts.MAX_CONTENT]
+        try:
+            dm = await self.bot.create_dm(discord.Object(user_id))
+            await dm.send(text, allowed_mentions=NO_MENTIONS, **kwargs)
+        except discord.Forbidden as error:
+            if error.code == DM_CLOSED and await self.tables.note_dm_closed(game_id, user_id):
+                channel = self.bot.get_partial_messageable(info.row.place_id, guild_id=info.row.guild_id)
+                await channel.send(
+                    f"<@{user_id}>, I cannot send you direct messages, so your hand in game #{game_id} cannot "
+                    "reach you by DM. Allow direct messages from server members (server menu → Privacy "
+                    "Settings), or use `/hand` here whenever you want to see it.",
+                    allowed_mentions=MENTION_USERS)
+            return True  # owed no longer: /hand serves this player
+        except discord.HTTPException as error:
+            log.warning("DM to seat %s of game %s failed (%s); it stays owed", seat, game_id, error)
+            return False
+        return True
+
+    async def refresh_lobby(self, game_id: int, interaction: discord.Interaction | None = None) -> None:
+        info = await self.tables.info(game_id)
+        view = lobby_view(game_id) if info.row.status == "lobby" else None
+        text = texts.lobby_text(info)
+        if interaction is not None:
+            await self._update(interaction, text, view)
+            return
+        if info.row.lobby_message_id is None:
+            return
+        channel = self.bot.get_partial_messageable(info.row.place_id, guild_id=info.row.guild_id)
+        try:
+            await channel.get_partial_message(info.row.lobby_message_id).edit(
+                content=text, view=view, allowed_mentions=NO_MENTIONS)
+        except discord.HTTPException as error:
+            log.warning("lobby message of game %s not updated (%s)", game_id, error)
+
+    async def resume_all(self) -> None:
+        """After a (re)start: AI turns the running games owe, then every post still owed."""
+        for game_id in await self.tables.load():
+            try:
+                await self.tables.resume(game_id)
+            except Exception:
+                log.exception("resuming game %s failed", game_id)
+        for game_id in sorted({p.game_id for p in await self.tables.owed_posts()}):
+            try:
+                await self.flush(game_id)
+            except Exception:
+                log.exception("owed posts of game %s failed", game_id)
+
+    # ------------------------------------------------------------------ shared actions
+
+    async def _after_move(self, interaction: discord.Interaction, outcome: Outcome) -> None:
+        await self.flush(outcome.game_id)
+
+    async def play_move(self, interaction: discord.Interaction, game_id: int, text: str, token: int | None,
+                        picker: bool) -> None:
+        try:
+            outcome = await self._within(interaction, self.tables.play(game_id, interaction.user.id, text, token=token),
+                                         update=picker)
+        except Refused as refused:
+            await self._reply(interaction, refused.reason)
+            return
+        mine = outcome.applied[0][1]
+        if picker:
+            await self._update(interaction, f"You played `{mine}`.", None)
+        else:
+            await self._reply(interaction, f"You played `{mine}`.")
+        await self._after_move(interaction, outcome)
+
+    async def start_game(self, interaction: discord.Interaction, game_id: int, from_lobby: bool) -> None:
+        try:
+            await self._within(interaction, self.tables.start(game_id, interaction.user.id,
+                                                              admin=_is_moderator(interaction)), update=from_lobby)
+        except Refused as refused:
+            await self._reply(interaction, refused.reason)
+            return
+        if from_lobby:
+            await self.refresh_lobby(game_id, interaction)
+        else:
+            await self._reply(interaction, "The game begins.")
+            await self.refresh_lobby(game_id)
+        await self.flush(game_id)
+
+    # ------------------------------------------------------------------ component handlers
+
+    async def on_lobby_button(self, interaction: discord.Interaction, game_id: int, action: str) -> None:
+        user = interaction.user
+        if action == "start":
+            await self.start_game(interaction, game_id, from_lobby=True)
+            return
+        try:
+            if action == "join":
+                await self.tables.join(game_id, user.id, user.display_name)
+            elif action == "leave":
+                result = await self.tables.leave(game_id, user.id)
+                if isinstance(result, Outcome):
+                    await self._reply(interaction, "You left; the AI plays your seat.")
+                    await self.flush(game_id)
+                    return
+            elif action == "ai":
+                await self.tables.add_ai(game_id, user.id)
+            elif action == "cancel":
+                await self.tables.cancel(game_id, user.id, admin=_is_moderator(interaction))
+        except Refused as refused:
+            await self._reply(interaction, refused.reason)
+            return
+        await self.refresh_lobby(game_id, interaction)
+
+    async def on_take_turn(self, interaction: discord.Interaction, game_id: int) -> None:
+        try:
+            _, token, moves = await self.tables.legal_moves(game_id, interaction.user.id)
+            info = await self.tables.info(game_id)
+        except Refused as refused:
+            await self._reply(interaction, refused.reason)
+            return
+        current = menu(moves)
+        await self._reply(interaction, self._picker_text(info, current), view=picker_view(game_id, token, current))
+
+    @staticmethod
+    def _picker_text(info: TableInfo, current) -> str:
+        text = f"Your move in **{info.definition.title}** (game #{info.row.id}): {current.total} to choose from."
+        if current.pages > 1:
+            text += f" Page {current.page + 1} of {current.pages}."
+        return text
+
+    async def on_pick(self, interaction: discord.Interaction, game_id: int, token: int, value: str) -> None:
+        if value.startswith("m:"):
+            await self.play_move(interaction, game_id, value[2:], token, picker=True)
+        elif value.startswith("g:"):
+            await self.on_picker_page(interaction, game_id, token, value[2:], 0)
+        else:
+            await self._reply(interaction, STALE_MOVE)
+
+    async def on_picker_page(self, interaction: discord.Interaction, game_id: int, token: int, prefix: str,
+                             page: int) -> None:
+        try:
+            _, current_token, moves = await self.tables.legal_moves(game_id, interaction.user.id)
+            info = await self.tables.info(game_id)
+        except Refused as refused:
+            await self._reply(interaction, refused.reason)
+            return
+        if current_token != token:
+            await self._reply(interaction, STALE_MOVE)
+            return
+        current = menu(moves, prefix, page)
+        await self._update(interaction, self._picker_text(info, current), picker_view(game_id, token, current))
+
+    async def on_hand(self, interaction: discord.Interaction, game_id: int) -> None:
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        try:
+            _, view, names = await self.tables.private_view(game_id, interaction.user.id)
+            info = await self.tables.info(game_id)
+        except Refused as refused:
+            await self._reply(interaction, refused.reason)
+            return
+        png = await self.bot.renderer.hand(view, names)
+        await self._reply(interaction, f"Your hand in **{info.definition.title}** (game #{game_id}).",
+                          file=_png(png, "hand.png"))
+
+    async def show_board(self, interaction: discord.Interaction, game_id: int) -> None:
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        try:
+            view, names = await self.tables.public_view(game_id)
+            info = await self.tables.info(game_id)
+        except Refused as refused:
+            await self._reply(interaction, refused.reason)
+            return
+        png = await self.bot.renderer.board(view, names)
+        result = None
+        if info.row.result:
+            result = [f"{info.seats[r['seat']].name}: {r['score']}" for r in info.row.result["seats"]]
+        await self._reply(interaction, texts.board_text(info, [], result), file=_png(png, "board.png"))
+
+    # ------------------------------------------------------------------ slash commands
+
+    def _build_commands(self) -> list[app_commands.Command | app_commands.Group]:
+        """Build the commands here, so the game choices come from the injected registry."""
+        cog = self
+        tables = self.tables
+        game_choices = [app_commands.Choice(name=d.title, value=key) for key, d in tables.games.items()][:25]
+        group = app_commands.Group(name="game", description="Open, join, start and manage a game in this channel",
+                                   guild_only=True)
+
+        async def here(interaction: discord.Interaction, *, user_fallback: bool = False) -> int:
+            return await tables.find_game(interaction.channel_id,
+                                          interaction.user.id if user_fallback else None)
+
+        @group.command(name="new", description="Open a lobby for a game in this channel (or a new thread)")
+        @app_commands.describe(game="Which game", thread="Play in a new thread of this channel",
+                               options="Table options as key=value key=value (see /rules)",
+                               seats="Seat order at the start")
+        @app_commands.choices(game=game_choices, seats=[app_commands.Choice(name="shuffled", value="shuffle"),
+                                                        app_commands.Choice(name="join order", value="join")])
+        async def new(interaction: discord.Interaction, game: str, thread: bool = False, options: str = "",
+                      seats: str = "shuffle") -> None:
+            try:
+                definition = tables.definition(game)
+                given = texts.parse_options(options)
+                definition.resolve_options(given)
+            except (Refused, ValueError) as error:
+                await cog._reply(interaction, getattr(error, "reason", str(error)))
+                return
+            if tables.game_at(interaction.channel_id) is not None:
+                await cog._reply(interaction, "There is already an open game here.")
+                return
+            channel = interaction.channel
+            thread_id = None
+            if thread:
+                if not isinstance(channel, discord.TextChannel):
+                    await cog._reply(interaction, "Threads can be opened in text channels only.")
+                    return
+                made = await channel.create_thread(name=f"{definition.title} by {interaction.user.display_name}",
+                                                   type=discord.ChannelType.public_thread,
+                                                   auto_archive_duration=10080)
+                thread_id = made.id
+            try:
+                info = await tables.create(game, guild_id=interaction.guild_id, channel_id=interaction.channel_id,
+                                           thread_id=thread_id, user_id=interaction.user.id,
+                                           user_name=interaction.user.display_name, options=given, seat_order=seats)
+            except Refused as refused:
+                await cog._reply(interaction, refused.reason)
+                return
+            place = cog.bot.get_partial_messageable(info.row.place_id, guild_id=interaction.guild_id)
+            lobby = await place.send(texts.lobby_text(info), view=lobby_view(info.row.id),
+                                     allowed_mentions=NO_MENTIONS)
+            await tables.set_message(info.row.id, lobby_message_id=lobby.id)
+            where = f" in <#{thread_id}>" if thread_id else ""
+            await cog._reply(interaction, f"Lobby for {definition.title} opened{where} (game #{info.row.id}).")
+
+        async def lobby_action(interaction: discord.Interaction, action: str) -> None:
+            try:
+                game_id = await here(interaction)
+                user = interaction.user
+                if action == "join":
+                    await tables.join(game_id, user.id, user.display_name)
+                    text = "You joined."
+                elif action == "leave":
+                    result = await tables.leave(game_id, user.id)
+                    text = "You left; the AI plays your seat." if isinstance(result, Outcome) else "You left."
+                else:
+                    await tables.cancel(game_id, user.id, admin=_is_moderator(interaction))
+                    text = "Game cancelled."
+            except Refused as refused:
+                await cog._reply(interaction, refused.reason)
+                return
+            await cog._reply(interaction, text)
+            await cog.refresh_lobby(game_id)
+            await cog.flush(game_id)
+
+        @group.command(name="join", description="Take a seat in this channel's lobby")
+        async def join(interaction: discord.Interaction) -> None:
+            await lobby_action(interaction, "join")
+
+        @group.command(name="leave", description="Leave the lobby, or hand your seat in a running game to the AI")
+        async def leave(interaction: discord.Interaction) -> None:
+            await lobby_action(interaction, "leave")
+
+        @group.command(name="cancel", description="Cancel this channel's game (its creator or a moderator)")
+        async def cancel(interaction: discord.Interaction) -> None:
+            await lobby_action(interaction, "cancel")
+
+        @group.command(name="start", description="Start the game in this channel's lobby")
+        async def start(interaction: discord.Interaction) -> None:
+            try:
+                game_id = await here(interaction)
+            except Refused as refused:
+                await cog._reply(interaction, refused.reason)
+                return
+            await cog.start_game(interaction, game_id, from_lobby=False)
+
+        @group.command(name="status", description="Players, options and whose turn it is")
+        async def status(interaction: discord.Interaction) -> None:
+            try:
+                info = await tables.info(await here(interaction))
+            except Refused as refused:
+                await cog._reply(interaction, refused.reason)
+                return
+            await cog._reply(interaction, texts.status_text(info))
+
+        @group.command(name="log", description="Every move of this channel's game so far")
+        async def log_command(interaction: discord.Interaction) -> None:
+            try:
+                game_id = await here(interaction)
+                lines = await tables.log(game_id)
+            except Refused as refused:
+                await cog._reply(interaction, refused.reason)
+                return
+            text = "\n".join(lines) or "No moves yet."
+            if len(text) <= texts.MAX_CONTENT - 10:
+                await cog._reply(interaction, f"```\n{text}\n```" if lines else text)
+            else:
+                await cog._reply(interaction, f"{len(lines)} moves:",
+                                 file=discord.File(io.BytesIO(text.encode()), filename=f"game-{game_id}-log.txt"))
+
+        @app_commands.command(name="play", description="Make your move (start typing to see your legal moves)")
+        @app_commands.describe(move="Your move, as offered")
+        async def play(interaction: discord.Interaction, move: str) -> None:
+            try:
+                game_id = await here(interaction, user_fallback=True)
+            except Refused as refused:
+                await cog._reply(interaction, refused.reason)
+                return
+            await cog.play_move(interaction, game_id, move, None, picker=False)
+
+        @play.autocomplete("move")
+        async def play_autocomplete(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+            try:
+                game_id = await here(interaction, user_fallback=True)
+                _, _, moves = await tables.legal_moves(game_id, interaction.user.id)
+            except Refused:
+                return []
+            return [app_commands.Choice(name=m[:100], value=m[:100]) for m in autocomplete(moves, current)]
+
+        @app_commands.command(name="hand", description="See your private hand (only you see the answer)")
+        async def hand(interaction: discord.Interaction) -> None:
+            try:
+                game_id = await here(interaction, user_fallback=True)
+            except Refused as refused:
+                await cog._reply(interaction, refused.reason)
+                return
+            await cog.on_hand(interaction, game_id)
+
+        @app_commands.command(name="board", description="See the current board of this channel's game")
+        async def board(interaction: discord.Interaction) -> None:
+            try:
+                game_id = await here(interaction, user_fallback=True)
+            except Refused as refused:
+                await cog._reply(interaction, refused.reason)
+                return
+            await cog.show_board(interaction, game_id)
+
+        @app_commands.command(name="rules", description="How a game plays and which table options it has")
+        @app_commands.describe(game="Which game")
+        @app_commands.choices(game=game_choices)
+        async def rules(interaction: discord.Interaction, game: str) -> None:
+            try:
+                definition = tables.definition(game)
+            except Refused as refused:
+                await cog._reply(interaction, refused.reason)
+                return
+            await cog._reply(interaction, texts.rules_text(definition))
+
+        return [group, play, hand, board, rules]

@@ -1,0 +1,289 @@
+"""The platform end to end: the real bot (create_bot) against the local fake Discord, with the Guess game."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import sqlite3
+
+from bot.app import create_bot, invite_url
+from bot.tables import NOT_SEATED, NOT_YOUR_TURN, STALE_MOVE
+from tests.bot import guess_game
+
+
+def make_bot(fake, db_path, **settings):
+    return create_bot(db_path, games=guess_game.GAMES, board_renderer=guess_game.board,
+                      hand_renderer=guess_game.hand, render_workers=settings.pop("render_workers", 0),
+                      **fake.bot_kwargs(), **settings)
+
+
+def db_moves(db_path, game_id=1):
+    with sqlite3.connect(db_path) as db:
+        return db.execute("SELECT n, seat, notation FROM moves WHERE game_id = ? ORDER BY n", (game_id,)).fetchall()
+
+
+def db_snapshot(db_path, game_id=1):
+    with sqlite3.connect(db_path) as db:
+        return db.execute("SELECT n, state FROM snapshots WHERE game_id = ?", (game_id,)).fetchone()
+
+
+def seats(db_path, game_id=1):
+    """user id per seat (None for AI)."""
+    with sqlite3.connect(db_path) as db:
+        return [r[0] for r in db.execute("SELECT user_id FROM seats WHERE game_id = ? ORDER BY seat", (game_id,))]
+
+
+def state_of(db_path, game_id=1):
+    return guess_game.DEFINITION.from_json(__import__("json").loads(db_snapshot(db_path, game_id)[1]))
+
+
+def board_posts(channel):
+    return [m for m in channel.messages if not m.ephemeral and m.attachments and "game #" in m.content]
+
+
+async def open_table(fake, channel, users, options=None, **new_options):
+    ann = users[0]
+    opts = {"game": "guess", **new_options}
+    if options:
+        opts["options"] = options
+    ix = await fake.slash(ann, channel, "game new", options=opts)
+    assert ix.ephemeral and "Lobby for Guess opened" in ix.content, ix.content
+    lobby = next(m for m in reversed(channel.messages) if "Lobby open" in m.content)
+    for user in users[1:]:
+        ix = await fake.click(user, lobby, label="Join")
+        assert ix.response_type == 7
+    return fake.message(lobby.id)
+
+
+async def test_lobby_game_and_picker_through_buttons(fake_discord, tmp_path):
+    fake = fake_discord
+    db = str(tmp_path / "j.db")
+    bot = await fake.start_bot(make_bot(fake, db))
+    ann, bob, cid = fake.user("Ann"), fake.user("Bob"), fake.user("Cid")
+    general = fake.channel("general")
+    assert {c["name"] for c in fake.commands()} >= {"game", "play", "hand", "board", "rules"}
+    lobby = await open_table(fake, general, [ann, bob, cid], options="rounds=2 span=20", seats="join")
+    assert "rounds=2" in lobby.content and "span=20" in lobby.content and "Bob" not in lobby.content
+    assert f"<@{bob.id}>" in lobby.content
+    ix = await fake.click(bob, lobby, label="Start")  # not the creator, but seated: may start
+    assert ix.response_type == 7
+    await fake.wait_for(lambda: board_posts(general), what="first board")
+    await fake.wait_for(lambda: all(fake.dms(u) for u in (ann, bob, cid)), what="welcome DMs")
+    assert "Welcome to **Guess**" in fake.dms(ann)[0].content
+    assert fake.dms(ann)[0].attachments[0].is_png
+    assert "Lobby open" not in fake.message(lobby.id).content and not fake.message(lobby.id).buttons()
+
+    users = {u.id: u for u in (ann, bob, cid)}
+    rng = random.Random(5)
+    clicks = 0
+    while True:
+        state = state_of(db)
+        if state.is_over():
+            break
+        seat = min(state.to_act())
+        user = users[seats(db)[seat]]
+        target = str(rng.choice(state.legal_moves(seat)))
+        posts_before = len(board_posts(general))
+        board = board_posts(general)[-1]
+        ix = await fake.click(user, board, label="Take turn")
+        picker = ix.reply
+        assert ix.ephemeral and picker.visible_to == user.id
+        # Narrow down through groups until the move itself is offered, then pick it.
+        for _ in range(6):
+            values = [o["value"] for o in picker.component(custom_id=picker.custom_ids()[0])["options"]]
+            assert len(values) <= 25
+            if "m:" + target in values:
+                ix = await fake.select(user, picker, ["m:" + target])
+                break
+            group = next(v for v in values if v.startswith("g:") and target.startswith(v[2:]))
+            ix = await fake.select(user, picker, [group])
+            picker = fake.message(picker.id)
+            clicks += 1
+        assert ix.content == f"You played `{target}`.", ix.content
+        await fake.wait_for(lambda n=posts_before: len(board_posts(general)) > n, what="board post")
+    assert clicks > 0  # with 3 seats and span 20 there are 41 guess moves: groups were used
+    moves = db_moves(db)
+    final = board_posts(general)[-1]
+    assert "Game over" in final.content and "1. " in final.content
+    assert len(board_posts(general)) == len(moves) + 1
+    assert all(p.attachments[0].is_png for p in board_posts(general))
+    assert "Take turn" not in [b.get("label") for b in final.buttons()]
+    await fake.stop_bot(bot)
+
+
+async def test_invite_url_has_both_scopes_and_few_permissions():
+    url = invite_url(1234)
+    assert "client_id=1234" in url and "scope=bot+applications.commands" in url
+    permissions = int(url.split("permissions=")[1].split("&")[0])
+    assert permissions and not permissions & 0x8  # never Administrator
+
+
+async def started_game(fake, db, users, channel, options="rounds=2 span=20"):
+    """Open, fill and start a Guess table in join order; returns the first board post."""
+    lobby = await open_table(fake, channel, users, options=options, seats="join")
+    await fake.click(users[0], lobby, label="Start")
+    return await fake.wait_for(lambda: (board_posts(channel) or [None])[-1], what="first board")
+
+
+def store_fingerprint(db):
+    with sqlite3.connect(db) as raw:
+        return (db_moves(db), db_snapshot(db),
+                raw.execute("SELECT count(*) FROM outbox").fetchone()[0],
+                raw.execute("SELECT status FROM games").fetchall())
+
+
+async def finish_bids(fake, users, channel):
+    for user in users:
+        ix = await fake.slash(user, channel, "play", options={"move": "bid 1"})
+        assert ix.ephemeral and ix.content == "You played `bid 1`.", ix.content
+
+
+async def test_autocomplete_gives_the_callers_legal_moves_filtered(fake_discord, tmp_path):
+    fake = fake_discord
+    db = str(tmp_path / "j.db")
+    await fake.start_bot(make_bot(fake, db))
+    ann, bob, cid = fake.user("Ann"), fake.user("Bob"), fake.user("Cid")
+    games = fake.channel("games")
+    await started_game(fake, db, [ann, bob, cid], games)
+    choices = await fake.autocomplete(ann, games, "play", focused="move", value="")
+    assert [c["value"] for c in choices] == ["bid 0", "bid 1", "bid 2", "bid 3"]
+    await finish_bids(fake, [ann, bob, cid], games)
+    state = state_of(db)
+    legal = [str(m) for m in state.legal_moves(0)]
+    assert len(legal) == 41
+    choices = await fake.autocomplete(ann, games, "play", focused="move", value="")
+    assert len(choices) == 25 and {c["value"] for c in choices} <= set(legal)
+    choices = await fake.autocomplete(ann, games, "play", focused="move", value="GUESS S3 1")
+    assert [c["value"] for c in choices] == [m for m in legal if m.startswith("guess s3 1")]
+    choices = await fake.autocomplete(bob, games, "play", focused="move", value="")
+    assert choices == []  # not Bob's turn: nothing to offer
+    choices = await fake.autocomplete(fake.user("Dee"), games, "play", focused="move", value="g")
+    assert choices == []
+
+
+async def test_wrong_user_wrong_turn_malformed_and_stale_change_nothing(fake_discord, tmp_path):
+    fake = fake_discord
+    db = str(tmp_path / "j.db")
+    await fake.start_bot(make_bot(fake, db))
+    ann, bob, cid, dee = (fake.user(n) for n in ("Ann", "Bob", "Cid", "Dee"))
+    general = fake.channel("general")
+    board = await started_game(fake, db, [ann, bob, cid], general)
+    await finish_bids(fake, [ann, bob, cid], general)
+    await fake.wait_for(lambda: not store_fingerprint(db)[2], what="outbox drained")
+    board = board_posts(general)[-1]
+    picker = (await fake.click(ann, board, label="Take turn")).reply
+    await fake.wait_for(lambda: not store_fingerprint(db)[2], what="outbox drained")
+    before = store_fingerprint(db)
+    checks = [
+        (await fake.click(dee, board, label="Take turn"), NOT_SEATED),
+        (await fake.click(bob, board, label="Take turn"), NOT_YOUR_TURN),
+        (await fake.slash(bob, general, "play", options={"move": "pass"}), NOT_YOUR_TURN),
+        (await fake.slash(dee, general, "play", options={"move": "pass"}), NOT_SEATED),
+        (await fake.slash(ann, general, "play", options={"move": "fly away"}), "I cannot read 'fly away'"),
+        (await fake.slash(ann, general, "play", options={"move": "guess s1 2"}), "Ann cannot guess that seat."),
+        (await fake.slash(ann, general, "play", options={"move": "bid 2"}), "Bidding is over; guess or pass."),
+    ]
+    # The stale picker: Ann plays through /play; her old picker's pick must then be refused.
+    ix = await fake.slash(ann, general, "play", options={"move": "pass"})
+    assert ix.content == "You played `pass`."
+    await fake.wait_for(lambda: not store_fingerprint(db)[2], what="outbox drained")
+    before = store_fingerprint(db)
+    group = next(o["value"] for o in picker.component(custom_id=picker.custom_ids()[0])["options"])
+    checks.append((await fake.select(ann, picker, [group]), NOT_YOUR_TURN))
+    for ix, reason in checks:
+        assert ix.ephemeral and reason in ix.content and "\n" not in ix.content, (ix.content, reason)
+    assert store_fingerprint(db) == before
+
+
+async def test_restart_old_buttons_work_nothing_lost_or_doubled(fake_discord, tmp_path):
+    fake = fake_discord
+    db = str(tmp_path / "j.db")
+    bot = await fake.start_bot(make_bot(fake, db))
+    ann, bob = fake.user("Ann"), fake.user("Bob")
+    general = fake.channel("general")
+    await started_game(fake, db, [ann, bob], general, options="rounds=1")
+    await finish_bids(fake, [ann, bob], general)
+    await fake.wait_for(lambda: not store_fingerprint(db)[2], what="outbox drained")
+    old_board = board_posts(general)[-1]
+    old_picker = (await fake.click(ann, old_board, label="Take turn")).reply
+    moves_before = db_moves(db)
+
+    bot = await fake.restart_bot(bot, make_bot(fake, db))
+    assert bot.tables.loaded() == frozenset()  # states load on first use
+    ix = await fake.select(ann, old_picker, ["m:pass"])  # the pre-restart ephemeral picker
+    assert ix.content == "You played `pass`."
+    assert not fake.message(old_picker.id).custom_ids()  # the used picker lost its select
+    ix = await fake.click(ann, old_board, label="Take turn")
+    assert NOT_YOUR_TURN in ix.content
+    ix = await fake.click(bob, old_board, label="Take turn")  # the pre-restart board button
+    assert ix.ephemeral and "Your move" in ix.content
+    ix = await fake.select(bob, ix.reply, ["m:pass"])
+    assert ix.content == "You played `pass`."
+    assert db_moves(db) == [*moves_before, (2, 0, "pass"), (3, 1, "pass")]
+    final = await fake.wait_for(lambda: "Game over" in board_posts(general)[-1].content and board_posts(general)[-1])
+    assert final.attachments[0].is_png
+
+
+async def test_owed_posts_and_ai_turns_are_finished_after_a_crash(fake_discord, tmp_path):
+    """A move committed but never posted (crash before posting) is posted by the next run."""
+    fake = fake_discord
+    db = str(tmp_path / "j.db")
+    bot = await fake.start_bot(make_bot(fake, db))
+    ann, bob = fake.user("Ann"), fake.user("Bob")
+    general = fake.channel("general")
+    await started_game(fake, db, [ann, bob], general, options="rounds=1")
+    await fake.stop_bot(bot)
+    # Simulate the crash window: apply through the service directly, without any Discord posting.
+    from bot.store import Store
+    from bot.tables import Tables
+
+    store = await Store.open(db)
+    tables = Tables(store, games=guess_game.GAMES)
+    await tables.load()
+    await tables.play(1, ann.id, "bid 2")
+    await store.close()
+    posts = len(board_posts(general))
+    await fake.start_bot(make_bot(fake, db))
+    post = await fake.wait_for(lambda: len(board_posts(general)) > posts and board_posts(general)[-1])
+    assert "Ann has bid." in post.content
+    await fake.wait_for(lambda: not store_fingerprint(db)[2], what="outbox drained")
+
+
+async def test_two_clicks_at_once_apply_one_move(fake_discord, tmp_path):
+    fake = fake_discord
+    db = str(tmp_path / "j.db")
+    await fake.start_bot(make_bot(fake, db))
+    ann, bob = fake.user("Ann"), fake.user("Bob")
+    general = fake.channel("general")
+    board = await started_game(fake, db, [ann, bob], general)
+    picker = (await fake.click(ann, board, label="Take turn")).reply
+    first = await fake.select(ann, picker, ["m:bid 3"], wait=False)
+    second = await fake.select(ann, picker, ["m:bid 3"], wait=False)
+    await asyncio.gather(first.wait(), second.wait())
+    contents = sorted([first.content, second.content])
+    assert "You played `bid 3`." in contents
+    assert any(reason in c for c in contents for reason in (NOT_YOUR_TURN, STALE_MOVE))
+    assert db_moves(db) == [(0, 0, "bid 3")]
+
+
+async def test_closed_dms_are_told_once_and_hand_works(fake_discord, tmp_path):
+    fake = fake_discord
+    db = str(tmp_path / "j.db")
+    await fake.start_bot(make_bot(fake, db))
+    ann, bob = fake.user("Ann"), fake.user("Bob")
+    bob.dms_closed = True
+    general = fake.channel("general")
+    await started_game(fake, db, [ann, bob], general, options="rounds=1")
+    await finish_bids(fake, [ann, bob], general)
+    await fake.wait_for(lambda: not store_fingerprint(db)[2], what="outbox drained")
+    notices = [m for m in general.messages if "cannot send you direct messages" in m.content]
+    assert len(notices) == 1 and f"<@{bob.id}>" in notices[0].content and "/hand" in notices[0].content
+    assert bob.id in fake.dm_failures and not fake.dms(bob)
+    secret = state_of(db).secrets[1]
+    assert str(secret) not in notices[0].content.replace(str(bob.id), "")
+    ix = await fake.slash(bob, general, "hand")
+    assert ix.ephemeral and ix.reply.attachments[0].is_png and "Your hand" in ix.content
+    ix = await fake.click(bob, board_posts(general)[-1], label="My hand")
+    assert ix.ephemeral and ix.reply.attachments[0].is_png
+    ix = await fake.slash(fake.user("Dee"), general, "hand")
+    assert NOT_SEATED in ix.content
