@@ -34,7 +34,7 @@ class Done(Move):
 
 DONE = Done()
 _DONE_WORDS = ("done", "d", "pass", "end", "stop", "finish")
-_BID = re.compile(r"^(?:bid|b)?\s*t?\s*(\d+)\s*[ :x/,-]?\s*(-?\d+)$")
+_BID = re.compile(r"^(?:bid|b)?\s*t?\s*(\d+)\s*[ :x/,]?\s*(-?\d+)$")
 _CONNECT_WORDS = ("connect", "c", "build", "con")
 
 
