@@ -2,67 +2,85 @@
 
 Quick start (fixtures live in ``tests/e2e/conftest.py``)::
 
-    async def test_x(fake_discord):                     # server running, Route.BASE/gateway patched
+    async def test_x(fake_discord, tmp_path):           # server running, Route.BASE/gateway patched
         fake = fake_discord
-        bot = make_my_bot(**fake.bot_kwargs())           # intents, chunking off, short guild_ready_timeout
-        await fake.start_bot(bot)                        # login, tree.sync if the bot does it, READY
+        bot = await fake.start_bot(create_bot(db, **fake.bot_kwargs()))   # login, sync, READY
         ann, general = fake.user("Ann"), fake.channel("general")
         ix = await fake.slash(ann, general, "game new", options={"game": "trans_europa"})
-        assert ix.response_type == 4 and "lobby" in ix.reply.content
+        assert ix.response_type == 4 and "Lobby" in ix.content
         lobby = general.messages[-1]
         ix = await fake.click(fake.user("Bob"), lobby, label="Join")
-        await fake.restart_bot(bot, make_my_bot(**fake.bot_kwargs()))   # same data, new client
+        post = await fake.wait_message(general, lambda m: m.attachments, since=ix.id)
+        bot = await fake.restart_bot(bot, create_bot(db, **fake.bot_kwargs()))   # same fake data
 
 The world (deterministic snowflake ids, no clock):
-    one guild ``fake.guild_id`` ("Junction Test", locale ``fake.guild_locale`` = "en-US"),
+    one guild ``fake.guild_id`` ("Junction Test", ``fake.guild_locale`` = "en-US"),
     text channels ``general``, ``games``, ``random`` (``fake.channel(name)``),
-    users Ann, Bob, Cid, Dee (``fake.user(name)``; Ann has the role "Organizer" with Manage Server,
-    the others only @everyone); ``fake.add_user(name, admin=False, dms_closed=False)`` adds more
-    (before the bot starts, or they reach the bot only through interaction payloads).
-    ``user.dms_closed = True`` makes every DM to that user fail with HTTP 403, code 50007.
+    users Ann, Bob, Cid, Dee (``fake.user(name)`` -> :class:`FakeUser`; Ann has the role
+    "Organizer" with Manage Server, the others only @everyone); ``fake.add_user(name, admin=False,
+    dms_closed=False)`` adds more. ``user.dms_closed = True``: every DM the bot starts to that user
+    fails with HTTP 403, code 50007 (discord.Forbidden); replies to the user's own interactions work.
 
 Bot construction: pass ``**fake.bot_kwargs()`` (``intents=Intents.default()``,
-``chunk_guilds_at_startup=False``, ``guild_ready_timeout=0.05``) to ``commands.Bot``, or startup waits.
+``chunk_guilds_at_startup=False``, ``guild_ready_timeout=0.05``) to ``commands.Bot``
+(``start_bot`` refuses a bot without them: startup would wait seconds). No members intent, as in
+production: members come from interaction payloads or ``guild.fetch_member``.
 
-Interactions (all async; each sends INTERACTION_CREATE over the gateway and returns a
-:class:`FakeInteraction`; by default it waits until the interaction is *answered*, ``wait=False``
-returns right after dispatch, then ``await ix.wait()``):
-    ``slash(user, channel, "game new", options={...}, locale="en-US")``  (type 2; the command must be
-        registered with tree.sync; option types come from the registered command, so subcommand
-        groups, choices and required options are checked as Discord does; values: str/int/bool/float,
-        FakeUser for user options, FakeChannel for channel options)
-    ``autocomplete(user, channel, "play", focused="move", value="lay p", options={...})`` (type 4;
-        ``ix.choices`` is the list of ``{"name", "value"}`` the bot answered)
-    ``click(user, message, custom_id=None, label=None)``  (component type 2; button found on the
-        stored message; disabled buttons and other users' ephemeral messages are refused)
-    ``select(user, message, values, custom_id=None)``      (component type 3)
-    ``submit_modal(user, ix_that_opened_the_modal, {custom_id: text})``  (type 5)
-    ``channel`` may be a DM: ``fake.dm_channel(user)`` (no guild, ``user`` instead of ``member``).
+Interactions (async; each sends INTERACTION_CREATE over the gateway and returns a
+:class:`FakeInteraction`; by default it returns once the bot *answered*; ``wait=False`` returns
+right after dispatch, then ``await ix.wait()``; ``locale="ja"`` sets the user's locale):
+    ``slash(user, channel, "game new", options={...})``  (type 2). The command must be registered
+        (tree.sync); option types come from the registered JSON, so groups/subcommands, choices,
+        required options, guild-only commands in DMs and default_member_permissions are checked as
+        Discord's client does (FakeDiscordError). Values: str/int/bool/float, FakeUser, FakeChannel.
+    ``autocomplete(user, channel, "play", focused="move", value="lay p", options={...})`` -> the
+        list of ``{"name", "value"}`` choices the bot answered (callback type 8, at most 25).
+    ``click(user, message, custom_id=None, label=None)``  (component type 2; by custom_id, or by
+        label: exact, else case-insensitive substring; disabled buttons, deleted messages and other
+        users' ephemeral messages are refused).
+    ``select(user, message, values, custom_id=None)``  (component type 3; values are checked
+        against the options).
+    ``submit_modal(user, ix_that_opened_the_modal, {custom_id: text})``  (type 5).
+    ``channel`` may be a thread or a DM: ``fake.dm_channel(user)`` (no guild: ``user`` instead of
+    ``member``, no ``guild_locale``).
 
-"Answered" means: callback types 4, 6, 7, 8, 9 at the callback; type 5 (deferred "thinking") once the
-original response is edited or a follow-up is sent.  ``FakeInteraction`` fields: ``response_type``,
-``reply`` (final visible reply: the original response message, or the first follow-up),
-``content``, ``ephemeral``, ``followups``, ``choices``, ``modal``, ``latency`` (seconds from
-dispatch to answer, for benches), ``wait_followups(n)``.
+"Answered": callback types 4, 6, 7, 8, 9 at the callback; type 5 (deferred "thinking") once the
+original response is edited or a follow-up is sent (the first follow-up after a deferral becomes
+the original response, as on Discord). :class:`FakeInteraction`: ``response_type`` (4 message,
+5 deferred, 6 deferred update, 7 update, 8 autocomplete, 9 modal), ``reply`` (final visible
+reply: the original response or the updated component message, else the first follow-up),
+``content``, ``ephemeral``, ``followups``, ``choices``, ``modal``, ``message`` (the clicked one),
+``latency`` (perf_counter seconds from dispatch to answer, for benches), ``wait_followups(n)``.
+A deferred update (6) counts as answered: wait for what the bot does next with ``wait_for``.
 
-State to inspect (all plain Python objects, updated live):
-    ``channel.messages`` (not deleted, in order; includes ephemeral replies, see ``msg.ephemeral``,
-    ``msg.visible_to``), ``channel.visible_messages(user)``, ``fake.dms(user)`` (bot's DMs to a user),
-    ``fake.dm_failures`` (user ids refused with 50007), ``fake.message(id)``, ``fake.threads``,
-    ``fake.commands(guild_id=None)`` / ``fake.command("game")`` (registered command JSON, with
-    localizations), ``fake.requests`` (``(method, path)`` log), ``fake.reactions``.
-    ``FakeMessage``: ``content``, ``embeds``, ``components``, ``attachments`` (``FakeAttachment``
-    with ``filename``, ``data`` bytes, ``is_png``), ``flags``, ``ephemeral``, ``edits``, ``thread``,
-    ``text()`` (content + embed text, for secrecy checks), ``buttons()``, ``component(...)``,
-    ``custom_ids()``.
-    ``await fake.wait_for(lambda: ..., timeout=10)`` waits until a predicate over the fake's state
-    holds (re-checked after every request the bot makes); use it for work the bot does after
-    answering (board posts, DMs).
+State to inspect (plain Python objects, updated live):
+    ``channel.messages`` (live, oldest first; include ephemeral replies: ``msg.ephemeral``,
+    ``msg.visible_to``), ``channel.visible_messages(user)``, ``fake.dms(user)``,
+    ``fake.all_messages`` (every channel, thread and DM), ``fake.dm_failures`` (user ids refused with
+    50007), ``fake.message(id)``, ``fake.threads``, ``fake.commands(guild_id=None)`` /
+    ``fake.command("game")`` (registered JSON incl. localizations), ``fake.interactions``,
+    ``fake.requests`` (``(method, path)`` log), ``fake.reactions``.
+    :class:`FakeMessage`: ``content``, ``embeds``, ``components``, ``attachments``
+    (:class:`FakeAttachment`: ``filename``, ``data`` bytes, ``is_png``), ``flags``, ``ephemeral``,
+    ``edits``, ``deleted``, ``pinned``, ``thread``, ``text()`` (content + embed + component text, for
+    secrecy checks), ``buttons()``, ``component(custom_id=|label=)``, ``custom_ids()``.
+    Message bodies are checked against Discord's limits (2000 chars, 5 rows of 5, 25 select
+    options, 100-char custom ids and values, 80-char labels, embed limits): HTTP 400, code 50035.
 
-Bots: ``await fake.start_bot(bot)`` (runs ``bot.start`` in a task, returns once ready),
-``await fake.stop_bot(bot)``, ``await fake.restart_bot(old, new)``; the fixture stops leftovers.
-Unknown routes and exceptions inside the fake are recorded in ``fake.errors`` (the fixture fails
-the test on them).
+Waiting (never sleep): ``await fake.wait_for(lambda: ..., timeout=10, what="...")`` re-checks a
+predicate after every REST request the bot makes and every 20 ms, returns its value;
+``await fake.wait_message(channel, predicate, since=ix.id)`` returns the newest live message newer
+than ``since``; ``await fake.sync()`` returns once the bot parsed every gateway event sent so far.
+
+Changing the world: ``await fake.delete_message(msg)`` (MESSAGE_DELETE),
+``await fake.archive_thread(thread, locked=False)`` (THREAD_UPDATE; discord.py then drops the
+thread from its cache: use ``fetch_channel``), ``fake.interaction_window = 3.0`` (callbacks later
+than that get 404 / 10062 like Discord; off by default because CI is slow).
+
+Bots: ``await fake.start_bot(bot)`` (runs ``bot.start`` in a task, returns the bot once ready),
+``await fake.stop_bot(bot)`` (``bot.close()``, like a process exit), ``await fake.restart_bot(old,
+new)``; the fixture stops leftovers. Unknown routes and exceptions inside the fake are recorded in
+``fake.errors``, and the fixture fails the test on them.
 """
 
 from __future__ import annotations
@@ -790,7 +808,10 @@ class FakeDiscord:
                     return value
                 left = deadline - time.monotonic()
                 if left <= 0:
-                    raise AssertionError(f"fake_discord.wait_for timed out after {timeout}s {what}".strip())
+                    recent = ", ".join(f"{m} {p}" for m, p in self.requests[-6:])
+                    raise AssertionError(
+                        f"fake_discord.wait_for timed out after {timeout}s {what}; last requests: {recent}"
+                    )
                 with contextlib.suppress(TimeoutError):
                     await asyncio.wait_for(ev.wait(), min(left, 0.02))
         finally:
