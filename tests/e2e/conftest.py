@@ -36,6 +36,11 @@ class LogGuard(logging.Handler):
         out, self.records = self.records, []
         return out
 
+    def check(self) -> None:
+        """Fail the running test if any ERROR record is left (the fixture calls this at teardown)."""
+        if self.records:
+            pytest.fail("ERROR log records during the test:\n" + self.describe(), pytrace=False)
+
     def describe(self) -> str:
         lines = []
         for r in self.records:
@@ -57,8 +62,7 @@ def log_guard() -> Iterator[LogGuard]:
     finally:
         for lg in loggers:
             lg.removeHandler(guard)
-    if guard.records:
-        pytest.fail("ERROR log records during the test:\n" + guard.describe(), pytrace=False)
+    guard.check()
 
 
 @pytest.fixture

@@ -331,7 +331,9 @@ async def test_restart_keeps_dynamic_buttons(fake: FakeDiscord) -> None:
 async def test_error_guard_records_command_exception(fake: FakeDiscord, log_guard: LogGuard) -> None:
     ix = await fake.slash(fake.user("Ann"), fake.channel("general"), "boom", wait=False)
     await fake.wait_for(lambda: log_guard.records)
-    records = log_guard.take()  # taken, so this test passes; left in place it fails the test
+    with pytest.raises(pytest.fail.Exception, match="kaboom"):
+        log_guard.check()  # what the fixture does at teardown: the test would fail
+    records = log_guard.take()  # taken, so this test passes
     assert any(r.levelno == logging.ERROR and r.exc_info and "kaboom" in str(r.exc_info[1]) for r in records)
     assert not ix.answered
 
