@@ -146,10 +146,10 @@ def _splits(m: int) -> list[list[tuple[int, int]]]:
 
 
 @lru_cache(maxsize=512)
-def _weighted_adjacency(zero: frozenset[int], blocked: frozenset[int]) -> tuple[tuple[tuple[int, int, int], ...], ...]:
-    """adj[v] = ((u, weight, edge), ...): built lines weigh 0, blocked lines are left out."""
+def _weighted_adjacency(zero: frozenset[int], blocked: frozenset[int]) -> tuple[tuple[tuple[int, int], ...], ...]:
+    """adj[v] = ((u, weight), ...): built lines weigh 0, blocked lines are left out."""
     return tuple(
-        tuple((u, 0 if e in zero else EDGES[e].cost, e) for u, e in ADJACENCY[v] if e not in blocked)
+        tuple((u, 0 if e in zero else EDGES[e].cost) for u, e in ADJACENCY[v] if e not in blocked)
         for v in range(len(JUNCTIONS))
     )
 
@@ -158,37 +158,37 @@ def _dijkstra(adj: tuple, dist: list[int], pred: list[int] | None = None) -> lis
     """Multi-source Dijkstra from the given start distances (mutated and returned).
 
     Weights are 0, 1 or 2 and distances small integers, so a bucket queue (one list per
-    distance) replaces the heap: about three times faster here than heapq.
+    distance) replaces the heap: several times faster here than heapq.
     """
     finite = [d for d in dist if d < INF]
     if not finite:
         return dist
     base = min(finite)
-    buckets: list[list[int]] = [[] for _ in range(max(finite) - base + 3)]
+    top = max(finite) - base  # the last bucket that may hold a junction
+    buckets: list[list[int]] = [[] for _ in range(top + 3)]
     for v, d in enumerate(dist):
         if d < INF:
             buckets[d - base].append(v)
     i = 0
-    while i < len(buckets):
-        bucket = buckets[i]
+    while i <= top:
         d = base + i
-        j = 0
-        while j < len(bucket):  # the bucket grows while it is read (0-weight lines)
-            v = bucket[j]
-            j += 1
+        grew = False
+        for v in buckets[i]:  # a for loop also visits what 0-weight lines append meanwhile
             if dist[v] != d:
                 continue
-            for u, w, _e in adj[v]:
+            for u, w in adj[v]:
                 nd = d + w
                 if nd < dist[u]:
                     dist[u] = nd
                     if pred is not None:
                         pred[u] = v
-                    k = nd - base
-                    while len(buckets) <= k:
-                        buckets.append([])
-                    buckets[k].append(u)
+                    buckets[nd - base].append(u)
+                    grew = True
+        if grew and top < i + 2:
+            top = i + 2
         i += 1
+        if len(buckets) < i + 3:
+            buckets.append([])
     return dist
 
 
@@ -252,56 +252,74 @@ def marker_costs(cities: tuple[int, ...], zero: frozenset[int] = frozenset(),
     return list(_dw_rows(unique, zero, blocked)[-1])
 
 
+def _shortest_path(adj: tuple, dist: list[int], source: int, v: int) -> list[int]:
+    """Lines of a shortest path from v to `source`, given distances from `source`.
+
+    A search over tight lines (dist[u] + w == dist[x]); the visited set stops it from circling
+    through built lines that weigh 0.
+    """
+    back = {v: -1}
+    todo = [v]
+    while source not in back:
+        x = todo.pop()
+        for u, w in adj[x]:
+            if u not in back and dist[u] + w == dist[x]:
+                back[u] = x
+                todo.append(u)
+    lines = []
+    x = source
+    while back[x] != -1:
+        lines.append(EDGE_INDEX[(x, back[x])])
+        x = back[x]
+    return lines
+
+
+@lru_cache(maxsize=1024)
 def steiner_tree(terminals: tuple[int, ...], zero: frozenset[int] = frozenset(),
-                 blocked: frozenset[int] = frozenset()) -> tuple[int, list[int]]:
+                 blocked: frozenset[int] = frozenset()) -> tuple[int, tuple[int, ...]]:
     """One minimum Steiner tree: (weight, its line indices, built zero-weight lines included)."""
     unique = tuple(sorted(set(terminals)))
     if len(unique) <= 1:
-        return 0, []
+        return 0, ()
     adj = _weighted_adjacency(zero, blocked)
     n = len(JUNCTIONS)
     root, rest = unique[0], unique[1:]
     m = len(rest)
     rows: list[list[int]] = [[]] * (1 << m)
     preds: list[list[int]] = [[]] * (1 << m)
-    split_of: list[list[int]] = [[]] * (1 << m)
     splits = _splits(m)
     for mask in range(1, 1 << m):
+        if mask & (mask - 1) == 0:  # shared with the penalty cache; paths found when needed
+            rows[mask] = list(_distances_from(rest[mask.bit_length() - 1], zero, blocked))
+            continue
+        best: list[int] | None = None
+        for a, b in splits[mask]:
+            joined = list(map(add, rows[a], rows[b]))
+            best = joined if best is None else list(map(min, best, joined))
+        assert best is not None
         pred = [-1] * n
-        if mask & (mask - 1) == 0:
-            dist = [INF] * n
-            dist[rest[mask.bit_length() - 1]] = 0
-            chosen = [0] * n
-        else:
-            dist = [INF] * n
-            chosen = [0] * n
-            for a, b in splits[mask]:
-                ra, rb = rows[a], rows[b]
-                for v in range(n):
-                    s = ra[v] + rb[v]
-                    if s < dist[v]:
-                        dist[v] = s
-                        chosen[v] = a
-        rows[mask] = _dijkstra(adj, dist, pred)
+        rows[mask] = _dijkstra(adj, best, pred)
         preds[mask] = pred
-        split_of[mask] = chosen
     full = (1 << m) - 1
     weight = rows[full][root]
     if weight >= INF:
-        return INF, []
+        return INF, ()
     lines: set[int] = set()
     stack = [(full, root)]
     while stack:
         mask, v = stack.pop()
+        if mask & (mask - 1) == 0:
+            lines.update(_shortest_path(adj, rows[mask], rest[mask.bit_length() - 1], v))
+            continue
         p = preds[mask][v]
-        if p != -1:
+        if p != -1:  # reached along a line from p
             lines.add(EDGE_INDEX[(v, p)])
             stack.append((mask, p))
-        elif mask & (mask - 1):
-            a = split_of[mask][v]
+        else:  # v is where the tree splits: find a split that gives its value
+            a = next(a for a, b in splits[mask] if rows[a][v] + rows[b][v] == rows[mask][v])
             stack.append((a, v))
             stack.append((mask ^ a, v))
-    return weight, sorted(lines)
+    return weight, tuple(sorted(lines))
 
 
 def tracks_needed(terminals, built=(), blocked=()) -> int:

@@ -176,7 +176,8 @@ class TransEuropaState(GameState):
         if self.markers[seat] is not None:
             terminals.append(self.markers[seat])
         zero, blocked = self.board_for(seat)
-        return board.steiner_cost(tuple(sorted(set(terminals))), zero, blocked)
+        # The tree solver (same exact value) so that the greedy AI's tree is a cache hit.
+        return min(board.INF, board.steiner_tree(tuple(sorted(set(terminals))), zero, blocked)[0])
 
     def coloured_count(self) -> dict[int, int]:
         counts: dict[int, int] = {}
