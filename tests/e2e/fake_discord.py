@@ -280,6 +280,8 @@ class FakeMessage:
     thread: FakeChannel | None = None
     reactions: list[str] = field(default_factory=list)
     pinned: bool = False
+    reference_id: int | None = None  # the message this one replies to
+    interaction_metadata: dict[str, Any] | None = None
 
     @property
     def ephemeral(self) -> bool:
@@ -351,6 +353,14 @@ class FakeMessage:
             data["application_id"] = str(self.webhook_id)
         if self.thread is not None:
             data["thread"] = self.thread.payload()
+        if self.reference_id is not None:
+            data["message_reference"] = {
+                "type": 0,
+                "message_id": str(self.reference_id),
+                "channel_id": str(self.channel_id),
+            }
+        if self.interaction_metadata is not None:
+            data["interaction_metadata"] = self.interaction_metadata
         return data
 
 
@@ -1165,9 +1175,22 @@ class FakeDiscord:
             flags=flags,
             type=0 if interaction is None else 20,
         )
+        ref = body.get("message_reference")
+        if ref and ref.get("message_id"):
+            msg.reference_id = int(ref["message_id"])
         if interaction is not None:
             msg.interaction_id = interaction.id
             msg.webhook_id = self.application_id
+            msg.interaction_metadata = {
+                "id": str(interaction.id),
+                "type": interaction.type,
+                "user": interaction.user.payload(),
+                "authorizing_integration_owners": interaction.payload.get(
+                    "authorizing_integration_owners", {}
+                ),
+            }
+            if interaction.message is not None:
+                msg.interaction_metadata["interacted_message_id"] = str(interaction.message.id)
             if msg.ephemeral:
                 msg.visible_to = interaction.user.id
         ch.all_messages.append(msg)

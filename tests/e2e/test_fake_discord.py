@@ -227,6 +227,12 @@ async def test_slash_with_group_options_and_button(fake: FakeDiscord) -> None:
     assert msg is ix.reply and msg.buttons()[0]["label"] == "Join"
     click = await fake.click(bob, msg, label="Join")
     assert click.content == f"Bob joined game {ix.id % 100000}"
+    assert click.reply.interaction_metadata["user"]["id"] == str(bob.id)
+    bot = next(iter(fake._bots))
+    fetched = await bot.get_channel(general.id).fetch_message(click.reply.id)
+    assert fetched.interaction_metadata.user.id == bob.id
+    answer = await fetched.reply("noted")
+    assert fake.message(answer.id).reference_id == click.reply.id
     with pytest.raises(FakeDiscordError):
         await fake.slash(ann, general, "game new", options={"kind": "chess"})
     with pytest.raises(FakeDiscordError):
