@@ -79,6 +79,9 @@ class _Live:
     seats: list[SeatRow]
     state: GameState
     seat_moves: list[int]  # decisions made per seat: the staleness token of pickers
+    # The private part each seat was last sent by DM (memory only: after a restart a seat simply
+    # gets its view again when its turn comes).
+    dm_sent: dict[int, dict[str, Any]] = field(default_factory=dict)
 
     @property
     def names(self) -> list[str]:
@@ -132,6 +135,21 @@ class Tables:
 
     def game_at(self, place_id: int) -> int | None:
         return self._index.get(place_id)
+
+    async def find_game(self, place_id: int | None, user_id: int | None = None) -> int:
+        """The game a command means: the open (else the latest) game of this channel or thread, or,
+        in DMs, the caller's newest running game."""
+        if place_id is not None:
+            if place_id in self._index:
+                return self._index[place_id]
+            row = await self.store.latest_game_at(place_id)
+            if row is not None:
+                return row.id
+        if user_id is not None:
+            rows = await self.store.games_of_user(user_id, "running")
+            if rows:
+                return rows[0].id
+        raise Refused("There is no game here. Open one with /game new.")
 
     def lock(self, game_id: int) -> asyncio.Lock:
         return self._locks[game_id]
@@ -311,6 +329,7 @@ class Tables:
             await self.store.start_game(game_id, seats, state.to_json(), posts)
             row = await self._row(game_id)
             live = _Live(row, definition, seats, state, [0] * count)
+            live.dm_sent = self._secrets(live)  # the welcome DMs carry the opening hands
             self._live[game_id] = live
             humans = frozenset(s.seat for s in seats if not s.is_ai)
             if any(seats[s].is_ai for s in state.to_act()):
@@ -351,6 +370,7 @@ class Tables:
             if token is not None and token != live.seat_moves[seat]:
                 raise Refused(STALE_MOVE)
             before = self._secrets(live)
+            was_to_act = state.to_act()
             try:
                 move = state.parse_move(text)
                 events = state.apply(seat, move)
@@ -358,7 +378,7 @@ class Tables:
                 raise Refused(name_seats(error.reason, live.names)) from None
             applied = [(seat, str(move))]
             live.seat_moves[seat] += 1
-            return await self._run_ai(live, applied, events, before)
+            return await self._run_ai(live, applied, events, before, was_to_act=was_to_act)
 
     async def concede(self, game_id: int, user_id: int) -> Outcome:
         """A player leaves a running game: the AI plays their seat; with no human left, it ends."""
@@ -424,9 +444,11 @@ class Tables:
         events: list,
         before: dict[int, dict[str, Any]],
         extra_lines: list[str] | None = None,
+        was_to_act: frozenset[int] | None = None,
     ) -> Outcome:
         """Play AI seats until a human must act or the game ends, then commit everything at once."""
         state = live.state
+        was_to_act = was_to_act if was_to_act is not None else state.to_act()
         first_n = state.moves_applied - len(applied)
         events = list(events)
         for _ in range(_MAX_AI_MOVES_PER_CALL):
@@ -447,13 +469,22 @@ class Tables:
         after = self._secrets(live)
         humans = [s.seat for s in live.seats if not s.is_ai]
         changed = frozenset(s for s in humans if s in private_lines or before.get(s) != after.get(s))
+        # When a DM goes out: at once for private news (events only that seat sees); otherwise a
+        # changed view is sent when it matters, as the seat's turn begins or the game ends, so a
+        # player is not sent a DM after every move of every other player (their view may change
+        # with each public move, e.g. a count derived from the board).
+        to_act_now = state.to_act()
+        dm_now = sorted(s for s in humans if s in private_lines or (
+            (state.is_over() or (s in to_act_now and s not in was_to_act)) and after.get(s) != live.dm_sent.get(s)))
+        for seat in dm_now:
+            live.dm_sent[seat] = after[seat]
         result = state.result()
         status = "over" if state.is_over() else "running"
         board: dict[str, Any] = {"lines": public_lines}
         if result is not None:
             board["result"] = result_lines(result, names)
         posts = [PendingPost("board", None, board)] if (applied or extra_lines) else []
-        posts += [PendingPost("dm", s, {"lines": private_lines.get(s, [])}) for s in sorted(changed)]
+        posts += [PendingPost("dm", s, {"lines": private_lines.get(s, [])}) for s in dm_now]
         try:
             await self.store.record_moves(
                 live.row.id, first_n, applied, state.to_json(), posts,
