@@ -379,6 +379,7 @@ class FakeChannel:
     position: int = 0
     all_messages: list[FakeMessage] = field(default_factory=list)
     member_ids: set[int] = field(default_factory=set)
+    deleted: bool = False
 
     @property
     def is_thread(self) -> bool:
@@ -592,7 +593,8 @@ class FakeDiscord:
 
     @property
     def threads(self) -> list[FakeChannel]:
-        return [c for c in self.channels.values() if c.is_thread]
+        """Threads not deleted, in creation order."""
+        return [c for c in self.channels.values() if c.is_thread and not c.deleted]
 
     def message(self, message_id: int) -> FakeMessage:
         return self.messages_by_id[int(message_id)]
@@ -702,7 +704,7 @@ class FakeDiscord:
                 },
             ],
             "channels": [c.payload() for c in self.channels.values() if c.type == 0],
-            "threads": [c.payload() for c in self.threads if not c.archived],
+            "threads": [c.payload() for c in self.threads if not c.archived],  # as Discord: active only
             "members": members,
             "voice_states": [],
             "presences": [],
@@ -876,7 +878,9 @@ class FakeDiscord:
 
     async def _send_dispatch(self, conn: _Conn, event: str, data: dict[str, Any]) -> None:
         conn.seq += 1
-        await conn.ws.send_str(json.dumps({"op": 0, "s": conn.seq, "t": event, "d": data}))
+        # A bot closing at this moment just misses the event, as it would on Discord.
+        with contextlib.suppress(ConnectionResetError, RuntimeError):
+            await conn.ws.send_str(json.dumps({"op": 0, "s": conn.seq, "t": event, "d": data}))
 
     async def _identify(self, conn: _Conn) -> None:
         ready = {
@@ -998,6 +1002,7 @@ class FakeDiscord:
             ("GET", f"/users/{s}", self._h_get_user),
             ("GET", f"/channels/{s}", self._h_get_channel),
             ("PATCH", f"/channels/{s}", self._h_patch_channel),
+            ("DELETE", f"/channels/{s}", self._h_delete_channel),
             ("POST", f"/channels/{s}/typing", self._h_typing),
             ("POST", f"/channels/{s}/messages", self._h_post_message),
             ("GET", f"/channels/{s}/messages", self._h_history),
@@ -1097,7 +1102,7 @@ class FakeDiscord:
 
     def _get_chan(self, cid: int | str) -> FakeChannel:
         ch = self.channels.get(int(cid))
-        if ch is None:
+        if ch is None or ch.deleted:
             raise _HTTPError(404, 10003, "Unknown Channel")
         return ch
 
@@ -1127,6 +1132,20 @@ class FakeDiscord:
         data = ch.payload()
         await self.dispatch("THREAD_UPDATE" if ch.is_thread else "CHANNEL_UPDATE", data)
         return data
+
+    async def _h_delete_channel(self, request: web.Request, body: Any, files: Any, cid: str) -> Any:
+        ch = self._get_chan(cid)
+        if not ch.is_thread:
+            raise _HTTPError(403, 50013, "Missing Permissions")  # the bot only ever deletes its threads
+        ch.deleted = True
+        data = {
+            "id": str(ch.id),
+            "guild_id": str(ch.guild_id),
+            "parent_id": str(ch.parent_id),
+            "type": ch.type,
+        }
+        await self.dispatch("THREAD_DELETE", data)
+        return ch.payload()
 
     async def _h_typing(self, request: web.Request, body: Any, files: Any, cid: str) -> None:
         self._get_chan(cid)

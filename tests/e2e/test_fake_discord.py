@@ -397,6 +397,8 @@ async def test_world_changes_and_interaction_window(fake: FakeDiscord, log_guard
     assert isinstance(fetched, discord.Thread) and fetched.archived
     await fetched.send("wakes it up")
     assert not thread.archived and thread.messages[-1].content == "wakes it up"
+    await fetched.delete()
+    assert not fake.threads and fake.channels[thread.id].deleted
     await fake.delete_message(ix.reply)
     assert ix.reply.deleted and ix.reply not in fake.all_messages
     with pytest.raises(FakeDiscordError):
