@@ -1138,6 +1138,8 @@ class FakeDiscord:
         if not ch.is_thread:
             raise _HTTPError(403, 50013, "Missing Permissions")  # the bot only ever deletes its threads
         ch.deleted = True
+        for m in ch.all_messages:  # Discord deletes a thread with its messages
+            m.deleted = True
         data = {
             "id": str(ch.id),
             "guild_id": str(ch.guild_id),
