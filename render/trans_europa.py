@@ -333,19 +333,23 @@ def _status(view: Mapping[str, Any], names: list[str]) -> str:
 
 
 def _panel(
-    image: Image.Image, view: Mapping[str, Any], names: list[str], title: str | None = None
+    image: Image.Image, view: Mapping[str, Any], names: list[str], private_for: int | None = None
 ) -> kit.Panel:
     """Round, start seat, whose turn, supplies, players with scores and completed hands, the score track."""
     panel = kit.Panel(image, (MAP_RIGHT, 0, WIDTH, HEIGHT))
     options = view.get("options") or {}
     seats = int(view.get("num_seats", len(names)))
-    panel.title(title or "Trans Europa", 30)
+    panel.title("Trans Europa", 30)
     start_seat = view.get("start_seat")
     start = f" - start: {_name(names, int(start_seat))}" if start_seat is not None else ""
     panel.line(f"Round {view.get('round', 1)}{start}", 21)
     status = _status(view, names)
     if status:
         panel.wrapped(status, 24, kit.INK, bold=True)
+    if view.get("completed") and view.get("phase") == "building":
+        panel.line("The round ends after this turn.", 19, kit.DANGER, bold=True)
+    if private_for is not None:
+        _private_box(panel, view, names, private_for)
     panel.gap(4)
     black_left = view.get("black_left")
     if black_left is not None:
@@ -381,7 +385,42 @@ def _panel(
     return panel
 
 
-def _draw_track_legend(panel: kit.Panel, vexation: bool, seat: int | None = None) -> None:
+def _private_box(panel: kit.Panel, view: Mapping[str, Any], names: list[str], seat: int) -> None:
+    """Whose private board this is and, when the option is on, how many tracks the seat still needs."""
+    needed = view.get("tracks_needed")
+    lines = [f"Private board of {_name(names, seat)}"]
+    if needed is not None:
+        lines.append(
+            "You are connected!"
+            if int(needed) == 0
+            else f"You still need {needed} track{'s' * (needed != 1)}"
+        )
+    top = panel.y + 2
+    height = 14 + 34 * len(lines)
+    tint = _blend(kit.seat_colour(seat), kit.WHITE, 0.25)
+    panel.draw.rectangle(
+        (panel.x - 4, top, panel.right - panel.pad + 4, top + height),
+        fill=tint,
+        outline=kit.seat_colour(seat),
+        width=3,
+    )
+    kit.draw_seat_token(panel.draw, seat, (panel.x + 18, top + 24), 28)
+    for i, line in enumerate(lines):
+        kit.text(
+            panel.draw,
+            (panel.x + 40, top + 24 + 34 * i),
+            line,
+            21 if i == 0 else 24,
+            kit.INK,
+            bold=i > 0,
+            anchor="lm",
+        )
+    panel.gap(height + 10)
+
+
+def _draw_track_legend(
+    panel: kit.Panel, vexation: bool, seat: int | None = None, small_deck: bool = False
+) -> None:
     panel.rule()
 
     def black(draw: ImageDraw.ImageDraw, c: tuple[float, float]) -> None:
@@ -407,6 +446,12 @@ def _draw_track_legend(panel: kit.Panel, vexation: bool, seat: int | None = None
             )
 
         panel.legend_item(coloured, "coloured: only its owner uses it", 18)
+    if small_deck:
+
+        def not_dealt(draw: ImageDraw.ImageDraw, c: tuple[float, float]) -> None:
+            draw.ellipse((c[0] - 7, c[1] - 7, c[0] + 7, c[1] + 7), fill=kit.WHITE, outline=kit.MUTED, width=2)
+
+        panel.legend_item(not_dealt, "city not dealt with 2-3 players", 18)
 
 
 # --------------------------------------------------------------------------- public entry points
@@ -430,14 +475,16 @@ def _render(view: Mapping[str, Any], names: list[str], private: bool) -> Image.I
     _paste_cities(image, small_deck)
     completed = _completed(view)
     for owner, cities in completed.items():
+        if seat is not None and owner == int(seat):
+            continue  # own cities already carry rings and ticks; a flag would cover the ticks
         for city in cities:
             _draw_flag(draw, te.CITY_BY_ID[city].junction, owner)
     if seat is not None:
         _draw_hand_ticks(draw, view)
     _draw_markers(draw, _per_seat(view.get("markers")))
-    panel = _panel(image, view, names)
+    panel = _panel(image, view, names, private_for=None if seat is None else int(seat))
     options = view.get("options") or {}
-    _draw_track_legend(panel, bool(options.get("vexation")), None if seat is None else int(seat))
+    _draw_track_legend(panel, bool(options.get("vexation")), None if seat is None else int(seat), small_deck)
     if seat is not None:
         _draw_hand_strip(draw, view, int(seat), names)
     else:
@@ -557,6 +604,8 @@ def _round_end_panel(
     seats = int(view.get("num_seats", len(names)))
     panel.title("Trans Europa", 30)
     panel.line(f"End of round {last.get('round', '')}", 24, bold=True)
+    if view.get("phase") == "game_over":
+        panel.wrapped(_status(view, names), 22, kit.DANGER, bold=True)
     panel.line("Each player's five cities are flagged.", 18, kit.MUTED)
     penalties = _per_seat(last.get("penalties"))
     after = _per_seat(last.get("scores_after"))
