@@ -473,6 +473,8 @@ class FakeInteraction:
     @property
     def reply(self) -> FakeMessage | None:
         """The final visible reply: the original response (or updated message), else the first follow-up."""
+        if self.response_type == 6 and self.followups:
+            return self.followups[0]  # after a deferred update, the bot speaks through follow-ups
         if self.original is not None and not self.original.loading:
             return self.original
         return self.followups[0] if self.followups else None
@@ -1593,6 +1595,17 @@ class FakeDiscord:
                 raise FakeDiscordError(
                     f"option {name!r}: {raw!r} is not one of {[c['value'] for c in choices]}"
                 )
+            lo, hi = spec.get("min_value"), spec.get("max_value")
+            if check and otype in (4, 10) and (lo is not None and raw < lo or hi is not None and raw > hi):
+                raise FakeDiscordError(
+                    f"option {name!r}: {raw} outside [{spec.get('min_value')}, {spec.get('max_value')}]"
+                )
+            if (
+                check
+                and otype == 3
+                and not spec.get("min_length", 0) <= len(raw) <= spec.get("max_length", 6000)
+            ):
+                raise FakeDiscordError(f"option {name!r}: length of {raw!r} outside the allowed range")
         return {"name": name, "type": otype, "value": raw}
 
     def _command_data(

@@ -102,7 +102,7 @@ def make_bot(fake: FakeDiscord) -> commands.Bot:
     async def game_new(
         interaction: discord.Interaction,
         kind: app_commands.Choice[str],
-        seats: int = 3,
+        seats: app_commands.Range[int, 2, 5] = 3,
         thread: bool = False,
         rival: discord.Member | None = None,
         where: discord.TextChannel | None = None,
@@ -237,6 +237,10 @@ async def test_slash_with_group_options_and_button(fake: FakeDiscord) -> None:
         await fake.slash(ann, general, "game new", options={"kind": "chess"})
     with pytest.raises(FakeDiscordError):
         await fake.slash(ann, general, "game new", options={})
+    with pytest.raises(FakeDiscordError, match="outside"):
+        await fake.slash(ann, general, "game new", options={"kind": "trans_europa", "seats": 9})
+    with pytest.raises(FakeDiscordError, match="has type"):
+        await fake.slash(ann, general, "game new", options={"kind": "trans_europa", "seats": "4"})
 
 
 async def test_subcommand_group_permissions_and_ephemeral(fake: FakeDiscord) -> None:
