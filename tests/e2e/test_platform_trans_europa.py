@@ -1,0 +1,119 @@
+"""A whole 3-player Trans Europa game through the fake Discord, with buttons and /play.
+
+Each human's move is the engine's greedy AI choice for that seat, sent as a player would: every
+other move by the "Take turn" picker (narrowing groups down to the move), the rest by `/play`.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import sqlite3
+
+from bot.app import create_bot
+from rules.engine import ai_move, name_seats
+from rules.registry import GAMES
+
+TE = GAMES["trans_europa"]
+
+
+def snapshot(db):
+    with sqlite3.connect(db) as raw:
+        row = raw.execute("SELECT state FROM snapshots WHERE game_id = 1").fetchone()
+        users = [r[0] for r in raw.execute("SELECT user_id FROM seats WHERE game_id = 1 ORDER BY seat")]
+        owed = raw.execute("SELECT count(*) FROM outbox").fetchone()[0]
+        moves = raw.execute("SELECT seat, notation FROM moves WHERE game_id = 1 ORDER BY n").fetchall()
+        status = raw.execute("SELECT status FROM games WHERE id = 1").fetchone()[0]
+    return TE.from_json(json.loads(row[0])), users, owed, moves, status
+
+
+def bullets(text: str) -> list[str]:
+    return [line[2:] for line in text.splitlines() if line.startswith("• ")]
+
+
+async def test_three_players_play_trans_europa_to_the_end(fake_discord, tmp_path):
+    fake = fake_discord
+    db = str(tmp_path / "te.db")
+    await fake.start_bot(create_bot(db, render_workers=1, **fake.bot_kwargs()))
+    ann, bob, cid = fake.user("Ann"), fake.user("Bob"), fake.user("Cid")
+    users_by_id = {u.id: u for u in (ann, bob, cid)}
+    games = fake.channel("games")
+
+    ix = await fake.slash(ann, games, "game new", options={"game": "trans_europa", "options": "start_score=5"})
+    assert "Lobby for Trans Europa opened" in ix.content
+    lobby = next(m for m in games.messages if "Lobby open" in m.content)
+    assert "start_score=5" in lobby.content
+    assert "Joined" not in (await fake.slash(bob, games, "game join")).content
+    await fake.click(cid, lobby, label="Join")
+    ix = await fake.slash(ann, games, "game start")
+    assert ix.content == "The game begins."
+
+    def boards():
+        return [m for m in games.messages if not m.ephemeral and "game #1 · move" in m.content]
+
+    await fake.wait_for(lambda: snapshot(db)[2] == 0 and boards(), what="first board and welcome DMs")
+    greedy = TE.ai("greedy")
+    turn = 0
+    while True:
+        state, users, _, moves, status = snapshot(db)
+        if status != "running":
+            break
+        seat = min(state.to_act())
+        user = users_by_id[users[seat]]
+        move = str(ai_move(state, seat, greedy))
+        posted = len(boards())
+        if turn % 2:
+            choices = await fake.autocomplete(user, games, "play", focused="move", value=move)
+            assert move in [c["value"] for c in choices]
+            ix = await fake.slash(user, games, "play", options={"move": move})
+        else:
+            ix = await fake.click(user, boards()[-1], label="Take turn")
+            picker = ix.reply
+            for _ in range(8):
+                values = [o["value"] for o in picker.component(custom_id=picker.custom_ids()[0])["options"]]
+                assert len(values) <= 25
+                if "m:" + move in values:
+                    ix = await fake.select(user, picker, ["m:" + move])
+                    break
+                group = next(v for v in values if v.startswith("g:") and move.startswith(v[2:]))
+                await fake.select(user, picker, [group])
+                picker = fake.message(picker.id)
+        assert ix.content == f"You played `{move}`.", ix.content
+        await fake.wait_for(lambda n=posted: len(boards()) > n and snapshot(db)[2] == 0, what=f"post of {move}")
+        turn += 1
+
+    state, users, _, moves, status = snapshot(db)
+    assert status == "over" and state.is_over() and turn == len(moves)
+    final = boards()[-1]
+    assert "Game over" in final.content
+    assert all(m.attachments and m.attachments[0].is_png for m in boards())
+
+    # Replay the log: which lines were public and which private to whom, and check every post.
+    names = ["Ann", "Bob", "Cid"]
+    names = [next(u.name for u in (ann, bob, cid) if u.id == users[s]) for s in range(3)]
+    replayed = TE.new_game(3, state.options, state.seed)
+    public_lines, private_lines = set(), {s: set() for s in range(3)}
+    for seat, notation in moves:
+        for event in replayed.apply(seat, notation):
+            text = name_seats(event.text, names)
+            if event.seats is None:
+                public_lines.add(text)
+            else:
+                for s in event.seats:
+                    private_lines[s].add(text)
+    assert replayed == state
+    platform = re.compile(r"Trans Europa begins\. Seats: .*")
+    for post in boards():
+        for line in bullets(post.content):
+            assert line in public_lines or platform.fullmatch(line), line
+    for seat, user_id in enumerate(users):
+        dms = fake.dms(users_by_id[user_id])
+        assert dms and "Welcome to **Trans Europa**" in dms[0].content
+        assert all(dm.attachments and dm.attachments[0].is_png for dm in dms)
+        for dm in dms:
+            for line in bullets(dm.content):
+                assert line in public_lines or line in private_lines[seat], (names[seat], line)
+        # Each round's cities reached their owner by DM, and nobody else's DMs.
+        for other in range(3):
+            for line in private_lines[other]:
+                assert any(line in dm.content for dm in dms) == (other == seat)
