@@ -287,3 +287,53 @@ async def test_closed_dms_are_told_once_and_hand_works(fake_discord, tmp_path):
     assert ix.ephemeral and ix.reply.attachments[0].is_png
     ix = await fake.slash(fake.user("Dee"), general, "hand")
     assert NOT_SEATED in ix.content
+
+
+async def test_thread_ai_seats_status_log_rules_board_leave_and_cancel(fake_discord, tmp_path):
+    fake = fake_discord
+    db = str(tmp_path / "j.db")
+    await fake.start_bot(make_bot(fake, db))
+    ann, bob, dee = fake.user("Ann"), fake.user("Bob"), fake.user("Dee")
+    general = fake.channel("general")
+    ix = await fake.slash(ann, general, "rules", options={"game": "guess"})
+    assert ix.ephemeral and "Guess" in ix.content and "`span` (2–30, default 3)" in ix.content
+    ix = await fake.slash(ann, general, "game new", options={"game": "guess", "options": "spam=3"})
+    assert ix.ephemeral and ix.content == "Guess has no option 'spam'"
+    ix = await fake.slash(ann, general, "game new", options={"game": "guess", "options": "rounds"})
+    assert "key=value" in ix.content
+    ix = await fake.slash(ann, general, "game new", options={"game": "guess", "thread": True,
+                                                             "options": "rounds=1", "seats": "join"})
+    assert "opened in <#" in ix.content
+    thread = fake.threads[-1]
+    lobby = next(m for m in thread.messages if "Lobby open" in m.content)
+    ix = await fake.click(bob, lobby, label="Add AI")
+    assert ix.ephemeral and ix.content == NOT_SEATED
+    ix = await fake.click(ann, lobby, label="Add AI")
+    assert ix.response_type == 7 and "AI 1" in fake.message(lobby.id).content
+    ix = await fake.click(dee, lobby, label="Cancel")
+    assert ix.ephemeral and "Only the player who created" in ix.content
+    ix = await fake.slash(bob, thread, "game join")
+    assert ix.content == "You joined."
+    await fake.wait_for(lambda: f"<@{bob.id}>" in fake.message(lobby.id).content, what="lobby edit")
+    ix = await fake.slash(ann, thread, "game status")
+    assert "Players: 3 of 2–4" in ix.content
+    ix = await fake.slash(ann, thread, "game start")
+    assert ix.content == "The game begins."
+    await fake.wait_for(lambda: board_posts(thread) and not store_fingerprint(db)[2], what="start posts")
+    assert not board_posts(general)  # the game lives in its thread
+    await fake.slash(ann, thread, "play", options={"move": "bid 1"})  # the AI bid at the start
+    ix = await fake.slash(bob, thread, "game leave")  # Bob hands his seat to the AI
+    assert ix.content == "You left; the AI plays your seat."
+    await fake.wait_for(lambda: not store_fingerprint(db)[2], what="leave posts")
+    assert any("Bob left the game; the AI plays their seat." in m.content for m in board_posts(thread))
+    ix = await fake.slash(ann, thread, "game log")
+    assert "1. AI 1: bid" in ix.content and "Ann: bid 1" in ix.content
+    ix = await fake.slash(dee, thread, "board")
+    assert ix.ephemeral and ix.reply.attachments[0].is_png and "game #1" in ix.content
+    ix = await fake.slash(ann, thread, "game status")
+    assert "To act: Ann" in ix.content
+    ix = await fake.slash(ann, thread, "game cancel")
+    assert ix.content == "Game cancelled."
+    assert store_fingerprint(db)[3] == [("cancelled",)]
+    ix = await fake.slash(ann, thread, "play", options={"move": "pass"})
+    assert "finished" in ix.content

@@ -43,7 +43,7 @@ async def test_three_players_play_trans_europa_to_the_end(fake_discord, tmp_path
     assert "Lobby for Trans Europa opened" in ix.content
     lobby = next(m for m in games.messages if "Lobby open" in m.content)
     assert "start_score=5" in lobby.content
-    assert "Joined" not in (await fake.slash(bob, games, "game join")).content
+    assert (await fake.slash(bob, games, "game join")).content == "You joined."
     await fake.click(cid, lobby, label="Join")
     ix = await fake.slash(ann, games, "game start")
     assert ix.content == "The game begins."
