@@ -62,8 +62,11 @@ State to inspect (plain Python objects, updated live):
     ``fake.requests`` (``(method, path)`` log), ``fake.reactions``.
     :class:`FakeMessage`: ``content``, ``embeds``, ``components``, ``attachments``
     (:class:`FakeAttachment`: ``filename``, ``data`` bytes, ``is_png``), ``flags``, ``ephemeral``,
-    ``edits``, ``deleted``, ``pinned``, ``thread``, ``text()`` (content + embed + component text, for
-    secrecy checks), ``buttons()``, ``component(custom_id=|label=)``, ``custom_ids()``.
+    ``edits``, ``deleted``, ``pinned``, ``thread``, ``text()`` (content + embed + component text),
+    ``versions`` (snapshots before each edit), ``all_text()`` / ``all_attachments()`` (over every
+    version: for secrecy checks), ``buttons()``, ``component(custom_id=|label=)``, ``custom_ids()``.
+    ``fake.seen_by(user)``: every live message that user can see (channels, threads, own
+    ephemerals, own DMs).
     Message bodies are checked against Discord's limits (2000 chars, 5 rows of 5, 25 select
     options, 100-char custom ids and values, 80-char labels, embed limits): HTTP 400, code 50035.
 
@@ -282,6 +285,34 @@ class FakeMessage:
     pinned: bool = False
     reference_id: int | None = None  # the message this one replies to
     interaction_metadata: dict[str, Any] | None = None
+    versions: list[FakeMessage] = field(default_factory=list)  # snapshots before each edit, oldest first
+
+    def snapshot(self) -> FakeMessage:
+        return FakeMessage(
+            self.id,
+            self.channel_id,
+            self.guild_id,
+            self.author,
+            self.content,
+            copy.deepcopy(self.embeds),
+            copy.deepcopy(self.components),
+            list(self.attachments),
+            self.flags,
+            self.type,
+            self.visible_to,
+        )
+
+    def all_text(self) -> str:
+        """text() of every version this message ever had (an edit must not hide an earlier leak)."""
+        return "\n".join(v.text() for v in [*self.versions, self])
+
+    def all_attachments(self) -> list[FakeAttachment]:
+        """Attachments of every version, without repeats."""
+        seen: dict[int, FakeAttachment] = {}
+        for v in [*self.versions, self]:
+            for a in v.attachments:
+                seen.setdefault(a.id, a)
+        return list(seen.values())
 
     @property
     def ephemeral(self) -> bool:
@@ -612,6 +643,17 @@ class FakeDiscord:
     def dms(self, user: FakeUser) -> list[FakeMessage]:
         """Messages in the DM channel between the bot and user (sent by the bot or as replies there)."""
         return self.dm_channel(user).messages
+
+    def seen_by(self, user: FakeUser) -> list[FakeMessage]:
+        """Every live message user can see: guild channels and threads (ephemeral only their own)
+        and their own DMs. For secrecy checks, look at each message's all_text() and
+        all_attachments()."""
+        return [
+            m
+            for m in self.all_messages
+            if m.visible_to in (None, user.id)
+            and (not self.channels[m.channel_id].is_dm or self.channels[m.channel_id].recipient is user)
+        ]
 
     @property
     def all_messages(self) -> list[FakeMessage]:
@@ -1224,6 +1266,8 @@ class FakeDiscord:
         if msg.deleted:
             raise _HTTPError(404, 10008, "Unknown Message")
         _validate_body({"flags": msg.flags, **body}, len(files))
+        if not msg.loading:  # the empty "thinking" placeholder is not a version anyone read
+            msg.versions.append(msg.snapshot())
         if "content" in body:
             msg.content = body["content"] or ""
         if "embeds" in body:

@@ -269,6 +269,7 @@ async def test_dm_file_and_closed_dms(fake: FakeDiscord) -> None:
     [dm] = fake.dms(dee)
     assert dm.content == "psst" and dm.attachments[0].filename == "hand.png" and dm.attachments[0].is_png
     assert Image.open(io.BytesIO(dm.attachments[0].data)).size == (8, 8)
+    assert dm in fake.seen_by(dee) and dm not in fake.seen_by(ann)
     dee.dms_closed = True
     ix = await fake.slash(ann, fake.channel("general"), "dm", options={"user": dee})
     assert ix.content == "cannot DM (50007)"
@@ -302,6 +303,7 @@ async def test_select_modal_and_dm_interaction(fake: FakeDiscord) -> None:
     picker = ix.reply
     with pytest.raises(FakeDiscordError):  # only Bob sees his ephemeral picker
         await fake.select(fake.user("Ann"), picker, ["red"])
+    assert picker in fake.seen_by(bob) and picker not in fake.seen_by(fake.user("Ann"))
     sel = await fake.select(bob, picker, ["blue"])
     assert (
         sel.response_type == 7
@@ -367,6 +369,7 @@ async def test_deferred_update_then_post_and_edit(fake: FakeDiscord) -> None:
     assert post.content == f"rolled {ix.id % 100000}"
     await fake.wait_for(lambda: lobby.content == "rolled!")
     assert lobby.edits == 1 and lobby.buttons()  # edit without view keeps the buttons
+    assert lobby.versions[0].content.startswith("trans_europa") and "trans_europa" in lobby.all_text()
 
 
 async def test_rest_odds_and_ends(fake: FakeDiscord) -> None:
