@@ -35,6 +35,7 @@ BLACK_TRACK: kit.RGB = (20, 20, 20)
 TRACK_WIDTH = 9
 CITY_R = 11
 MARKER_SIZE = 30
+CITY_FONT = 19
 
 # --------------------------------------------------------------------------- view access
 
@@ -159,8 +160,8 @@ def _draw_map() -> Image.Image:
         kit.text(draw, (MAP_RIGHT - 14, y), letter, 20, kit.INK, bold=True, anchor="mm")
     for col in range(34):
         x = 40 + 34 * col
-        kit.text(draw, (x, 20), str(col), 15, kit.MUTED, anchor="mm")
-        kit.text(draw, (x, 866), str(col), 15, kit.MUTED, anchor="mm")
+        kit.text(draw, (x, 20), str(col), 16, (60, 60, 60), anchor="mm")
+        kit.text(draw, (x, 866), str(col), 16, (60, 60, 60), anchor="mm")
     draw.line([(0, STRIP_TOP - 6), (MAP_RIGHT, STRIP_TOP - 6)], fill=kit.GRID, width=2)
     _draw_region_legend(draw, STRIP_TOP + 4)
     return image
@@ -213,21 +214,43 @@ def _city_tiles(small_deck: bool) -> tuple[tuple[Image.Image, tuple[int, int]], 
             draw,
             (x, label_y),
             city.name,
-            17,
+            CITY_FONT,
             kit.MUTED if out_of_play else kit.INK,
             bold=not out_of_play,
             halo=kit.WHITE,
             anchor="ma",
         )
-        w, h = kit.text_size(city.name, 17, True)
-        box = (
-            int(x - max(w / 2, CITY_R) - 6),
-            int(y - CITY_R - 3),
-            int(x + max(w / 2, CITY_R) + 6),
-            int(label_y + h + 10),
-        )
+        box = _city_box(city)
         tiles.append((overlay.crop(box), (box[0], box[1])))
     return tuple(tiles)
+
+
+def _city_box(city: te.City) -> tuple[int, int, int, int]:
+    """The pixels a city's disc and name label cover."""
+    x, y = _xy(city.junction)
+    w, h = kit.text_size(city.name, CITY_FONT, True)
+    half = max(w / 2, CITY_R) + 6
+    return (int(x - half), int(y - CITY_R - 3), int(x + half), int(y + CITY_R + 2 + h + 10))
+
+
+def _overlap(a: tuple[float, float, float, float], b: tuple[float, float, float, float]) -> float:
+    w = min(a[2], b[2]) - max(a[0], b[0])
+    h = min(a[3], b[3]) - max(a[1], b[1])
+    return w * h if w > 0 and h > 0 else 0.0
+
+
+@lru_cache(maxsize=64)
+def _flag_side(v: int) -> int:
+    """+1 to fly a city's flag to the right, -1 to the left: whichever covers less of other cities."""
+    x, y = _xy(v)
+    others = [_city_box(c) for c in te.CITIES if c.junction != v]
+
+    def cover(side: int) -> float:
+        flag = (x + side * 8, y - 38, x + side * 36, y - 17)
+        box = (min(flag[0], flag[2]), flag[1], max(flag[0], flag[2]), flag[3])
+        return sum(_overlap(box, other) for other in others)
+
+    return 1 if cover(1) <= cover(-1) else -1
 
 
 def _base() -> Image.Image:
@@ -285,12 +308,13 @@ def _paste_cities(image: Image.Image, small_deck: bool) -> None:
 def _draw_flag(draw: ImageDraw.ImageDraw, v: int, seat: int) -> None:
     """A small seat-coloured flag on a city: this city belongs to that seat's (revealed) hand."""
     x, y = _xy(v)
-    pole_x, top = x + 8, y - 38
+    side = _flag_side(v)
+    pole_x, top = x + 8 * side, y - 38
     draw.line([(pole_x, y - 6), (pole_x, top)], fill=kit.INK, width=3)
-    flag = (pole_x, top, pole_x + 28, top + 21)
+    flag = (min(pole_x, pole_x + 28 * side), top, max(pole_x, pole_x + 28 * side), top + 21)
     draw.rectangle(flag, fill=kit.seat_colour(seat), outline=kit.INK, width=2)
     kit.draw_symbol(
-        draw, kit.seat_symbol(seat), (pole_x + 14, top + 10.5), 13, kit.seat_text_colour(seat), None
+        draw, kit.seat_symbol(seat), (pole_x + 14 * side, top + 10.5), 13, kit.seat_text_colour(seat), None
     )
 
 
@@ -624,7 +648,9 @@ def _round_end_panel(
         if score is not None:
             what += f": {before.get(seat, int(score) + penalty)} -> {score}"
         cities = ", ".join(_city_name(c) for c in hands.get(seat, ()))
-        panel.player_row(seat, _name(names, seat), score, note=f"{what}. {cities}", size=24)
+        panel.player_row(
+            seat, _name(names, seat), score, note=f"{what}. {cities}", size=24 if seats <= 4 else 20
+        )
     panel.rule()
     options = view.get("options") or {}
     top = int(options.get("start_score", te.COMPONENTS["start_score"]))
