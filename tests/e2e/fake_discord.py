@@ -581,6 +581,9 @@ class FakeDiscord:
         self.guild_locale = "en-US"
         self.organizer_role_id = self.next_id()
         self.bot_role_id = self.next_id()
+        # Owner of the guild and the application: not a player, because discord.py grants a guild
+        # owner every permission, which would hide permission bugs.
+        self.owner = FakeUser(self.next_id(), "Owner")
         self.users: dict[int, FakeUser] = {}
         self.channels: dict[int, FakeChannel] = {}
         self.messages_by_id: dict[int, FakeMessage] = {}
@@ -713,7 +716,7 @@ class FakeDiscord:
             "id": str(self.guild_id),
             "name": self.guild_name,
             "icon": None,
-            "owner_id": str(next(u.id for u in self.users.values() if u.admin)),
+            "owner_id": str(self.owner.id),
             "preferred_locale": self.guild_locale,
             "features": [],
             "unavailable": False,
@@ -1074,7 +1077,7 @@ class FakeDiscord:
         return {**self.bot_user.payload(), "verified": True, "mfa_enabled": False, "flags": 0}
 
     async def _h_app(self, request: web.Request, body: Any, files: Any) -> dict[str, Any]:
-        owner = next(u for u in self.users.values() if u.admin)
+        owner = self.owner
         return {
             "id": str(self.application_id),
             "name": self.bot_user.name,

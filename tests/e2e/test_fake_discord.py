@@ -209,7 +209,8 @@ async def test_login_sync_and_guild(fake: FakeDiscord) -> None:
     assert guild is not None and {c.name for c in guild.text_channels} == {"general", "games", "random"}
     # Intents.default() has no members intent, so members come from interactions or fetch_member.
     ann = await guild.fetch_member(fake.user("Ann").id)
-    assert ann.guild_permissions.manage_guild and ann.display_name == "Ann"
+    assert ann.guild_permissions.manage_guild and not ann.guild_permissions.administrator
+    assert ann.display_name == "Ann" and guild.owner_id == fake.owner.id
     assert not (await guild.fetch_member(fake.user("Bob").id)).guild_permissions.manage_guild
 
 
