@@ -1,0 +1,157 @@
+"""Moves of Ticket to Ride: The Card Game and their notation (section 10), with a lenient reader."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from rules.engine import IllegalMove, Move
+from rules.ttr_cards.cards import KINDS, LOCO
+
+
+@dataclass(frozen=True, eq=False)
+class DrawDeck(Move):
+    def __str__(self) -> str:
+        return "draw deck"
+
+
+@dataclass(frozen=True, eq=False)
+class Take(Move):
+    kind: str
+
+    def __str__(self) -> str:
+        return f"take {self.kind}"
+
+
+@dataclass(frozen=True, eq=False)
+class Yard(Move):
+    """Cards from the hand to the rail yard; `cards` is canonical: colours alphabetical, then locos."""
+
+    cards: tuple[str, ...]
+
+    def __str__(self) -> str:
+        return "yard " + " ".join(self.cards)
+
+    @property
+    def colours(self) -> list[str]:
+        return [card for card in self.cards if card != LOCO]
+
+    @property
+    def locos(self) -> int:
+        return self.cards.count(LOCO)
+
+
+def yard_move(cards: list[str] | tuple[str, ...]) -> Yard:
+    coloured = sorted(card for card in cards if card != LOCO)
+    return Yard(tuple(coloured) + (LOCO,) * sum(1 for card in cards if card == LOCO))
+
+
+@dataclass(frozen=True, eq=False)
+class DrawTickets(Move):
+    def __str__(self) -> str:
+        return "tickets"
+
+
+@dataclass(frozen=True, eq=False)
+class Keep(Move):
+    """Keep these pending tickets (ascending ids); `every` is `keep all`, resolved per seat."""
+
+    ids: tuple[int, ...]
+    every: bool = False
+
+    def __str__(self) -> str:
+        if self.every:
+            return "keep all"
+        return "keep " + (" ".join(str(i) for i in self.ids) if self.ids else "none")
+
+
+@dataclass(frozen=True, eq=False)
+class Complete(Move):
+    ticket: int
+
+    def __str__(self) -> str:
+        return f"complete {self.ticket}"
+
+
+@dataclass(frozen=True, eq=False)
+class Undo(Move):
+    def __str__(self) -> str:
+        return "undo"
+
+
+@dataclass(frozen=True, eq=False)
+class Done(Move):
+    def __str__(self) -> str:
+        return "done"
+
+
+_ALIASES = {"locomotive": LOCO, "locomotives": LOCO, "wild": LOCO, "locos": LOCO, "pink": "purple"}
+
+
+def _words(text: str) -> list[str]:
+    return [_ALIASES.get(word, word) for word in re.split(r"[\s,]+", text.strip().lower()) if word]
+
+
+def _expand(words: list[str]) -> list[str]:
+    """`3 red 1 loco` -> red red red loco: a number before a word repeats it."""
+    out: list[str] = []
+    repeat: int | None = None
+    for word in words:
+        if word.isdigit():
+            if repeat is not None:
+                raise IllegalMove(f"unreadable cards: a number must be followed by a card ({word})")
+            repeat = int(word)
+            continue
+        if word not in KINDS:
+            raise IllegalMove(f"unknown card {word!r}: use {', '.join(KINDS)}")
+        out.extend([word] * (1 if repeat is None else repeat))
+        repeat = None
+    if repeat is not None:
+        raise IllegalMove("unreadable cards: a number must be followed by a card")
+    return out
+
+
+def parse(text: str, display: list[str]) -> Move:
+    """Read one move; `display` resolves `take N` / `draw N` (slot N from the left)."""
+    words = _words(text)
+    if not words:
+        raise IllegalMove("empty move")
+    head, rest = words[0], words[1:]
+    if head == "draw" and rest == ["deck"]:
+        return DrawDeck()
+    if head in ("take", "draw") and len(rest) == 1:
+        word = rest[0]
+        if word.isdigit():
+            slot = int(word)
+            if not 1 <= slot <= len(display):
+                raise IllegalMove(f"the display has slots 1 to {len(display)}")
+            return Take(display[slot - 1])
+        if word in KINDS:
+            return Take(word)
+        raise IllegalMove(f"unknown card {word!r}: use {', '.join(KINDS)}")
+    if head == "yard":
+        cards = _expand(rest)
+        if len(cards) > 200:
+            raise IllegalMove("too many cards")
+        if not cards:
+            raise IllegalMove("name the cards to play, e.g. `yard red red loco`")
+        return yard_move(cards)
+    if head == "tickets" and not rest:
+        return DrawTickets()
+    if head == "keep":
+        if rest == ["none"]:
+            return Keep(())
+        if rest == ["all"]:
+            return Keep((), every=True)
+        if not rest or not all(word.isdigit() for word in rest):
+            raise IllegalMove("write `keep` and ticket numbers, e.g. `keep 7 44`, or `keep none`")
+        return Keep(tuple(sorted({int(word) for word in rest})))
+    if head == "complete" and len(rest) == 1 and rest[0].isdigit():
+        return Complete(int(rest[0]))
+    if head == "undo" and not rest:
+        return Undo()
+    if head == "done" and not rest:
+        return Done()
+    raise IllegalMove(
+        f"unknown move {text.strip()!r}: try `draw deck`, `take red`, `yard red red`, `tickets`, `keep 7 44`"
+    )

@@ -1,0 +1,172 @@
+"""Ticket completion (exact best set, fit tests, the fixed card assignment) and big-city bonuses."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+
+from rules.ttr_cards.cards import BIG_CITIES, COLOURS, LOCO, TICKETS
+
+_NEEDS: dict[int, tuple[int, ...]] = {
+    tid: tuple(t.cards.get(c, 0) for c in COLOURS) for tid, t in TICKETS.items()
+}
+
+
+def weight(ticket_id: int) -> int:
+    """The additive weight whose maximum sum is the spec's choice (7.1): points, then count, then
+    big-city names, then the lowest-numbered ticket where candidates differ."""
+    ticket = TICKETS[ticket_id]
+    return (ticket.points << 59) + (1 << 53) + (len(ticket.big_cities) << 46) + (1 << (46 - ticket_id))
+
+
+def fits(ticket_ids: Iterable[int], track: Mapping[str, int]) -> bool:
+    """Can these tickets all be completed together from a track stack (locomotives are wild)?"""
+    need = [0] * len(COLOURS)
+    for tid in ticket_ids:
+        for index, count in enumerate(_NEEDS[tid]):
+            need[index] += count
+    deficit = sum(max(0, need[i] - track.get(c, 0)) for i, c in enumerate(COLOURS))
+    return deficit <= track.get(LOCO, 0)
+
+
+def fitting_alone(ticket_ids: Iterable[int], track: Mapping[str, int]) -> list[int]:
+    """The tickets that could each be completed on their own (the set F of section 5)."""
+    return sorted(tid for tid in ticket_ids if fits((tid,), track))
+
+
+def best_completion(ticket_ids: Iterable[int], track: Mapping[str, int]) -> list[int]:
+    """The exact best completable set (section 7.1), ascending ids.
+
+    Branch and bound over the tickets, best points per card first, with a fractional bound on the
+    colours that are short (scarce) and a memo of equivalent remaining-resource states.
+    """
+    have0 = [track.get(c, 0) for c in COLOURS]
+    locos0 = track.get(LOCO, 0)
+    candidates = fitting_alone(set(ticket_ids), track)
+    if fits(candidates, track):
+        return candidates
+    weights = {tid: weight(tid) for tid in candidates}
+    # Points per card decides the order; 60 is a common multiple of the card counts 1..5.
+    order = sorted(candidates, key=lambda tid: (-(weights[tid] * 60 // TICKETS[tid].card_count), tid))
+    needs = [_NEEDS[tid] for tid in order]
+    values = [weights[tid] for tid in order]
+    count = len(order)
+    colours = range(len(COLOURS))
+    # demand[i][c]: what tickets i.. still need of colour c.
+    demand = [[0] * len(COLOURS) for _ in range(count + 1)]
+    for i in range(count - 1, -1, -1):
+        for c in colours:
+            demand[i][c] = demand[i + 1][c] + needs[i][c]
+
+    best_value = 0
+    best_set: list[int] = []
+    chosen: list[int] = []
+    memo: dict[tuple, int] = {}
+
+    def bound(i: int, have: list[int], locos: int) -> int:
+        """An upper bound on the weight still addable from ticket i on (a surrogate relaxation).
+
+        The short (scarce) colours and the locomotives form one pool of cards, any card for any
+        scarce need; tickets needing only plentiful colours are free; then a fractional knapsack.
+        """
+        scarce = [c for c in colours if have[c] < demand[i][c]]
+        capacity = locos + sum(have[c] for c in scarce)
+        total = 0
+        items = []
+        for j in range(i, count):
+            cost = sum(needs[j][c] for c in scarce)
+            if cost == 0:
+                total += values[j]
+            else:
+                items.append((values[j] * 60 // cost, values[j], cost))
+        items.sort(reverse=True)
+        for _, value, cost in items:
+            if cost <= capacity:
+                capacity -= cost
+                total += value
+            else:
+                total += value * capacity // cost + 1
+                break
+        return total
+
+    def search(i: int, have: list[int], locos: int, value: int) -> None:
+        nonlocal best_value, best_set
+        if value > best_value:
+            best_value = value
+            best_set = list(chosen)
+        if i == count:
+            return
+        rest = demand[i]
+        key = (
+            i,
+            tuple(min(have[c], rest[c]) for c in colours),
+            min(locos, sum(max(0, rest[c] - have[c]) for c in colours)),
+        )
+        if memo.get(key, -1) >= value:
+            return
+        memo[key] = value
+        if value + bound(i, have, locos) <= best_value:
+            return
+        need = needs[i]
+        after = list(have)
+        short = 0
+        contested = False
+        for c in colours:
+            if need[c]:
+                if have[c] < rest[c]:
+                    contested = True
+                used = min(have[c], need[c])
+                after[c] -= used
+                short += need[c] - used
+        if short <= locos:
+            chosen.append(order[i])
+            search(i + 1, after, locos - short, value + values[i])
+            chosen.pop()
+            if not contested:
+                # Every colour it needs is plentiful for all remaining tickets: leaving it cannot help.
+                return
+        search(i + 1, have, locos, value)
+
+    search(0, have0, locos0, 0)
+    return sorted(best_set)
+
+
+def assign_cards(ticket_ids: Iterable[int], track: Mapping[str, int]) -> dict[int, dict[str, int]]:
+    """The fixed card-to-ticket assignment (7.1): ascending ids, own colour first, then locomotives."""
+    left = {kind: track.get(kind, 0) for kind in (*COLOURS, LOCO)}
+    assignment: dict[int, dict[str, int]] = {}
+    for tid in sorted(ticket_ids):
+        used: dict[str, int] = {}
+        for colour in COLOURS:
+            need = TICKETS[tid].cards.get(colour, 0)
+            if not need:
+                continue
+            own = min(need, left[colour])
+            if own:
+                used[colour] = own
+                left[colour] -= own
+            if need > own:
+                if left[LOCO] < need - own:
+                    raise ValueError("assign_cards called with a set that does not fit")
+                used[LOCO] = used.get(LOCO, 0) + need - own
+                left[LOCO] -= need - own
+        assignment[tid] = used
+    return assignment
+
+
+def city_counts(completed: Iterable[int]) -> dict[str, int]:
+    """How many of these completed tickets name each big city."""
+    counts = {city: 0 for city in BIG_CITIES}
+    for tid in completed:
+        for city in TICKETS[tid].big_cities:
+            counts[city] += 1
+    return counts
+
+
+def big_city_winners(completed_by_seat: list[list[int]]) -> dict[str, list[int]]:
+    """city -> seats with the highest count (at least 1); every tied seat takes the bonus (D22)."""
+    per_seat = [city_counts(done) for done in completed_by_seat]
+    winners: dict[str, list[int]] = {}
+    for city in BIG_CITIES:
+        top = max(counts[city] for counts in per_seat)
+        winners[city] = [seat for seat, counts in enumerate(per_seat) if top >= 1 and counts[city] == top]
+    return winners

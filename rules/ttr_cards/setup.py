@@ -1,0 +1,42 @@
+"""A new game of Ticket to Ride: The Card Game (section 3): deal, display, tickets, keep step."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from rules.ttr_cards.cards import (
+    COLOURS,
+    DISPLAY_SIZE,
+    HAND_DEAL,
+    LOCO,
+    SETUP_TICKETS,
+    TICKET_IDS,
+    full_set,
+)
+from rules.ttr_cards.state import TTRCardsState
+
+
+def create(num_seats: int, options: dict[str, Any], seed: int) -> TTRCardsState:
+    state = TTRCardsState(num_seats, options, seed)
+    rng = random.Random(seed)
+    state.rng = rng
+    # Each seat starts with one face-up Locomotive; the rest is shuffled and dealt in blocks (D3).
+    counts = full_set()
+    counts[LOCO] -= num_seats
+    cards = [kind for kind in (*COLOURS, LOCO) for _ in range(counts[kind])]
+    rng.shuffle(cards)
+    for seat in range(num_seats):
+        state.hands[seat][LOCO] += 1
+        for card in cards[seat * HAND_DEAL : (seat + 1) * HAND_DEAL]:
+            state.hands[seat][card] += 1
+    start = num_seats * HAND_DEAL
+    state.display = cards[start : start + DISPLAY_SIZE]
+    state.deck = cards[start + DISPLAY_SIZE :]
+    tickets = list(TICKET_IDS)
+    rng.shuffle(tickets)
+    for seat in range(num_seats):
+        state.pending[seat] = tickets[seat * SETUP_TICKETS : (seat + 1) * SETUP_TICKETS]
+    state.ticket_deck = tickets[num_seats * SETUP_TICKETS :]
+    state.phase = "keep_setup"
+    return state

@@ -1,0 +1,775 @@
+"""The game state of Ticket to Ride: The Card Game: turns, yards, track stacks, scorings, views."""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Mapping
+from typing import Any, ClassVar
+
+from rules.engine import (
+    Event,
+    GameState,
+    IllegalMove,
+    Move,
+    Result,
+    SeatResult,
+    rank_by,
+    rng_from_json,
+    rng_to_json,
+    seat_token,
+)
+from rules.ttr_cards.cards import (
+    BIG_CITIES,
+    COLOURS,
+    KINDS,
+    LOCO,
+    RESTART_DEAL,
+    TICKET_DRAW,
+    TICKETS,
+    counts_of,
+    describe,
+    empty_counts,
+)
+from rules.ttr_cards.moves import (
+    Complete,
+    Done,
+    DrawDeck,
+    DrawTickets,
+    Keep,
+    Take,
+    Undo,
+    Yard,
+    parse,
+    yard_move,
+)
+from rules.ttr_cards.scoring import (
+    assign_cards,
+    best_completion,
+    big_city_winners,
+    city_counts,
+    fits,
+    fitting_alone,
+)
+
+DECK_EMPTY = "the train deck is empty: play to your rail yard or draw tickets"
+SHAPE = "play 2+ cards of one colour (locomotives allowed) or 3 cards of 3 different colours"
+LOCO_SECOND = "a face-up locomotive counts as two cards: take it only as your first card"
+
+
+def _p(seat: int) -> str:
+    return seat_token(seat)
+
+
+class TTRCardsState(GameState):
+    """Everything on the table. Decks are lists, top card first; piles of face-up cards are counts."""
+
+    key: ClassVar[str] = "ttr_cards"
+
+    def __init__(self, num_seats: int, options: dict[str, Any], seed: int) -> None:
+        n = num_seats
+        self.num_seats = n
+        self.options = dict(options)
+        self.seed = seed
+        self.moves_applied = 0
+        self.rng = None  # set by setup / from_json
+        self.phase = "keep_setup"  # keep_setup | turn | choose | over
+        self.step: str | None = None  # action | second_draw | keep (phase turn)
+        self.active = 0
+        self.turn = 0
+        self.deck: list[str] = []
+        self.display: list[str] = []
+        self.discard = empty_counts()
+        self.closed = empty_counts()
+        self.set_aside = empty_counts()
+        self.hands = [empty_counts() for _ in range(n)]
+        self.tickets: list[list[int]] = [[] for _ in range(n)]
+        self.pending: list[list[int]] = [[] for _ in range(n)]
+        self.setup_choice: list[list[int] | None] = [None] * n
+        self.ticket_deck: list[int] = []
+        # colour -> [locos, coloured]; locomotives lie on top and leave first (D5).
+        self.yards: list[dict[str, list[int]]] = [{} for _ in range(n)]
+        self.tracks = [empty_counts() for _ in range(n)]
+        self.completed: list[list[int]] = [[] for _ in range(n)]
+        self.deck1_points = [0] * n
+        self.deck_number = 1
+        self.trigger = False  # the deck ran out (or was closed) this turn: final round at its end
+        self.final_round: list[int] | None = None  # seats still to play, the active one first
+        self.stall = 0
+        self.scoring_kind: str | None = None  # during phase choose: intermediate | final
+        self.picks: list[list[int]] = [[] for _ in range(n)]
+        self.deciding: list[bool] = [False] * n
+        self.scorings: list[dict[str, Any]] = []
+        self.last_action: dict[str, Any] | None = None
+        self.passes = 0
+
+    # ------------------------------------------------------------------ persistence
+
+    _FIELDS: ClassVar[tuple[str, ...]] = (
+        "num_seats", "options", "seed", "moves_applied", "phase", "step", "active", "turn", "deck",
+        "display", "discard", "closed", "set_aside", "hands", "tickets", "pending", "setup_choice",
+        "ticket_deck", "yards", "tracks", "completed", "deck1_points", "deck_number", "trigger",
+        "final_round", "stall", "scoring_kind", "picks", "deciding", "scorings", "last_action", "passes",
+    )  # fmt: skip
+
+    def to_json(self) -> dict[str, Any]:
+        import copy
+
+        data = {name: copy.deepcopy(getattr(self, name)) for name in self._FIELDS}
+        data["rng"] = rng_to_json(self.rng)
+        data["key"] = self.key
+        return data
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> TTRCardsState:
+        import copy
+
+        state = cls(data["num_seats"], data["options"], data["seed"])
+        for name in cls._FIELDS:
+            setattr(state, name, copy.deepcopy(data[name]))
+        state.rng = rng_from_json(data["rng"])
+        return state
+
+    # ------------------------------------------------------------------ whose decision
+
+    def to_act(self) -> frozenset[int]:
+        if self.phase == "keep_setup":
+            return frozenset(s for s in range(self.num_seats) if self.setup_choice[s] is None)
+        if self.phase == "turn":
+            return frozenset((self.active,))
+        if self.phase == "choose":
+            return frozenset(s for s in range(self.num_seats) if self.deciding[s])
+        return frozenset()
+
+    def timeout_move(self, seat: int) -> Move | None:
+        # Keeping no drawn ticket is the one decision that can be skipped without a cost.
+        if self.phase == "turn" and self.step == "keep" and seat == self.active:
+            return Keep(())
+        return None
+
+    # ------------------------------------------------------------------ legal moves
+
+    def legal_moves(self, seat: int) -> list[Move]:
+        if seat not in self.to_act():
+            return []
+        moves: list[Move] = []
+        if self.phase == "keep_setup":
+            pending = sorted(self.pending[seat])
+            for size in range(1, len(pending) + 1):
+                moves.extend(Keep(combo) for combo in itertools.combinations(pending, size))
+        elif self.phase == "choose":
+            moves.extend(Complete(t) for t in self._pickable(seat))
+            if self.picks[seat]:
+                moves.append(Undo())
+            if not self._pickable(seat):
+                moves.append(Done())
+        elif self.step == "keep":
+            pending = sorted(self.pending[seat])
+            for size in range(len(pending) + 1):
+                moves.extend(Keep(combo) for combo in itertools.combinations(pending, size))
+        else:
+            if self.deck:
+                moves.append(DrawDeck())
+                for kind in set(self.display):
+                    if not (self.step == "second_draw" and kind == LOCO):
+                        moves.append(Take(kind))
+            if self.step == "action":
+                moves.extend(self._yard_moves(seat))
+                if self.ticket_deck:
+                    moves.append(DrawTickets())
+        return sorted(moves, key=str)
+
+    def _yard_moves(self, seat: int) -> list[Move]:
+        hand = self.hands[seat]
+        locos = hand[LOCO]
+        moves: list[Move] = []
+        for colour in COLOURS:
+            if not hand[colour] or colour in self.yards[seat]:
+                continue
+            beat = self._largest_other_row(seat, colour)
+            for k in range(1, hand[colour] + 1):
+                for extra in range(locos + 1):
+                    if k + extra >= 2 and k + extra > beat:
+                        moves.append(yard_move([colour] * k + [LOCO] * extra))
+        free = [c for c in COLOURS if hand[c] and not any(c in yard for yard in self.yards)]
+        moves.extend(Yard(combo) for combo in itertools.combinations(free, 3))
+        return moves
+
+    def _largest_other_row(self, seat: int, colour: str) -> int:
+        sizes = [
+            sum(self.yards[s][colour]) for s in range(self.num_seats) if s != seat and colour in self.yards[s]
+        ]
+        return max(sizes, default=0)
+
+    def _pickable(self, seat: int) -> list[int]:
+        picks = self.picks[seat]
+        track = self.tracks[seat]
+        return [t for t in sorted(self.tickets[seat]) if t not in picks and fits([*picks, t], track)]
+
+    def _has_legal_move(self, seat: int) -> bool:
+        # Only called at the start of a turn: a draw is legal whenever the deck holds a card.
+        return bool(self.deck) or bool(self.ticket_deck) or bool(self._yard_moves(seat))
+
+    # ------------------------------------------------------------------ reading moves
+
+    def parse_move(self, text: str) -> Move:
+        move = parse(text, self.display)
+        if isinstance(move, Keep) and move.every and self.phase == "turn" and self.step == "keep":
+            return Keep(tuple(sorted(self.pending[self.active])))
+        return move
+
+    # ------------------------------------------------------------------ applying moves
+
+    def _apply(self, seat: int, move: Move) -> list[Event]:
+        if self.phase == "keep_setup":
+            if not isinstance(move, Keep):
+                raise IllegalMove("first choose which of your 6 tickets to keep, e.g. `keep 3 17`")
+            return self._setup_keep(seat, move)
+        if self.phase == "choose":
+            if isinstance(move, Complete):
+                return self._complete(seat, move.ticket)
+            if isinstance(move, Undo):
+                return self._undo(seat)
+            if isinstance(move, Done):
+                return self._done(seat)
+            raise IllegalMove("the scoring is on: pick tickets with `complete ID`, `undo` or `done`")
+        if isinstance(move, (Complete, Undo, Done)):
+            raise IllegalMove("`complete`, `undo` and `done` are only for choosing tickets at a scoring")
+        if self.step == "keep":
+            if not isinstance(move, Keep):
+                raise IllegalMove("first choose which drawn tickets to keep, e.g. `keep 7 44` or `keep none`")
+            return self._keep(seat, move)
+        if isinstance(move, Keep):
+            raise IllegalMove("you have no drawn tickets to keep: draw with `tickets` first")
+        if self.step == "second_draw" and not isinstance(move, (DrawDeck, Take)):
+            raise IllegalMove("take your second card first: `draw deck` or `take KIND`")
+        if isinstance(move, DrawDeck):
+            return self._draw_deck(seat)
+        if isinstance(move, Take):
+            return self._take(seat, move.kind)
+        if isinstance(move, Yard):
+            return self._yard(seat, move)
+        if isinstance(move, DrawTickets):
+            return self._draw_tickets(seat)
+        raise IllegalMove("that move is not possible now")
+
+    # -- setup
+
+    def _setup_keep(self, seat: int, move: Keep) -> list[Event]:
+        ids = tuple(sorted(self.pending[seat])) if move.every else move.ids
+        for tid in ids:
+            if tid not in self.pending[seat]:
+                raise IllegalMove(f"ticket {tid} is not among the tickets you drew")
+        if not ids:
+            raise IllegalMove("keep at least 1 ticket")
+        self.setup_choice[seat] = sorted(ids)
+        events = [
+            Event(f"{_p(seat)} has chosen their tickets."),
+            Event(f"You keep tickets {', '.join(map(str, sorted(ids)))}.", frozenset((seat,))),
+        ]
+        self.last_action = {"seat": seat, "type": "setup", "text": f"{_p(seat)} has chosen"}
+        if all(choice is not None for choice in self.setup_choice):
+            returned: list[int] = []
+            for s in range(self.num_seats):
+                kept = self.setup_choice[s] or []
+                self.tickets[s] = sorted(kept)
+                returned.extend(t for t in self.pending[s] if t not in kept)
+                self.pending[s] = []
+            self.ticket_deck.extend(returned)
+            self.rng.shuffle(self.ticket_deck)
+            counts = ", ".join(f"{_p(s)} {len(self.tickets[s])}" for s in range(self.num_seats))
+            events.append(Event(f"Everyone has chosen. Tickets kept: {counts}."))
+            self.phase = "turn"
+            self._start_turn(0, events)
+        return events
+
+    # -- draws
+
+    def _check_draw(self, seat: int) -> None:
+        if self.step not in ("action", "second_draw"):
+            raise IllegalMove("you cannot draw train cards now")
+        if not self.deck:
+            raise IllegalMove(DECK_EMPTY)
+
+    def _draw_deck(self, seat: int) -> list[Event]:
+        self._check_draw(seat)
+        card = self.deck.pop(0)
+        self.hands[seat][card] += 1
+        events = [
+            Event(f"{_p(seat)} draws a card from the deck."),
+            Event(f"You drew {card}.", frozenset((seat,))),
+        ]
+        self.last_action = {"seat": seat, "type": "draw_deck", "text": f"{_p(seat)} drew from the deck"}
+        self._after_card(seat, first_loco=False, events=events)
+        return events
+
+    def _take(self, seat: int, kind: str) -> list[Event]:
+        self._check_draw(seat)
+        if kind not in self.display:
+            raise IllegalMove(f"there is no {kind} in the display")
+        if self.step == "second_draw" and kind == LOCO:
+            raise IllegalMove(LOCO_SECOND)
+        slot = self.display.index(kind)
+        self.hands[seat][kind] += 1
+        refill = self.deck.pop(0)
+        self.display[slot] = refill
+        events = [Event(f"{_p(seat)} takes {kind} from the display; {refill} fills slot {slot + 1}.")]
+        self.last_action = {
+            "seat": seat, "type": "take", "kind": kind, "slot": slot, "refill": refill,
+            "text": f"{_p(seat)} took {kind} (slot {slot + 1})",
+        }  # fmt: skip
+        self._after_card(seat, first_loco=kind == LOCO and self.step == "action", events=events)
+        return events
+
+    def _after_card(self, seat: int, first_loco: bool, events: list[Event]) -> None:
+        if not self.deck:
+            self.trigger = True
+            events.append(Event("The train deck is empty: the draw ends."))
+            self._end_turn(seat, events, idle=False)
+        elif first_loco or self.step == "second_draw":
+            self._end_turn(seat, events, idle=False)
+        else:
+            self.step = "second_draw"
+
+    # -- yard
+
+    def yard_reason(self, seat: int, move: Yard) -> str | None:
+        """Why this yard play is illegal for the seat (checks in the spec's order), or None."""
+        hand = self.hands[seat]
+        wanted = counts_of(list(move.cards))
+        for kind in KINDS:
+            if wanted[kind] > hand[kind]:
+                return f"you do not have {wanted[kind]} {kind} in your hand (you have {hand[kind]})"
+        colours = move.colours
+        distinct = sorted(set(colours))
+        if not colours:
+            return "a set needs at least one coloured card"
+        if len(distinct) == 1 and len(move.cards) >= 2:
+            colour = distinct[0]
+            if colour in self.yards[seat]:
+                return f"you already have a {colour} row"
+            size = len(move.cards)
+            for other in range(self.num_seats):
+                row = self.yards[other].get(colour)
+                if other != seat and row is not None and sum(row) >= size:
+                    return (
+                        f"your {colour} set must be larger than {_p(other)}'s {colour} row ({sum(row)} cards)"
+                    )
+            return None
+        if len(distinct) == 3 and len(move.cards) == 3:
+            for colour in distinct:
+                if colour in self.yards[seat]:
+                    return f"you already have a {colour} row"
+            for colour in distinct:
+                if any(colour in self.yards[s] for s in range(self.num_seats) if s != seat):
+                    return f"{colour} is in another rail yard: a single card cannot beat that row"
+            return None
+        return SHAPE
+
+    def _yard(self, seat: int, move: Yard) -> list[Event]:
+        reason = self.yard_reason(seat, move)
+        if reason is not None:
+            raise IllegalMove(reason)
+        for card in move.cards:
+            self.hands[seat][card] -= 1
+        distinct = sorted(set(move.colours))
+        robbed: list[dict[str, Any]] = []
+        if len(distinct) == 1:
+            colour = distinct[0]
+            for other in range(self.num_seats):
+                row = self.yards[other].pop(colour, None) if other != seat else None
+                if row is not None:
+                    self.discard[LOCO] += row[0]
+                    self.discard[colour] += row[1]
+                    robbed.append({"seat": other, "colour": colour, "locos": row[0], "coloured": row[1]})
+            self.yards[seat][colour] = [move.locos, len(move.colours)]
+        else:
+            for colour in distinct:
+                self.yards[seat][colour] = [0, 1]
+        text = f"{_p(seat)} plays {' '.join(move.cards)} to the rail yard"
+        for rob in robbed:
+            text += (
+                f", robbing {_p(rob['seat'])}'s {rob['colour']} row "
+                f"({rob['coloured']} {rob['colour']}"
+                + (f" + {rob['locos']} loco" if rob["locos"] else "")
+                + ")"
+            )
+        events = [Event(text + ".")]
+        self.last_action = {
+            "seat": seat, "type": "yard", "cards": list(move.cards), "rows": distinct, "robbed": robbed,
+            "text": text.replace(" to the rail yard", ""),
+        }  # fmt: skip
+        self._end_turn(seat, events, idle=False)
+        return events
+
+    # -- tickets
+
+    def _draw_tickets(self, seat: int) -> list[Event]:
+        if not self.ticket_deck:
+            raise IllegalMove("the ticket deck is empty")
+        drawn = self.ticket_deck[:TICKET_DRAW]
+        del self.ticket_deck[:TICKET_DRAW]
+        self.pending[seat] = drawn
+        self.step = "keep"
+        self.last_action = {"seat": seat, "type": "tickets", "count": len(drawn),
+                            "text": f"{_p(seat)} drew {len(drawn)} tickets"}  # fmt: skip
+        return [
+            Event(f"{_p(seat)} draws {len(drawn)} tickets."),
+            Event(f"You drew tickets {', '.join(map(str, drawn))}.", frozenset((seat,))),
+        ]
+
+    def _keep(self, seat: int, move: Keep) -> list[Event]:
+        pending = self.pending[seat]
+        ids = tuple(sorted(pending)) if move.every else move.ids
+        for tid in ids:
+            if tid not in pending:
+                raise IllegalMove(f"ticket {tid} is not among the tickets you drew")
+        self.tickets[seat] = sorted(self.tickets[seat] + list(ids))
+        # Returned tickets go to the bottom in the order they were drawn (D17).
+        self.ticket_deck.extend(t for t in pending if t not in ids)
+        self.pending[seat] = []
+        events = [Event(f"{_p(seat)} keeps {len(ids)} ticket{'s' if len(ids) != 1 else ''}.")]
+        if ids:
+            events.append(Event(f"You keep tickets {', '.join(map(str, ids))}.", frozenset((seat,))))
+        self.last_action = {"seat": seat, "type": "keep", "count": len(ids),
+                            "text": f"{_p(seat)} kept {len(ids)} of the drawn tickets"}  # fmt: skip
+        self._end_turn(seat, events, idle=not ids)
+        return events
+
+    # ------------------------------------------------------------------ turn flow
+
+    def _start_turn(self, seat: int, events: list[Event]) -> None:
+        """Step 1 (yard to track stack), then the action step; an automatic pass if nothing is legal."""
+        self.active = seat
+        self.step = "action"
+        self.turn += 1
+        yard = self.yards[seat]
+        moved = empty_counts()
+        for colour in COLOURS:
+            row = yard.get(colour)
+            if row is None:
+                continue
+            if row[0]:
+                row[0] -= 1
+                moved[LOCO] += 1
+            else:
+                row[1] -= 1
+                moved[colour] += 1
+            if row[0] + row[1] == 0:
+                del yard[colour]
+        count = sum(moved.values())
+        if count:
+            for kind in KINDS:
+                self.tracks[seat][kind] += moved[kind]
+            total = sum(self.tracks[seat].values())
+            what = f": {describe(moved)}" if self.options["open_track_stack"] else ""
+            plural = "s" if count != 1 else ""
+            events.append(
+                Event(f"{_p(seat)} moves {count} card{plural} to the track stack (now {total}){what}.")
+            )
+        if not self._has_legal_move(seat):
+            self.passes += 1
+            events.append(Event(f"{_p(seat)} has no legal move and passes."))
+            self.last_action = {"seat": seat, "type": "pass", "text": f"{_p(seat)} passed (no legal move)"}
+            self._end_turn(seat, events, idle=False)
+
+    def _end_turn(self, seat: int, events: list[Event], idle: bool) -> None:
+        n = self.num_seats
+        self.step = None
+        if self.final_round is None:
+            self.stall = self.stall + 1 if idle else 0
+            if self.stall >= 4 * n and not self.trigger:
+                for card in self.deck:
+                    self.closed[card] += 1
+                closed = len(self.deck)
+                self.deck = []
+                self.trigger = True
+                events.append(
+                    Event(
+                        f"{4 * n} turns in a row kept no ticket: the deck is closed ({closed} cards set face down)."
+                    )
+                )
+        if self.final_round is not None:
+            self.final_round.pop(0)
+            if not self.final_round:
+                self._start_scoring(seat, events)
+                return
+            self._start_turn(self.final_round[0], events)
+            return
+        if self.trigger:
+            self.trigger = False
+            self.final_round = [(seat + k) % n for k in range(1, n + 1)]
+            order = ", ".join(_p(s) for s in self.final_round)
+            events.append(Event(f"Final round: {order} play one more turn each."))
+            self._start_turn(self.final_round[0], events)
+            return
+        self._start_turn((seat + 1) % n, events)
+
+    # ------------------------------------------------------------------ scoring
+
+    def _start_scoring(self, last_seat: int, events: list[Event]) -> None:
+        kind = "intermediate" if self.num_seats == 4 and self.deck_number == 1 else "final"
+        self.scoring_kind = kind
+        self.active = last_seat
+        self.step = None
+        self.final_round = None
+        stacks = "; ".join(f"{_p(s)}: {describe(self.tracks[s])}" for s in range(self.num_seats))
+        events.append(
+            Event(f"{'Intermediate' if kind == 'intermediate' else 'Final'} scoring. Track stacks: {stacks}.")
+        )
+        if kind == "final":
+            hands = "; ".join(
+                f"{_p(s)}: {', '.join(map(str, self.tickets[s])) or 'none'}" for s in range(self.num_seats)
+            )
+            events.append(Event(f"Tickets in hand: {hands}."))
+        for seat in range(self.num_seats):
+            if self.options["completion"] == "choose":
+                fitting = fitting_alone(self.tickets[seat], self.tracks[seat])
+                if fits(fitting, self.tracks[seat]):
+                    self.picks[seat] = fitting
+                else:
+                    self.picks[seat] = []
+                    self.deciding[seat] = True
+            else:
+                self.picks[seat] = best_completion(self.tickets[seat], self.tracks[seat])
+        if any(self.deciding):
+            self.phase = "choose"
+            waiting = ", ".join(_p(s) for s in range(self.num_seats) if self.deciding[s])
+            events.append(Event(f"Choosing completed tickets: {waiting}."))
+            return
+        self._resolve_scoring(events)
+
+    def _complete(self, seat: int, ticket: int) -> list[Event]:
+        if ticket not in self.tickets[seat]:
+            raise IllegalMove(f"ticket {ticket} is not in your hand")
+        if ticket in self.picks[seat]:
+            raise IllegalMove(f"you already picked ticket {ticket}")
+        if not fits([*self.picks[seat], ticket], self.tracks[seat]):
+            raise IllegalMove(f"ticket {ticket} does not fit together with your picks")
+        self.picks[seat].append(ticket)
+        return [Event(f"You pick ticket {ticket}.", frozenset((seat,)))]
+
+    def _undo(self, seat: int) -> list[Event]:
+        if not self.picks[seat]:
+            raise IllegalMove("there is no pick to undo")
+        ticket = self.picks[seat].pop()
+        return [Event(f"You drop ticket {ticket}.", frozenset((seat,)))]
+
+    def _done(self, seat: int) -> list[Event]:
+        if self._pickable(seat):
+            raise IllegalMove("another ticket still fits: pick it (completing more never costs you)")
+        self.deciding[seat] = False
+        events = [Event(f"{_p(seat)} has chosen.")]
+        if not any(self.deciding):
+            self._resolve_scoring(events)
+        return events
+
+    def _resolve_scoring(self, events: list[Event]) -> None:
+        kind = self.scoring_kind
+        record: dict[str, Any] = {"kind": kind, "deck_number": self.deck_number, "seats": []}
+        for seat in range(self.num_seats):
+            chosen = sorted(self.picks[seat])
+            track = dict(self.tracks[seat])
+            assignment = assign_cards(chosen, track)
+            points = sum(TICKETS[t].points for t in chosen)
+            self.completed[seat].extend(chosen)
+            self.tickets[seat] = [t for t in self.tickets[seat] if t not in chosen]
+            entry = {
+                "seat": seat, "track": track, "completed": chosen, "points": points,
+                "assignment": {str(t): cards for t, cards in assignment.items()},
+            }  # fmt: skip
+            if kind == "final":
+                entry["failed"] = list(self.tickets[seat])
+                entry["failed_points"] = -sum(TICKETS[t].points for t in self.tickets[seat])
+            record["seats"].append(entry)
+            done = ", ".join(map(str, chosen)) or "nothing"
+            events.append(Event(f"{_p(seat)} completes {done} for {points} points."))
+            self.picks[seat] = []
+        if kind == "intermediate":
+            self.scorings.append(record)
+            self._restart(events)
+            return
+        winners = big_city_winners(self.completed)
+        record["big_cities"] = winners
+        self.scorings.append(record)
+        for city, seats in winners.items():
+            if seats:
+                events.append(
+                    Event(f"{city} bonus ({BIG_CITIES[city][0]}): {', '.join(_p(s) for s in seats)}.")
+                )
+        self.phase = "over"
+        self.step = None
+        self.scoring_kind = None
+        self.last_action = {"seat": None, "type": "scoring", "text": "Final scoring"}
+        result = self.result()
+        assert result is not None
+        standings = ", ".join(f"{s.rank}. {_p(s.seat)} {s.score}" for s in result.seats)
+        events.append(Event(f"Game over: {standings}."))
+
+    def _restart(self, events: list[Event]) -> None:
+        """4 players after deck 1 (7.2): set aside used cards, rebuild the deck, deal 4 each."""
+        n = self.num_seats
+        record = self.scorings[-1]
+        for seat in range(n):
+            self.deck1_points[seat] = record["seats"][seat]["points"]
+            left = dict(self.tracks[seat])
+            for cards in record["seats"][seat]["assignment"].values():
+                for kind, number in cards.items():
+                    self.set_aside[kind] += number
+                    left[kind] -= number
+            for kind in KINDS:
+                self.discard[kind] += left[kind]
+            for colour, (locos, coloured) in self.yards[seat].items():
+                self.discard[LOCO] += locos
+                self.discard[colour] += coloured
+            self.yards[seat] = {}
+            self.tracks[seat] = empty_counts()
+        deck = [kind for kind in KINDS for _ in range(self.discard[kind] + self.closed[kind])]
+        self.rng.shuffle(deck)
+        self.deck = deck
+        self.discard = empty_counts()
+        self.closed = empty_counts()
+        start = (self.active + 1) % n
+        order = [(start + k) % n for k in range(n)]
+        dealt = [empty_counts() for _ in range(n)]
+        for _ in range(RESTART_DEAL):
+            for seat in order:
+                if self.deck:
+                    card = self.deck.pop(0)
+                    self.hands[seat][card] += 1
+                    dealt[seat][card] += 1
+        self.deck_number = 2
+        self.stall = 0
+        self.trigger = False
+        self.scoring_kind = None
+        self.phase = "turn"
+        events.append(
+            Event(f"Deck 2: {len(self.deck)} cards after dealing up to {RESTART_DEAL} to each seat.")
+        )
+        for seat in range(n):
+            events.append(Event(f"You are dealt {describe(dealt[seat])}.", frozenset((seat,))))
+        self.last_action = {"seat": None, "type": "scoring", "text": "Intermediate scoring; deck 2 dealt"}
+        if not self.deck:
+            self.final_round = list(order)
+            events.append(Event(f"The new deck is empty. Final round: {', '.join(_p(s) for s in order)}."))
+        self._start_turn(start, events)
+
+    def result(self) -> Result | None:
+        if self.phase != "over":
+            return None
+        final = self.scorings[-1]
+        winners = final["big_cities"]
+        lines = {}
+        keys = {}
+        for seat in range(self.num_seats):
+            entry = final["seats"][seat]
+            cards = [city for city, seats in winners.items() if seat in seats]
+            breakdown = {
+                "tickets_deck1": self.deck1_points[seat],
+                "tickets_final": entry["points"],
+                "tickets_failed": entry["failed_points"],
+                "big_cities": sum(BIG_CITIES[city][0] for city in cards),
+            }
+            total = sum(breakdown.values())
+            details = {
+                "big_city_cards": cards,
+                "completed": len(self.completed[seat]),
+                "completed_ids": sorted(self.completed[seat]),
+                "failed_ids": list(entry["failed"]),
+            }
+            lines[seat] = (total, breakdown, details)
+            keys[seat] = (total, len(self.completed[seat]), len(cards))
+        ranks = rank_by(keys)
+        seats = [
+            SeatResult(seat, lines[seat][0], lines[seat][1], ranks[seat], lines[seat][2])
+            for seat in range(self.num_seats)
+        ]
+        seats.sort(key=lambda s: (s.rank, s.seat))
+        return Result(tuple(seats), ended_by="deck")
+
+    # ------------------------------------------------------------------ views
+
+    def _tracks_public(self) -> bool:
+        return bool(self.options["open_track_stack"]) or self.phase in ("choose", "over")
+
+    def view(self, seat: int | None) -> dict[str, Any]:
+        view = self.base_view(seat)
+        setup = self.phase == "keep_setup"
+        final_reveal = self.phase == "over" or (self.phase == "choose" and self.scoring_kind == "final")
+        seats = []
+        for s in range(self.num_seats):
+            entry: dict[str, Any] = {
+                "seat": s,
+                "hand_count": sum(self.hands[s].values()),
+                "tickets_count": None if setup else len(self.tickets[s]),
+                "pending_count": None if setup else len(self.pending[s]),
+                "setup": ("done" if self.setup_choice[s] is not None else "choosing") if setup else None,
+                "yard": [
+                    {"colour": c, "locos": self.yards[s][c][0], "coloured": self.yards[s][c][1]}
+                    for c in COLOURS
+                    if c in self.yards[s]
+                ],
+                "track_count": sum(self.tracks[s].values()),
+                "track": dict(self.tracks[s]) if self._tracks_public() else None,
+                "completed": list(self.completed[s]),
+                "points": self._points_so_far(s),
+                "city_counts": city_counts(self.completed[s]),
+                "deciding": self.deciding[s] if self.phase == "choose" else False,
+                "revealed_tickets": list(self.tickets[s]) if final_reveal else None,
+            }
+            seats.append(entry)
+        result = self.result()
+        view.update(
+            {
+                "options": dict(self.options),
+                "phase": self.phase,
+                "step": self.step,
+                "active": self.active if self.phase == "turn" else None,
+                "turn": self.turn,
+                "deck_number": self.deck_number,
+                "decks_total": 2 if self.num_seats == 4 else 1,
+                "deck_count": len(self.deck),
+                "closed_count": sum(self.closed.values()),
+                "display": list(self.display),
+                "discard": dict(self.discard),
+                "set_aside": dict(self.set_aside),
+                "ticket_deck_count": len(self.ticket_deck),
+                "final_round": list(self.final_round) if self.final_round is not None else None,
+                "stall": self.stall,
+                "scoring_kind": self.scoring_kind,
+                "big_cities": [
+                    {
+                        "city": city,
+                        "value": value,
+                        "colour": colour,
+                        "winners": self.scorings[-1]["big_cities"][city] if self.phase == "over" else None,
+                    }
+                    for city, (value, colour) in BIG_CITIES.items()
+                ],
+                "seats": seats,
+                "last_action": dict(self.last_action) if self.last_action else None,
+                "scorings": [_json_copy(record) for record in self.scorings],
+                "result": result.to_json() if result else None,
+            }
+        )
+        if seat is not None:
+            view["hand"] = dict(self.hands[seat])
+            view["tickets"] = list(self.tickets[seat])
+            view["pending"] = list(self.pending[seat])
+            view["setup_choice"] = (
+                list(self.setup_choice[seat]) if self.setup_choice[seat] is not None else None
+            )
+            view["picks"] = list(self.picks[seat]) if self.phase == "choose" else []
+            view["pickable"] = self._pickable(seat) if self.phase == "choose" else []
+        return view
+
+    def _points_so_far(self, seat: int) -> int:
+        result = self.result()
+        if result is not None:
+            return result.score_of(seat)
+        return self.deck1_points[seat]
+
+
+def _json_copy(data: Any) -> Any:
+    import json
+
+    return json.loads(json.dumps(data))
