@@ -1,0 +1,522 @@
+"""Great Western Railway images: the public board (map, trains, players) and a seat's build options."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from functools import lru_cache
+from typing import Any
+
+from PIL import Image, ImageDraw
+
+from render import kit
+from rules.great_western import board as gw
+
+MAP_W = int(gw.CANVAS["width"])
+MAP_H = int(gw.CANVAS["height"])
+BAND_H = 200  # status strip below the map
+WIDTH, HEIGHT = MAP_W, MAP_H + BAND_H
+PLAYERS_BOX = (1260, 720, WIDTH, HEIGHT)  # the map's free corner, run down beside the strip
+TRAINS_BOX = (0, 0, 620, 240)
+
+CITY_R = 26
+LONDON_R = 32
+GOLD: kit.RGB = (240, 190, 40)
+LINK: kit.RGB = (120, 112, 100)
+FREIGHT_CAR: kit.RGB = (214, 208, 196)
+PASSENGER_CAR: kit.RGB = (255, 255, 255)
+ENGINE: kit.RGB = (52, 58, 70)
+BLACK_CUBE: kit.RGB = (15, 15, 15)
+GREYED: kit.RGB = (200, 196, 188)
+BUILDING: kit.RGB = (214, 140, 0)  # frame of the train that builds now
+
+# London sits near the right edge: its name goes above it, or it would run off the image.
+LABEL_SIDE = {"london": "n"}
+_LABEL_ANCHOR = {
+    "n": ((0, -1), "md"),
+    "s": ((0, 1), "ma"),
+    "e": ((1, 0), "lm"),
+    "w": ((-1, 0), "rm"),
+    "ne": ((0.75, -0.75), "ld"),
+    "nw": ((-0.75, -0.75), "rd"),
+    "se": ((0.75, 0.75), "la"),
+    "sw": ((-0.75, 0.75), "ra"),
+}
+
+
+def _name(names: list[str], seat: int | None) -> str:
+    if seat is None:
+        return "?"
+    return names[seat] if seat < len(names) else f"Seat {seat + 1}"
+
+
+def _city_name(city: str) -> str:
+    return gw.CITIES[city].name if city in gw.CITIES else city
+
+
+def _ordinal(n: int) -> str:
+    return {1: "1st", 2: "2nd", 3: "3rd"}.get(n, f"{n}th")
+
+
+# --------------------------------------------------------------------------- the map that never changes
+
+
+def _link_middle(link: gw.Link) -> tuple[float, float]:
+    a, b = gw.CITIES[link.a], gw.CITIES[link.b]
+    return (a.x + b.x) / 2, (a.y + b.y) / 2
+
+
+def _draw_cost(draw: ImageDraw.ImageDraw, link: gw.Link, outline: kit.RGB = kit.INK) -> None:
+    x, y = _link_middle(link)
+    draw.rectangle((x - 13, y - 13, x + 13, y + 13), fill=kit.WHITE, outline=outline, width=2)
+    kit.text(draw, (x, y), str(link.cost), 18, kit.INK, bold=True, anchor="mm")
+
+
+def _static(seats: int) -> Image.Image:
+    """Everything that depends only on the seat count: map, empty cities, train cars, legend lines."""
+    image = kit.new_canvas(WIDTH, HEIGHT)
+    draw = ImageDraw.Draw(image)
+    for link in gw.LINKS:
+        a, b = gw.CITIES[link.a], gw.CITIES[link.b]
+        draw.line([(a.x, a.y), (b.x, b.y)], fill=LINK, width=6)
+    for link in gw.LINKS:
+        _draw_cost(draw, link)
+    for city in gw.CITIES.values():
+        side = LABEL_SIDE.get(city.id, city.label)
+        (dx, dy), anchor = _LABEL_ANCHOR.get(side, ((0, 1), "ma"))
+        radius = (LONDON_R if city.id == gw.LONDON else CITY_R) + 12
+        kit.text(
+            draw, (city.x + dx * radius, city.y + dy * radius), city.name, 19, kit.INK, bold=True,
+            halo=kit.PAPER, anchor=anchor,
+        )  # fmt: skip
+        _draw_city(draw, city, None, seats)
+    _draw_train_skeleton(draw, seats)
+    # The status strip, its frame and the lines that never change.
+    draw.rectangle((0, MAP_H, PLAYERS_BOX[0], HEIGHT), fill=kit.PANEL_BG)
+    draw.line([(0, MAP_H), (PLAYERS_BOX[0], MAP_H)], fill=kit.GRID, width=2)
+    x, y = 18, HEIGHT - 52
+    income = " | ".join(f"{a}-{b}: {v}" if a != b else f"{a}: {v}" for a, b, v in _income_ranges())
+    kit.text(draw, (x, y), f"Income by cities (London counts)  {income}", 15, kit.INK)
+    kit.text(draw, (x, y + 22), "Stand-in map of our own design. Cars: P passenger (pays people and routes), "
+             "F freight (routes only).", 15, kit.MUTED)  # fmt: skip
+    return image
+
+
+# --------------------------------------------------------------------------- cities
+
+
+def _gold_disc(draw: ImageDraw.ImageDraw, x: float, y: float, gold: int, r: int = 12) -> None:
+    draw.ellipse((x - r, y - r, x + r, y + r), fill=GOLD, outline=kit.INK, width=2)
+    kit.text(draw, (x, y), str(gold), 16, kit.INK, bold=True, anchor="mm")
+
+
+def _draw_city(
+    draw: ImageDraw.ImageDraw,
+    city: gw.City,
+    owner: int | None,
+    seats: int,
+    highlighted: frozenset[frozenset[str]] = frozenset(),
+) -> None:
+    x, y = city.x, city.y
+    if city.id == gw.LONDON:
+        r = LONDON_R
+        draw.ellipse((x - r, y - r, x + r, y + r), fill=kit.WHITE, outline=kit.INK, width=3)
+        spots = [(-11, -11), (11, -11), (-11, 11), (11, 11)]
+        for seat in range(min(seats, 4)):
+            dx, dy = spots[seat]
+            kit.draw_seat_token(draw, seat, (x + dx, y + dy), 21)
+        return
+    if owner is None:
+        r = CITY_R
+        draw.ellipse((x - r, y - r, x + r, y + r), fill=kit.WHITE, outline=kit.INK, width=3)
+        _gold_disc(draw, x, y - 7, city.gold, 11)
+        kit.text(draw, (x, y + 14), f"{city.people}p", 14, kit.INK, bold=True, anchor="mm")
+        return
+    # An owned city becomes the owner's symbol in its colour (shape + colour), gold still in the middle.
+    r = CITY_R + 2
+    draw.ellipse((x - r, y - r, x + r, y + r), fill=kit.PAPER)
+    for there, _cost in gw.NEIGHBOURS[city.id]:
+        # Put back the link ends the erased disc took, or a small symbol would float apart from its lines.
+        other = gw.CITIES[there]
+        length = ((other.x - x) ** 2 + (other.y - y) ** 2) ** 0.5
+        reach = (r + 2) / length
+        colour = kit.HIGHLIGHT if frozenset((city.id, there)) in highlighted else LINK
+        draw.line([(x, y), (x + (other.x - x) * reach, y + (other.y - y) * reach)], fill=colour,
+                  width=14 if colour == kit.HIGHLIGHT else 6)  # fmt: skip
+    kit.draw_symbol(draw, kit.seat_symbol(owner), (x, y), 58, kit.seat_colour(owner), kit.INK, 3)
+    cy = y + (5 if kit.seat_symbol(owner) == "triangle" else 0)
+    _gold_disc(draw, x, cy, city.gold, 12)
+
+
+def _draw_highlight(draw: ImageDraw.ImageDraw, last: Mapping[str, Any] | None) -> list[gw.Link]:
+    """The last connection's route in the highlight colour; returns the links to redraw costs on."""
+    if not last or len(last.get("route") or []) < 2:
+        return []
+    route = [c for c in last["route"] if c in gw.CITIES]
+    links = []
+    for a, b in zip(route, route[1:], strict=False):
+        ca, cb = gw.CITIES[a], gw.CITIES[b]
+        draw.line([(ca.x, ca.y), (cb.x, cb.y)], fill=kit.HIGHLIGHT, width=14)
+        links.extend(link for link in gw.LINKS if {link.a, link.b} == {a, b})
+    end = gw.CITIES[route[-1]]
+    r = CITY_R + 8
+    draw.ellipse((end.x - r, end.y - r, end.x + r, end.y + r), outline=kit.HIGHLIGHT, width=6)
+    return links
+
+
+# --------------------------------------------------------------------------- trains panel
+
+
+def _cube(draw: ImageDraw.ImageDraw, colour: Any, centre: tuple[float, float], size: int = 17) -> None:
+    x, y = centre
+    if colour == "black" or colour is None:
+        h = size / 2 - 1
+        draw.rectangle((x - h, y - h, x + h, y + h), fill=BLACK_CUBE, outline=kit.WHITE, width=1)
+    else:
+        kit.draw_symbol(
+            draw, kit.seat_symbol(int(colour)), centre, size + 2, kit.seat_colour(int(colour)), kit.INK, 2
+        )
+
+
+ROW_H = 58
+
+
+def _row_top(index: int) -> int:
+    return TRAINS_BOX[1] + 3 + index * ROW_H
+
+
+def _draw_train_skeleton(draw: ImageDraw.ImageDraw, seats: int) -> None:
+    """The trains panel without bids, ranks, cubes or dice; trains not in play greyed out."""
+    x0, y0, x1, y1 = TRAINS_BOX
+    draw.rectangle((x0, y0, x1, y1), fill=kit.PANEL_BG)
+    draw.line([(x0, y1), (x1, y1)], fill=kit.GRID, width=2)
+    draw.line([(x1, y0), (x1, y1)], fill=kit.GRID, width=2)
+    for index, train in enumerate(gw.TRAINS):
+        top = _row_top(index)
+        bottom = top + ROW_H - 6
+        mid = (top + bottom) / 2
+        live = train.id <= seats
+        box = (6, top, 74, bottom)
+        draw.rectangle(
+            box, fill=kit.WHITE if live else GREYED, outline=kit.INK if live else kit.GRID, width=2
+        )
+        engine = (80, top, 164, bottom)
+        draw.rounded_rectangle(engine, 8, fill=ENGINE if live else GREYED)
+        text_fill = kit.WHITE if live else kit.MUTED
+        kit.text(draw, (engine[0] + 8, top + 4), f"t{train.id}", 18, text_fill, bold=True)
+        if not live:
+            kit.text(draw, (engine[0] + 8, bottom - 4), "not in play", 14, text_fill, anchor="ld")
+        for position, car in enumerate(train.cars):
+            cx0 = 170 + position * 77
+            fill = (PASSENGER_CAR if car.passenger else FREIGHT_CAR) if live else GREYED
+            draw.rectangle(
+                (cx0, top + 4, cx0 + 72, bottom), fill=fill, outline=kit.INK if live else kit.GRID, width=2
+            )
+            ink = kit.INK if live else kit.MUTED
+            kit.text(draw, (cx0 + 6, top + 7), str(car.number), 17, ink, bold=True)
+            kit.text(draw, (cx0 + 66, top + 7), car.letter, 15, ink, bold=not car.passenger, anchor="ra")
+        if live:
+            for n in range(3):
+                dx0 = 558 + n * 20
+                draw.rectangle((dx0, mid - 10, dx0 + 18, mid + 10), fill=kit.WHITE, outline=kit.INK, width=1)
+
+
+def _draw_trains(draw: ImageDraw.ImageDraw, view: Mapping[str, Any]) -> None:
+    """Bids, build ranks, cubes and dice on the skeleton; the building train framed."""
+    last = view.get("last") or {}
+    last_bid_train = None
+    if str(last.get("move", "")).startswith("bid") and view.get("phase") == "auction":
+        last_bid_train = int(str(last["move"]).split()[1][1:])
+    for index, train in enumerate(view.get("trains", [])):
+        if not train.get("in_play"):
+            continue
+        top = _row_top(index)
+        bottom = top + ROW_H - 6
+        mid = (top + bottom) / 2
+        if train.get("building"):
+            draw.rounded_rectangle((2, top - 3, TRAINS_BOX[2] - 3, bottom + 3), 6, outline=BUILDING, width=4)
+        # Bid box: the bidder's token and amount during the auction, the price paid afterwards.
+        bid = train.get("bid")
+        seat, amount = None, None
+        if bid:
+            seat, amount = int(bid["seat"]), int(bid["amount"])
+        elif train.get("owner") is not None:
+            seat, amount = int(train["owner"]), int(train.get("paid", 0))
+        if seat is not None:
+            kit.draw_seat_token(draw, seat, (23, mid), 26)
+            kit.text(draw, (68, mid), str(amount), 22, kit.INK, bold=True, anchor="rm")
+        else:
+            kit.text(draw, (40, mid), "bid", 15, kit.MUTED, anchor="mm")
+        if last_bid_train == train["id"]:
+            draw.rectangle((3, top - 3, 77, bottom + 3), outline=kit.HIGHLIGHT, width=4)
+        if train.get("build_rank"):
+            kit.text(
+                draw,
+                (156, bottom - 4),
+                _ordinal(int(train["build_rank"])),
+                18,
+                kit.WHITE,
+                bold=True,
+                anchor="rd",
+            )
+        for position, car in enumerate(train.get("cars", [])):
+            for n in range(int(car.get("cubes", 0))):
+                _cube(draw, car.get("colour"), (170 + position * 77 + 14 + n * 22, bottom - 13))
+        mid_y = mid
+        for n, die in enumerate(train.get("dice") or []):
+            kit.text(
+                draw,
+                (558 + n * 20 + 9, mid_y),
+                str(die),
+                14,
+                kit.INK if die > 1 else kit.MUTED,
+                bold=True,
+                anchor="mm",
+            )
+
+
+# --------------------------------------------------------------------------- players panel and strip
+
+
+def _draw_players(image: Image.Image, view: Mapping[str, Any], names: list[str]) -> None:
+    panel = kit.Panel(image, PLAYERS_BOX)
+    draw = panel.draw
+    draw.line([(PLAYERS_BOX[0], PLAYERS_BOX[1]), (WIDTH, PLAYERS_BOX[1])], fill=kit.GRID, width=2)
+    panel.title("Players (gold)", 22)
+    to_act = set(view.get("to_act") or [])
+    ranks = {}
+    result = view.get("result")
+    if result:
+        ranks = {int(s["seat"]): int(s["rank"]) for s in result.get("seats", [])}
+    for entry in view.get("seats", []):
+        seat = int(entry["seat"])
+        name = _name(names, seat)
+        if seat in ranks:
+            name = f"{_ordinal(ranks[seat])} {name}"
+        elif seat == view.get("start_player") and not view.get("over"):
+            name = f"{name} (start)"
+        panel.player_row(seat, name, score=entry["gold"], to_act=seat in to_act, size=20)
+        cities = int(entry["city_count"])
+        panel.line(
+            f"{entry['available']} available, {entry['unavailable']} unavailable", 15, kit.INK, indent=36
+        )
+        panel.line(
+            f"{cities} {'city' if cities == 1 else 'cities'} > income {entry['next_income']}", 15, kit.MUTED,
+            indent=36,
+        )  # fmt: skip
+        panel.gap(4)
+
+
+def _status(view: Mapping[str, Any], names: list[str]) -> str:
+    phase = view.get("phase")
+    limit = int(view.get("round_limit") or 0)
+    round_text = f"Round {view.get('round')}" + (f" of at most {limit}" if limit else "")
+    if phase == "over" or view.get("over"):
+        result = view.get("result") or {}
+        winners = [s for s in result.get("seats", []) if s.get("rank") == 1]
+        who = " and ".join(_name(names, int(s["seat"])) for s in winners) or "nobody"
+        how = "every city connected" if result.get("ended_by") == "all cities connected" else "round limit"
+        return f"Game over ({how}): {who} {'wins' if len(winners) == 1 else 'share the win'}"
+    if phase == "auction":
+        return f"{round_text} - auction: {_name(names, view.get('bidder'))} to bid"
+    train = next((t for t in view.get("trains", []) if t.get("building")), None)
+    load = f" with t{train['id']} (P{train['passengers']} F{train['freight']})" if train else ""
+    return f"{round_text} - build: {_name(names, view.get('builder'))} builds{load}"
+
+
+def _last_text(view: Mapping[str, Any], names: list[str]) -> str:
+    last = view.get("last")
+    if not last:
+        return "Last: nothing yet. The first bid starts the game."
+    who = _name(names, int(last["seat"]))
+    move = str(last.get("move", ""))
+    if move.startswith("connect") and last.get("route"):
+        route = [_city_name(c) for c in last["route"]]
+        return f"Last: {who} connected {route[-1]} from {route[0]}" + (
+            f" via {', '.join(route[1:-1])}" if len(route) > 2 else ""
+        )
+    if move.startswith("bid"):
+        _, train, amount = move.split()
+        return f"Last: {who} bid {amount} on {train}"
+    return f"Last: {who} finished building"
+
+
+def _draw_strip(draw: ImageDraw.ImageDraw, view: Mapping[str, Any], names: list[str]) -> None:
+    x, y = 18, MAP_H + 12
+    right = PLAYERS_BOX[0] - 16
+    kit.text(draw, (x, y), _status(view, names), 24, kit.INK, bold=True)
+    y += 34
+    result = view.get("result")
+    if result:
+        # The income legend no longer matters: the whole strip goes to the score breakdown.
+        draw.rectangle((0, y - 2, PLAYERS_BOX[0] - 1, HEIGHT), fill=kit.PANEL_BG)
+        entries = result.get("seats", [])
+        lines_each = 2 if len(entries) <= 3 else 1
+        for entry in entries:
+            details = entry.get("details") or {}
+            cities = " + ".join(f"{_city_name(c)} {g}" for c, g in details.get("cities", [])) or "no city"
+            line = (
+                f"{_ordinal(int(entry['rank']))} {_name(names, int(entry['seat']))}: {entry['score']} gold "
+                f"({details.get('cubes_off_board', '?')} cubes off the board) = {cities}"
+            )
+            y = _wrapped(draw, (x, y), line, 16, right - x, max_lines=lines_each)
+        kit.text(
+            draw, (x, y + 2), "Ties: most gold, then most cubes off the board (fewer cities).", 15, kit.MUTED
+        )
+        return
+    kit.text(
+        draw, (x, y), _last_text(view, names), 18, kit.HIGHLIGHT if view.get("last") else kit.MUTED, bold=True
+    )
+    y += 30
+    options = view.get("connect_options") or []
+    if view.get("phase") == "build" and view.get("builder") is not None:
+        if options:
+            items = ", ".join(f"{_city_name(o['city'])} {o['route_cost']}+{o['people']}p" for o in options)
+            line = f"{_name(names, view['builder'])} can connect (route cost + people): {items}"
+        else:
+            line = f"{_name(names, view['builder'])} cannot afford any city."
+        y = _wrapped(draw, (x, y), line, 16, right - x, max_lines=2)
+    elif view.get("phase") == "auction":
+        lowest = []
+        for train in view.get("trains", []):
+            if train.get("in_play"):
+                bid = train.get("bid")
+                lowest.append(f"t{train['id']} {1 if bid is None else int(bid['amount']) + 1}")
+        line = (
+            f"Lowest bids now: {', '.join(lowest)}. Outbid cubes go back to their owner; "
+            "trains build in rank order (the cube nearest the engine first)."
+        )
+        y = _wrapped(draw, (x, y), line, 16, right - x, max_lines=2)
+
+
+def _income_ranges() -> list[tuple[str, str, int]]:
+    rows: list[tuple[str, str, int]] = []
+    values = sorted(gw.INCOME.items())
+    start = values[0][0]
+    for index, (cities, income) in enumerate(values):
+        last = index == len(values) - 1
+        if last or values[index + 1][1] != income:
+            high = "+" if last and cities > start else str(cities)
+            rows.append((str(start), high, income) if high != "+" else (f"{start}+", f"{start}+", income))
+            start = cities + 1
+    return rows
+
+
+@lru_cache(maxsize=4096)
+def _width(word: str, size: int) -> int:
+    return kit.text_size(word, size)[0]
+
+
+def _wrapped(
+    draw: ImageDraw.ImageDraw, xy: tuple[float, float], line: str, size: int, width: int, max_lines: int
+) -> float:
+    x, y = xy
+    space = _width("a a", size) - 2 * _width("a", size)
+    lines: list[str] = []
+    current: list[str] = []
+    used = 0
+    for word in line.split():
+        extra = _width(word, size) + (space if current else 0)
+        if current and used + extra > width:
+            lines.append(" ".join(current))
+            current, used = [word], _width(word, size)
+        else:
+            current.append(word)
+            used += extra
+    if current:
+        lines.append(" ".join(current))
+    if len(lines) > max_lines:
+        lines = lines[:max_lines]
+        lines[-1] = lines[-1][: max(0, len(lines[-1]) - 4)] + " ..."
+    for text in lines:
+        kit.text(draw, (x, y), text, size, kit.INK)
+        y += int(size * 1.4)
+    return y
+
+
+# --------------------------------------------------------------------------- entry points
+
+
+def _render(view: Mapping[str, Any], names: list[str]) -> Image.Image:
+    seats = int(view.get("num_seats") or len(view.get("seats", [])))
+    image = kit.static_layer(f"great_western/map/{seats}", lambda: _static(seats))
+    draw = ImageDraw.Draw(image)
+    last = view.get("last")
+    for link in _draw_highlight(draw, last):
+        _draw_cost(draw, link, kit.HIGHLIGHT)
+    owners = {str(c): int(s) for c, s in (view.get("owners") or {}).items()}
+    route = list((last or {}).get("route") or [])
+    on_route = set(route)
+    route_links = frozenset(frozenset(pair) for pair in zip(route, route[1:], strict=False))
+    for city in gw.CITIES.values():
+        # Empty cities are already on the static layer; only owned ones and the highlighted route change.
+        if city.id in owners or city.id in on_route or city.id == gw.LONDON:
+            _draw_city(draw, city, owners.get(city.id), seats, route_links)
+    _draw_trains(draw, view)
+    _draw_players(image, view, names)
+    _draw_strip(draw, view, names)
+    return image
+
+
+def board(view: dict[str, Any], names: list[str]) -> bytes:
+    """The public image: map with owners, trains with loads and bids, players, status and last action."""
+    return kit.encode(_render(view, names))
+
+
+def hand(view: dict[str, Any], names: list[str]) -> bytes:
+    """A seat's image: its cubes and, while it builds, every city it can reach with the full costs."""
+    seat = view.get("you", view.get("seat"))
+    seat = 0 if seat is None else int(seat)
+    options = view.get("connect_options") or [] if view.get("builder") == seat else []
+    blocked = view.get("unaffordable") or [] if view.get("builder") == seat else []
+    rows = len(options) + len(blocked)
+    height = max(300, 190 + 34 * max(rows, 1) + 60)
+    image = kit.new_canvas(1200, height, kit.PANEL_BG)
+    draw = ImageDraw.Draw(image)
+    kit.draw_seat_token(draw, seat, (40, 40), 44)
+    me = (view.get("seats") or [{}] * (seat + 1))[seat]
+    kit.text(draw, (76, 24), f"{_name(names, seat)}: your railway", 28, kit.INK, bold=True)
+    kit.text(
+        draw, (76, 62),
+        f"{me.get('available', 0)} available, {me.get('unavailable', 0)} unavailable, "
+        f"{me.get('city_count', 1)} cities (income {me.get('next_income', 0)}), gold {me.get('gold', 0)}",
+        18, kit.INK,
+    )  # fmt: skip
+    kit.text(draw, (24, 100), _status(view, names), 20, kit.INK, bold=True)
+    y = 140
+    if view.get("builder") != seat or view.get("over"):
+        train = next((t for t in view.get("trains", []) if t.get("owner") == seat), None)
+        note = "Nothing to build right now."
+        if train and view.get("phase") == "build":
+            note = f"You won t{train['id']}: P{train['passengers']} F{train['freight']}. Wait for your build turn."
+        kit.text(draw, (24, y), note, 18, kit.MUTED)
+        return kit.encode(image)
+    train = next((t for t in view.get("trains", []) if t.get("owner") == seat and t.get("building")), None)
+    if train:
+        kit.text(
+            draw, (24, y),
+            f"Your train t{train['id']}: passengers {train['passengers']}, freight {train['freight']}. "
+            "Type `connect <city>` or `done`.", 18, kit.INK,
+        )  # fmt: skip
+    y += 36
+    columns = [(24, "City"), (200, "Gold"), (270, "People"), (360, "Links"), (440, "Fees"), (510, "Pays with"),
+               (790, "Route")]  # fmt: skip
+    for cx, title in columns:
+        kit.text(draw, (cx, y), title, 17, kit.MUTED, bold=True)
+    y += 30
+    for option in sorted(options, key=lambda o: (-o["gold"], o["route_cost"], o["city"])):
+        pay = option["pay"]
+        parts = [f"{pay['passengers']} P"] + [f"{pay['freight']} F"] * bool(pay["freight"])
+        parts += [f"{pay['available']} avail"] * bool(pay["available"])
+        cells = [
+            _city_name(option["city"]), str(option["gold"]), str(option["people"]), str(option["links"]),
+            str(option["fees"]), ", ".join(parts), " > ".join(_city_name(c) for c in option["route"]),
+        ]  # fmt: skip
+        for (cx, _), cell in zip(columns, cells, strict=True):
+            kit.text(draw, (cx, y), cell, 17, kit.INK, bold=cx == 24)
+        y += 34
+    for entry in blocked:
+        kit.text(draw, (24, y), f"Not now: {entry['reason']}", 16, kit.MUTED)
+        y += 34
+    if not options:
+        kit.text(draw, (24, y), "No city is affordable: `done` ends your build.", 18, kit.INK)
+    return kit.encode(image)
