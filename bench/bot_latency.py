@@ -1,0 +1,130 @@
+"""Bot latency against the local fake Discord: python bench/bot_latency.py [--moves N] [--workers W].
+
+Three players start a Trans Europa game (or --game KEY) and send the greedy AI's move for the
+seat to act by `/play`, one after the other. Printed, as median and p95 over the moves:
+- ack: from the interaction arriving (INTERACTION_CREATE sent) to the player's ephemeral reply
+  (apply + commit, or a deferral);
+- post: from the interaction arriving to the channel's board post with its PNG
+  (apply + commit + render in the process pool + post);
+- commit: the SQLite transaction of one move (moves, snapshot and owed posts), from the store;
+- loop lag: how late a 5 ms ticker on the bot's event loop ran (rendering must not stall it).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import sqlite3
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from bot.app import create_bot  # noqa: E402
+from rules.engine import ai_move  # noqa: E402
+from rules.registry import GAMES  # noqa: E402
+from tests.e2e.fake_discord import FakeDiscord  # noqa: E402
+
+
+def _p95(values: list[float]) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(round(0.95 * (len(ordered) - 1))))]
+
+
+def _line(label: str, seconds: list[float]) -> str:
+    return (f"{label:<34} median {1000 * statistics.median(seconds):8.2f} ms   "
+            f"p95 {1000 * _p95(seconds):8.2f} ms   (n={len(seconds)})")
+
+
+def _snapshot(db: str, game_key: str):
+    with sqlite3.connect(db) as raw:
+        state = json.loads(raw.execute("SELECT state FROM snapshots WHERE game_id = 1").fetchone()[0])
+        users = [r[0] for r in raw.execute("SELECT user_id FROM seats WHERE game_id = 1 ORDER BY seat")]
+        status = raw.execute("SELECT status FROM games WHERE id = 1").fetchone()[0]
+    return GAMES[game_key].from_json(state), users, status
+
+
+async def run(moves: int, workers: int, game_key: str, options: str) -> None:
+    fake = FakeDiscord()
+    await fake.start()
+    lags: list[float] = []
+    try:
+        db = str(Path(tempfile.mkdtemp()) / "bench.db")
+        bot = await fake.start_bot(create_bot(db, render_workers=workers, **fake.bot_kwargs()))
+        players = [fake.user(n) for n in ("Ann", "Bob", "Cid")]
+        by_id = {u.id: u for u in players}
+        channel = fake.channel("games")
+        await fake.slash(players[0], channel, "game new", options={"game": game_key, "options": options})
+        for user in players[1:]:
+            await fake.slash(user, channel, "game join")
+        await fake.slash(players[0], channel, "game start")
+
+        def boards() -> list:
+            return [m for m in channel.messages if not m.ephemeral and m.attachments and "· move" in m.content]
+
+        await fake.wait_for(lambda: boards(), timeout=60, what="first board")
+
+        measuring = [False]  # off while this script itself computes the next move on the loop
+
+        async def ticker() -> None:
+            while True:
+                start = time.perf_counter()
+                await asyncio.sleep(0.005)
+                if measuring[0]:
+                    lags.append(time.perf_counter() - start - 0.005)
+
+        tick = asyncio.create_task(ticker())
+        greedy = GAMES[game_key].ai("greedy")
+        acks: list[float] = []
+        posts: list[float] = []
+        commits_before = len(bot.store.commit_seconds)
+        played = 0
+        while played < moves:
+            measuring[0] = False
+            state, users, status = _snapshot(db, game_key)
+            if status != "running":  # a finished game: start the next one in the same channel
+                await fake.wait_for(lambda: "Game over" in boards()[-1].content, timeout=60)
+                break
+            seat = min(state.to_act())
+            move = str(ai_move(state, seat, greedy))
+            count = len(boards())
+            await asyncio.sleep(0.01)  # let the ticker resume before measuring
+            measuring[0] = True
+            arrived = time.perf_counter()
+            ix = await fake.slash(by_id[users[seat]], channel, "play", options={"move": move}, wait=False)
+            await ix.wait(timeout=30)
+            acks.append(ix.latency)
+            await fake.wait_for(lambda n=count: len(boards()) > n, timeout=60, what="board post")
+            posts.append(time.perf_counter() - arrived)
+            # Let the DMs of this move go out before the next one, as players would be slower.
+            await fake.wait_for(lambda: not bot.junction._flushing, timeout=60)
+            played += 1
+        tick.cancel()
+        commits = bot.store.commit_seconds[commits_before:]
+        print(f"game {game_key} ({options or 'defaults'}), 3 players, {played} moves by /play, "
+              f"render workers {workers}")
+        print(_line("interaction -> ephemeral reply", acks))
+        print(_line("interaction -> board post (PNG)", posts))
+        print(_line("SQLite commit per move", commits))
+        print(_line("event-loop lag (5 ms ticker)", lags) + f"   max {1000 * max(lags):.1f} ms")
+        await fake.stop_bot(bot)
+    finally:
+        await fake.stop()
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--moves", type=int, default=60)
+    parser.add_argument("--workers", type=int, default=1, help="render processes (0: a thread, for comparison)")
+    parser.add_argument("--game", default="trans_europa")
+    parser.add_argument("--options", default="", help="table options, key=value key=value")
+    args = parser.parse_args()
+    asyncio.run(run(args.moves, args.workers, args.game, args.options))
+
+
+if __name__ == "__main__":
+    main()
