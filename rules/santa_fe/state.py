@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import random
 from collections import Counter
 from collections.abc import Mapping
@@ -252,37 +253,43 @@ class SantaFeState(GameState):
     def possible_placements(self, seat: int) -> list[tuple[Move, int]]:
         """Every lay/branch the board and the seat's tiles allow, with its cost; money ignored."""
         found: list[tuple[Move, int]] = []
+        lanes, sections, at_city = self.lanes, BOARD.sections, BOARD.at_city
+        tiles = self.bought[seat] if self.bought_phase() else self.supply
+
+        def open_here(rr: str, city: str) -> list[int]:
+            # Inlined is_open: this is the engine's hottest loop.
+            result = []
+            for sid in at_city[city]:
+                section_lanes = lanes[sid]
+                if None in section_lanes and not any(
+                    lane is not None and lane[0] == rr for lane in section_lanes
+                ):
+                    result.append(sid)
+            return result
+
         for rr in RAILROADS:
-            if self.tiles_for(seat, rr) <= 0:
+            if tiles[rr] <= 0:
                 continue
             for number, head in enumerate(self.lines[rr], start=1):
                 if "sec" in head:
-                    sid, lane_index = head["sec"], head["lane"]
-                    lane = self.lanes[sid][lane_index]
+                    sid = head["sec"]
+                    lane = lanes[sid][head["lane"]]
                     assert lane is not None
-                    far = BOARD.sections[sid].other(lane[2])
+                    far = sections[sid].other(lane[2])
                     found.append((Lay(rr, number, far), self.space_cost(seat, sid, lane[2], lane[3])))
                     continue
                 city = head["at"]
-                for sid in BOARD.at_city[city]:
-                    if self.is_open(rr, sid, city):
-                        found.append(
-                            (
-                                Lay(rr, number, BOARD.sections[sid].other(city)),
-                                self.space_cost(seat, sid, city, 0),
-                            )
-                        )
+                for sid in open_here(rr, city):
+                    found.append(
+                        (Lay(rr, number, sections[sid].other(city)), self.space_cost(seat, sid, city, 0))
+                    )
         rr = self._can_branch(seat)
-        if rr is not None and self.tiles_for(seat, rr) > 0 and len(self.lines[rr]) < MAX_LINES:
+        if rr is not None and tiles[rr] > 0 and len(self.lines[rr]) < MAX_LINES:
             for city in self.connected[rr]:
-                for sid in BOARD.at_city[city]:
-                    if self.is_open(rr, sid, city):
-                        found.append(
-                            (
-                                Branch(rr, city, BOARD.sections[sid].other(city)),
-                                self.space_cost(seat, sid, city, 0),
-                            )
-                        )
+                for sid in open_here(rr, city):
+                    found.append(
+                        (Branch(rr, city, sections[sid].other(city)), self.space_cost(seat, sid, city, 0))
+                    )
         return found
 
     def pass_allowed(self) -> bool:
@@ -292,7 +299,7 @@ class SantaFeState(GameState):
         moves: set[Move] = {m for m, cost in self.possible_placements(seat) if cost <= self.money[seat]}
         if self.pass_allowed():
             moves.add(Pass())
-        return sorted(moves)
+        return sorted(moves, key=str)
 
     # ------------------------------------------------------------------ laying a tile
 
@@ -391,7 +398,7 @@ class SantaFeState(GameState):
         if self.dt[seat] and self.round > 1:
             cards.append("double")
         branch = self.branch[seat]
-        return sorted(Play(card, branch) for card in cards)
+        return sorted((Play(card, branch) for card in cards), key=str)
 
     def choosers(self) -> list[int]:
         return [s for s in range(self.num_seats) if not self.chosen[s] and self.plays(s)]
@@ -471,7 +478,7 @@ class SantaFeState(GameState):
         options: list[tuple[str, ...]] = [()]
         for city in sorted(counts):
             options = [o + (city,) * k for o in options for k in range(counts[city] + 1)]
-        return sorted(Exchange(tuple(sorted(o))) for o in options if len(o) <= len(self.deck))
+        return sorted((Exchange(tuple(sorted(o))) for o in options if len(o) <= len(self.deck)), key=str)
 
     def _exchange(self, seat: int, move: Exchange, events: list[Event], auto: bool = False) -> None:
         self.exchange_done[seat] = True
@@ -512,7 +519,7 @@ class SantaFeState(GameState):
             moves += [Draw("branch", rr) for rr in RAILROADS if self.branch_piles[rr]]
         if self.advanced and not self.engineer[seat] and self.engineers_left:
             moves.append(Draw("engineer"))
-        return sorted(moves)
+        return sorted(moves, key=str)
 
     def _draw(self, seat: int, move: Draw, events: list[Event], auto: bool = False) -> None:
         tag = " (automatic)" if auto else ""
@@ -545,7 +552,7 @@ class SantaFeState(GameState):
         moves = [BuyTile(None)]
         if self.money[seat] >= TILE_PRICE:
             moves += [BuyTile(rr) for rr in RAILROADS if self.supply[rr]]
-        return sorted(moves)
+        return sorted(moves, key=str)
 
     def _buy(self, seat: int, move: BuyTile, events: list[Event], auto: bool = False) -> None:
         tag = " (automatic)" if auto else ""
@@ -701,7 +708,7 @@ class SantaFeState(GameState):
             moves: list[Move] = [EngineerChoice(False)]
             if self.money[seat] >= ENGINEER_PRICE and self.engineers_left:
                 moves.append(EngineerChoice(True))
-            return sorted(moves)
+            return sorted(moves, key=str)
         if self.phase == "choose":
             return list(self.plays(seat))
         if self.phase == "exchange":
@@ -826,8 +833,6 @@ class SantaFeState(GameState):
     )
 
     def to_json(self) -> dict[str, Any]:
-        import copy
-
         data: dict[str, Any] = {
             "key": self.key,
             "num_seats": self.num_seats,
@@ -839,13 +844,12 @@ class SantaFeState(GameState):
         }
         for name in self._FIELDS:
             data[name] = getattr(self, name)
-        return copy.deepcopy(data)
+        # A JSON round trip is a deep copy, and much faster than copy.deepcopy.
+        return json.loads(json.dumps(data))
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> SantaFeState:
-        import copy
-
-        data = copy.deepcopy(dict(data))
+        data = json.loads(json.dumps(dict(data)))
         state = cls(data["num_seats"], data["options"], data["seed"])
         state.moves_applied = data["moves_applied"]
         state.rng = rng_from_json(data["rng"])

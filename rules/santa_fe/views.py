@@ -11,8 +11,8 @@ if TYPE_CHECKING:
     from rules.santa_fe.state import SantaFeState
 
 
-def _card(state: SantaFeState, city: str) -> dict[str, Any]:
-    rails = state.railroads_at(city)
+def _card(state: SantaFeState, city: str, reach: dict[str, list[str]]) -> dict[str, Any]:
+    rails = reach.get(city, [])
     return {
         "city": city,
         "name": BOARD.name(city),
@@ -24,6 +24,10 @@ def _card(state: SantaFeState, city: str) -> dict[str, Any]:
 
 def build_view(state: SantaFeState, seat: int | None) -> dict[str, Any]:
     view = state.base_view(seat)
+    reach: dict[str, list[str]] = {}  # city -> railroads connected to it
+    for rr in RAILROADS:
+        for city in state.connected[rr]:
+            reach.setdefault(city, []).append(rr)
     n = state.num_seats
     revealed = state.phase not in ("choose", "engineer")
     turn_order = state.phase in ("lay1", "lay2", "draw", "buy")
@@ -70,8 +74,9 @@ def build_view(state: SantaFeState, seat: int | None) -> dict[str, Any]:
             "hand_cities": len(state.cities[s]),
             "hand_dt": state.dt[s],
             "hand_branch": state.branch[s],
-            "played": [_card(state, c) for c in state.played[s]],
-            "score": state.money[s] + sum(state.card_points(c) for c in state.played[s]),
+            "played": [_card(state, c, reach) for c in state.played[s]],
+            "score": state.money[s]
+            + sum(BOARD.cities[c].value * len(reach.get(c, [])) for c in state.played[s]),
             "bought": dict(state.bought[s]),
             "exchanged": state.exchanged[s],
             "discarded": len(state.discarded[s]),
@@ -119,7 +124,7 @@ def build_view(state: SantaFeState, seat: int | None) -> dict[str, Any]:
         }
     )
     if seat is not None:
-        view["hand"] = [_card(state, c) for c in state.cities[seat]]
+        view["hand"] = [_card(state, c, reach) for c in state.cities[seat]]
         view["pending"] = state.choice[seat]
         if state.phase == "engineer" and state.engineer_choice[seat] is not None:
             view["pending"] = "buy engineer" if state.engineer_choice[seat] else "decline engineer"
