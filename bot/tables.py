@@ -317,6 +317,8 @@ class Tables:
             if not definition.min_players <= count <= definition.max_players:
                 raise Refused(f"{definition.title} needs {definition.min_players} to {definition.max_players}"
                               f" players; there are {count}.")
+            if all(s.is_ai for s in info.seats):
+                raise Refused("At least one player must sit at the table.")
             ordered = list(info.seats)
             if info.row.seat_order == "shuffle":
                 random.Random(derived_seed("seats", info.row.seed)).shuffle(ordered)
