@@ -72,7 +72,8 @@ WHITE: RGB = (255, 255, 255)
 PAPER: RGB = (246, 243, 235)
 PANEL_BG: RGB = (255, 255, 255)
 GRID: RGB = (170, 165, 155)
-HIGHLIGHT: RGB = (230, 0, 126)  # hot magenta: unlike every seat and region colour, also for colour-blind eyes
+# Hot magenta, unlike every seat and region colour; use it as a wide halo, so its shape marks it as well.
+HIGHLIGHT: RGB = (230, 0, 126)
 DANGER: RGB = (200, 30, 30)
 
 # --------------------------------------------------------------------------- fonts

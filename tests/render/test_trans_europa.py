@@ -8,6 +8,7 @@ from typing import Any
 import pytest
 from PIL import Image, ImageChops
 
+import render
 from render import kit
 from render import trans_europa as te_render
 from rules.engine import play_out
@@ -90,6 +91,12 @@ def test_private_image_marks_own_cities_and_lists_them() -> None:
         box = (int(x - 24), int(y - 24), int(x + 24), int(y + 24))
         assert _differs(public, private, box), city
     assert _differs(public, private, (0, te_render.STRIP_TOP + 30, te_render.MAP_RIGHT, te_render.HEIGHT))
+
+
+def test_render_dispatch_finds_the_trans_europa_module() -> None:
+    view = fx.view(3, seat=1)
+    _decode(render.board_png(fx.view(3), NAMES[:3]))
+    _decode(render.hand_png(view, NAMES[:3]))
 
 
 def test_round_end_needs_a_finished_round() -> None:
