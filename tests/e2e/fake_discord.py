@@ -73,7 +73,9 @@ State to inspect (plain Python objects, updated live):
 Waiting (never sleep): ``await fake.wait_for(lambda: ..., timeout=10, what="...")`` re-checks a
 predicate after every REST request the bot makes and every 20 ms, returns its value;
 ``await fake.wait_message(channel, predicate, since=ix.id)`` returns the newest live message newer
-than ``since``; ``await fake.sync()`` returns once the bot parsed every gateway event sent so far.
+than ``since``; ``await fake.drain()`` returns once no discord.py handler task (command,
+autocomplete, view, dynamic item, modal, event listener) is running; ``await fake.sync()``
+returns once the bot parsed every gateway event sent so far.
 
 Changing the world: ``await fake.delete_message(msg)`` (MESSAGE_DELETE),
 ``await fake.archive_thread(thread, locked=False)`` (THREAD_UPDATE; discord.py then drops the
@@ -81,8 +83,9 @@ thread from its cache: use ``fetch_channel``), ``fake.interaction_window = 3.0``
 than that get 404 / 10062 like Discord; off by default because CI is slow).
 
 Bots: ``await fake.start_bot(bot)`` (runs ``bot.start`` in a task, returns the bot once ready),
-``await fake.stop_bot(bot)`` (``bot.close()``, like a process exit), ``await fake.restart_bot(old,
-new)``; the fixture stops leftovers. Unknown routes and exceptions inside the fake are recorded in
+``await fake.stop_bot(bot, drain=True)`` (drain, then ``bot.close()``; ``drain=False`` closes
+mid-work like a killed process), ``await fake.restart_bot(old, new, drain=True)``; the fixture
+stops leftovers (drained). Unknown routes and exceptions inside the fake are recorded in
 ``fake.errors``, and the fixture fails the test on them.
 """
 
@@ -126,14 +129,15 @@ PERM_BOT = (
     PERM_EVERYONE | (1 << 13) | (1 << 34) | (1 << 36)
 )  # + manage messages, manage threads, private threads
 
-CALLBACK_NAMES = {
-    4: "message",
-    5: "deferred message",
-    6: "deferred update",
-    7: "update",
-    8: "autocomplete",
-    9: "modal",
-}
+# Name prefixes of the asyncio tasks discord.py 2.7 runs handlers in (tree.py, ui/view.py,
+# ui/modal.py, client.py).
+HANDLER_TASKS = (
+    "CommandTree-invoker",
+    "discord-ui-view-dispatch-",
+    "discord-ui-dynamic-item-",
+    "discord-ui-modal-dispatch-",
+    "discord.py: ",
+)
 
 
 class FakeDiscordError(Exception):
@@ -829,19 +833,56 @@ class FakeDiscord:
             raise AssertionError(f"bot not ready after {timeout}s")
         return bot
 
-    async def stop_bot(self, bot: discord.Client) -> None:
-        """Close the bot (like a process exit) and wait for its task to end."""
+    async def drain(self, timeout: float = 10.0) -> None:
+        """Wait until discord.py has no interaction or event handler task running.
+
+        Covers slash commands, autocomplete, views, dynamic items, modals and event listeners
+        (discord.py names those tasks); work a handler hands to its own create_task is not seen.
+        """
+        deadline = time.monotonic() + timeout
+        quiet_rounds = 0
+        while quiet_rounds < 2:  # a finishing handler may schedule another one: look twice
+            me = asyncio.current_task()
+            busy = {
+                t
+                for t in asyncio.all_tasks()
+                if t is not me and not t.done() and t.get_name().startswith(HANDLER_TASKS)
+            }
+            if not busy:
+                quiet_rounds += 1
+                await asyncio.sleep(0)
+                continue
+            quiet_rounds = 0
+            left = deadline - time.monotonic()
+            if left <= 0:
+                names = sorted(t.get_name() for t in busy)
+                raise AssertionError(f"bot handlers still running after {timeout}s: {names}")
+            await asyncio.wait(busy, timeout=left)
+
+    async def stop_bot(self, bot: discord.Client, *, drain: bool = True) -> None:
+        """Close the bot and wait for its task to end.
+
+        By default first waits (drain) for running handlers, so a test that ends right after an
+        answer does not cut off the bot's follow-up work; drain=False closes at once, mid-work,
+        like a killed process.
+        """
         task = self._bots.pop(bot, None)
-        await bot.close()
+        try:
+            if drain and not bot.is_closed():
+                await self.drain()
+        finally:
+            await bot.close()
         if task is not None:
             try:
                 await asyncio.wait_for(task, 10)
             except (asyncio.CancelledError, TimeoutError):
                 task.cancel()
 
-    async def restart_bot(self, old: discord.Client, new: discord.Client) -> discord.Client:
-        """Stop old and start new against the same data (a restart)."""
-        await self.stop_bot(old)
+    async def restart_bot(
+        self, old: discord.Client, new: discord.Client, *, drain: bool = True
+    ) -> discord.Client:
+        """Stop old (see stop_bot) and start new against the same data (a restart)."""
+        await self.stop_bot(old, drain=drain)
         return await self.start_bot(new)
 
     # --------------------------------------------------------------- waiting

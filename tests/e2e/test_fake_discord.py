@@ -125,7 +125,10 @@ def make_bot(fake: FakeDiscord) -> commands.Bot:
     @app_commands.default_permissions(manage_guild=True)
     async def admin_reset(interaction: discord.Interaction, hard: bool) -> None:
         perms = interaction.permissions.manage_guild
-        await interaction.response.send_message(f"reset hard={hard} manage={perms}", ephemeral=True)
+        sent = await interaction.response.send_message(f"reset hard={hard} manage={perms}", ephemeral=True)
+        original = await interaction.original_response()  # GET @original, parsed by discord.py
+        same = sent.message_id == original.id == sent.resource.id  # type: ignore[union-attr]
+        await interaction.followup.send(f"same={same} ephemeral={original.flags.ephemeral}", ephemeral=True)
 
     async def move_auto(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
         return [app_commands.Choice(name=m, value=m) for m in MOVES if current.lower() in m][:25]
@@ -248,10 +251,14 @@ async def test_subcommand_group_permissions_and_ephemeral(fake: FakeDiscord) -> 
     general = fake.channel("general")
     ix = await fake.slash(fake.user("Ann"), general, "game admin reset", options={"hard": True})
     assert ix.ephemeral and ix.content == "reset hard=True manage=True"
+    [follow] = await ix.wait_followups(1)
+    assert follow.content == "same=True ephemeral=True" and follow.visible_to == fake.user("Ann").id
     assert ix.reply.visible_to == fake.user("Ann").id
     assert ix.reply not in general.visible_messages(fake.user("Bob"))
     ix = await fake.slash(fake.user("Bob"), general, "game admin reset", options={"hard": False})
     assert ix.content == "reset hard=False manage=False"
+    await fake.drain()  # the command's follow-up is sent after the answer: wait for the handler
+    assert [m.content for m in ix.followups] == ["same=True ephemeral=True"]
 
 
 async def test_autocomplete(fake: FakeDiscord) -> None:
