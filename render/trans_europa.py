@@ -81,10 +81,9 @@ def _city_ids(items: Iterable[Any] | None) -> list[str]:
     out = []
     for item in items or ():
         city = item.get("id") if isinstance(item, Mapping) else item
-        if isinstance(city, str) and te.junction_of(city) is not None:
-            junction = te.junction_of(city)
-            if junction in te.CITY_AT:
-                out.append(te.CITY_AT[junction].id)
+        junction = te.junction_of(city) if isinstance(city, str) else None
+        if junction in te.CITY_AT:
+            out.append(te.CITY_AT[junction].id)
     return out
 
 
@@ -154,12 +153,13 @@ def _draw_map() -> Image.Image:
     for j in te.JUNCTIONS:
         draw.ellipse((j.px - 3, j.py - 3, j.px + 3, j.py + 3), fill=JUNCTION_DOT)
     # Coordinates on all four sides, so a player can read off ids like g13 wherever they look.
+    row_y = {j.row: j.py for j in te.JUNCTIONS}
+    col_x = {j.col: j.px for j in te.JUNCTIONS}
     for row, letter in enumerate(te.ROW_LETTERS):
-        y = 60 + 58.89 * row
+        y = row_y[row]
         kit.text(draw, (13, y), letter, 20, kit.INK, bold=True, anchor="mm")
         kit.text(draw, (MAP_RIGHT - 14, y), letter, 20, kit.INK, bold=True, anchor="mm")
-    for col in range(34):
-        x = 40 + 34 * col
+    for col, x in sorted(col_x.items()):
         kit.text(draw, (x, 20), str(col), 16, (60, 60, 60), anchor="mm")
         kit.text(draw, (x, 866), str(col), 16, (60, 60, 60), anchor="mm")
     draw.line([(0, STRIP_TOP - 6), (MAP_RIGHT, STRIP_TOP - 6)], fill=kit.GRID, width=2)
