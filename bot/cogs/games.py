@@ -379,9 +379,13 @@ class GamesCog(commands.Cog):
                 if not isinstance(channel, discord.TextChannel):
                     await cog._reply(interaction, "Threads can be opened in text channels only.")
                     return
-                made = await channel.create_thread(name=f"{definition.title} by {interaction.user.display_name}",
-                                                   type=discord.ChannelType.public_thread,
-                                                   auto_archive_duration=10080)
+                try:
+                    made = await channel.create_thread(name=f"{definition.title} by {interaction.user.display_name}",
+                                                       type=discord.ChannelType.public_thread,
+                                                       auto_archive_duration=10080)
+                except discord.HTTPException:
+                    await cog._reply(interaction, "I cannot open a thread here; try without thread:true.")
+                    return
                 thread_id = made.id
             try:
                 info = await tables.create(game, guild_id=interaction.guild_id, channel_id=interaction.channel_id,

@@ -243,3 +243,23 @@ async def test_cancel_is_for_the_creator_or_a_moderator(tables):
     assert tables.game_at(50) is None
     with pytest.raises(Refused):
         await tables.join(game_id, DAN, "Dan")
+
+
+async def test_resume_plays_the_ai_turns_a_crash_left_owed(db_path):
+    store = await Store.open(db_path)
+    tables = Tables(store, games=GAMES)
+    game_id = await lobby(tables, users=(ANN, BOB), seat_order="join", seed=9)
+    await tables.start(game_id, ANN)
+    # As if Bob's seat had been handed to the AI and the bot died before the AI moved.
+    seats = await store.seats(game_id)
+    await store.replace_seats(game_id, [seats[0], type(seats[1])(1, None, "random", "Bob (AI)")])
+    await store.close()
+
+    store = await Store.open(db_path)
+    tables = Tables(store, games=GAMES)
+    assert await tables.load() == [game_id]
+    outcome = await tables.resume(game_id)
+    assert outcome is not None and [seat for seat, _ in outcome.applied] == [1]
+    assert await tables.resume(game_id) is None  # nothing owed any more: Ann must act
+    assert [m.seat for m in await store.moves(game_id)] == [1]
+    await store.close()
