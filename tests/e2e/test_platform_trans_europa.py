@@ -117,3 +117,30 @@ async def test_three_players_play_trans_europa_to_the_end(fake_discord, tmp_path
         for other in range(3):
             for line in private_lines[other]:
                 assert any(line in dm.content for dm in dms) == (other == seat)
+
+
+async def test_one_player_against_two_ai_seats(fake_discord, tmp_path):
+    fake = fake_discord
+    db = str(tmp_path / "te.db")
+    await fake.start_bot(create_bot(db, render_workers=1, **fake.bot_kwargs()))
+    ann = fake.user("Ann")
+    games = fake.channel("games")
+    await fake.slash(ann, games, "game new", options={"game": "trans_europa", "seats": "join"})
+    lobby = next(m for m in games.messages if "Lobby open" in m.content)
+    await fake.click(ann, lobby, label="Add AI")
+    await fake.click(ann, lobby, label="Add AI")
+    await fake.click(ann, lobby, label="Start")
+    await fake.wait_for(lambda: snapshot(db)[2] == 0 and snapshot(db)[3], what="start posts")
+    greedy = TE.ai("greedy")
+    for _ in range(6):
+        state, _, _, moves, _ = snapshot(db)
+        assert state.to_act() == {0}  # the AI seats never leave the table waiting
+        move = str(ai_move(state, 0, greedy))
+        assert (await fake.slash(ann, games, "play", options={"move": move})).content == f"You played `{move}`."
+        before = len(moves)
+        await fake.wait_for(lambda n=before: len(snapshot(db)[3]) > n and snapshot(db)[2] == 0)
+    _, _, _, moves, _ = snapshot(db)
+    assert {seat for seat, _ in moves} == {0, 1, 2}
+    posts = [m for m in games.messages if "game #1 · move" in m.content]
+    assert any("AI 1" in m.content for m in posts) and any("AI 2" in m.content for m in posts)
+    assert posts[-1].content.endswith(f"<@{ann.id}>")
