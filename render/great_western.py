@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from functools import lru_cache
 from typing import Any
 
@@ -88,7 +88,7 @@ def _static(seats: int) -> Image.Image:
             draw, (city.x + dx * radius, city.y + dy * radius), city.name, 19, kit.INK, bold=True,
             halo=kit.PAPER, anchor=anchor,
         )  # fmt: skip
-        _draw_city(draw, city, None, seats)
+        _draw_city(image, draw, city, None, seats)
     _draw_train_skeleton(draw, seats)
     # The status strip, its frame and the lines that never change.
     draw.rectangle((0, MAP_H, PLAYERS_BOX[0], HEIGHT), fill=kit.PANEL_BG)
@@ -109,7 +109,46 @@ def _gold_disc(draw: ImageDraw.ImageDraw, x: float, y: float, gold: int, r: int 
     kit.text(draw, (x, y), str(gold), 16, kit.INK, bold=True, anchor="mm")
 
 
+_sprites: dict[tuple[Any, ...], Image.Image] = {}
+
+
+def _stamp(
+    image: Image.Image,
+    key: tuple[Any, ...],
+    box: int,
+    painter: Callable[[ImageDraw.ImageDraw, tuple[float, float]], None],
+    centre: tuple[float, float],
+) -> None:
+    """Paste a small drawing made once per process: text rendering is the slow part of a board."""
+    sprite = _sprites.get(key)
+    if sprite is None:
+        sprite = Image.new("RGBA", (box, box), (0, 0, 0, 0))
+        painter(ImageDraw.Draw(sprite), (box / 2, box / 2))
+        _sprites[key] = sprite
+    image.paste(sprite, (round(centre[0] - box / 2), round(centre[1] - box / 2)), sprite)
+
+
+def _token(image: Image.Image, seat: int, centre: tuple[float, float], size: int) -> None:
+    _stamp(
+        image, ("token", seat, size), size + 8,
+        lambda d, c: kit.draw_seat_token(d, seat, c, size), centre,
+    )  # fmt: skip
+
+
+def _owned_city(draw: ImageDraw.ImageDraw, centre: tuple[float, float], seat: int, gold: int) -> None:
+    x, y = centre
+    kit.draw_symbol(draw, kit.seat_symbol(seat), (x, y), 58, kit.seat_colour(seat), kit.INK, 3)
+    _gold_disc(draw, x, y + (5 if kit.seat_symbol(seat) == "triangle" else 0), gold, 12)
+
+
+def _die(draw: ImageDraw.ImageDraw, centre: tuple[float, float], value: int) -> None:
+    x, y = centre
+    draw.rectangle((x - 9, y - 10, x + 9, y + 10), fill=kit.WHITE, outline=kit.INK, width=1)
+    kit.text(draw, (x, y), str(value), 14, kit.INK if value > 1 else kit.MUTED, bold=True, anchor="mm")
+
+
 def _draw_city(
+    image: Image.Image,
     draw: ImageDraw.ImageDraw,
     city: gw.City,
     owner: int | None,
@@ -123,7 +162,7 @@ def _draw_city(
         spots = [(-11, -11), (11, -11), (-11, 11), (11, 11)]
         for seat in range(min(seats, 4)):
             dx, dy = spots[seat]
-            kit.draw_seat_token(draw, seat, (x + dx, y + dy), 21)
+            _token(image, seat, (x + dx, y + dy), 21)
         return
     if owner is None:
         r = CITY_R
@@ -142,9 +181,7 @@ def _draw_city(
         colour = kit.HIGHLIGHT if frozenset((city.id, there)) in highlighted else LINK
         draw.line([(x, y), (x + (other.x - x) * reach, y + (other.y - y) * reach)], fill=colour,
                   width=14 if colour == kit.HIGHLIGHT else 6)  # fmt: skip
-    kit.draw_symbol(draw, kit.seat_symbol(owner), (x, y), 58, kit.seat_colour(owner), kit.INK, 3)
-    cy = y + (5 if kit.seat_symbol(owner) == "triangle" else 0)
-    _gold_disc(draw, x, cy, city.gold, 12)
+    _stamp(image, ("city", owner, city.gold), 72, lambda d, c: _owned_city(d, c, owner, city.gold), (x, y))
 
 
 def _draw_highlight(draw: ImageDraw.ImageDraw, last: Mapping[str, Any] | None) -> list[gw.Link]:
@@ -220,7 +257,7 @@ def _draw_train_skeleton(draw: ImageDraw.ImageDraw, seats: int) -> None:
                 draw.rectangle((dx0, mid - 10, dx0 + 18, mid + 10), fill=kit.WHITE, outline=kit.INK, width=1)
 
 
-def _draw_trains(draw: ImageDraw.ImageDraw, view: Mapping[str, Any]) -> None:
+def _draw_trains(image: Image.Image, draw: ImageDraw.ImageDraw, view: Mapping[str, Any]) -> None:
     """Bids, build ranks, cubes and dice on the skeleton; the building train framed."""
     last = view.get("last") or {}
     last_bid_train = None
@@ -242,7 +279,7 @@ def _draw_trains(draw: ImageDraw.ImageDraw, view: Mapping[str, Any]) -> None:
         elif train.get("owner") is not None:
             seat, amount = int(train["owner"]), int(train.get("paid", 0))
         if seat is not None:
-            kit.draw_seat_token(draw, seat, (23, mid), 26)
+            _token(image, seat, (23, mid), 26)
             kit.text(draw, (68, mid), str(amount), 22, kit.INK, bold=True, anchor="rm")
         else:
             kit.text(draw, (40, mid), "bid", 15, kit.MUTED, anchor="mm")
@@ -261,17 +298,8 @@ def _draw_trains(draw: ImageDraw.ImageDraw, view: Mapping[str, Any]) -> None:
         for position, car in enumerate(train.get("cars", [])):
             for n in range(int(car.get("cubes", 0))):
                 _cube(draw, car.get("colour"), (170 + position * 77 + 14 + n * 22, bottom - 13))
-        mid_y = mid
         for n, die in enumerate(train.get("dice") or []):
-            kit.text(
-                draw,
-                (558 + n * 20 + 9, mid_y),
-                str(die),
-                14,
-                kit.INK if die > 1 else kit.MUTED,
-                bold=True,
-                anchor="mm",
-            )
+            _stamp(image, ("die", die), 24, lambda d, c, die=die: _die(d, c, die), (558 + n * 20 + 9, mid))
 
 
 # --------------------------------------------------------------------------- players panel and strip
@@ -490,8 +518,8 @@ def _render(view: Mapping[str, Any], names: list[str]) -> Image.Image:
     for city in gw.CITIES.values():
         # Empty cities are already on the static layer; only owned ones and the highlighted route change.
         if city.id in owners or city.id in on_route or city.id == gw.LONDON:
-            _draw_city(draw, city, owners.get(city.id), seats, route_links)
-    _draw_trains(draw, view)
+            _draw_city(image, draw, city, owners.get(city.id), seats, route_links)
+    _draw_trains(image, draw, view)
     _draw_players(image, view, names)
     _draw_strip(draw, view, names)
     return image
