@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import io
 import logging
 import re
@@ -303,6 +304,9 @@ async def test_file_upload_deferred_followups_and_locale(fake: FakeDiscord) -> N
     assert [m.content for m in ix.followups] == ["done slowly", "and one more"]
     ix = await fake.slash(ann, general, "locale", locale="ja")
     assert ix.content == "ja en-US"
+    fake.guild_locale = "ja"
+    ix = await fake.slash(ann, general, "locale")
+    assert ix.content == "en-US ja"
 
 
 async def test_select_modal_and_dm_interaction(fake: FakeDiscord) -> None:
@@ -336,6 +340,15 @@ async def test_thread_creation_and_edit(fake: FakeDiscord) -> None:
     assert bot.get_channel(thread.id) is not None  # THREAD_CREATE reached the cache
     click = await fake.click(fake.user("Cid"), post, label="Join")
     assert click.channel is thread and click.content.startswith("Cid joined")
+
+
+async def test_concurrent_clicks(fake: FakeDiscord) -> None:
+    ix = await fake.slash(
+        fake.user("Ann"), fake.channel("general"), "game new", options={"kind": "trans_europa"}
+    )
+    users = [fake.user(n) for n in ("Bob", "Cid", "Dee")]
+    clicks = await asyncio.gather(*(fake.click(u, ix.reply, label="Join") for u in users))
+    assert sorted(c.content.split()[0] for c in clicks) == ["Bob", "Cid", "Dee"]
 
 
 async def test_restart_keeps_dynamic_buttons(fake: FakeDiscord) -> None:
