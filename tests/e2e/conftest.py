@@ -7,6 +7,8 @@
 - ``log_guard`` (autouse): fails the test on any log record of level ERROR or above from the
   ``discord`` or ``bot`` loggers (discord.py only logs exceptions raised in commands and views).
   A test that provokes an error on purpose reads and clears ``log_guard.take()``.
+  (Not guarded: the ``asyncio`` logger, e.g. "Task exception was never retrieved" for tasks the
+  bot starts itself; log such failures to a ``bot.*`` logger.)
 """
 
 from __future__ import annotations

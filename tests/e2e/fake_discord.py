@@ -51,7 +51,8 @@ the original response, as on Discord). :class:`FakeInteraction`: ``response_type
 reply: the original response or the updated component message, else the first follow-up),
 ``content``, ``ephemeral``, ``followups``, ``choices``, ``modal``, ``message`` (the clicked one),
 ``latency`` (perf_counter seconds from dispatch to answer, for benches), ``wait_followups(n)``.
-A deferred update (6) counts as answered: wait for what the bot does next with ``wait_for``.
+A deferred update (6) counts as answered: wait for what the bot does next (``drain``,
+``wait_for``); after a 6, ``reply`` is the first follow-up if there is one.
 
 State to inspect (plain Python objects, updated live):
     ``channel.messages`` (live, oldest first; include ephemeral replies: ``msg.ephemeral``,
