@@ -124,6 +124,8 @@ class GamesCog(commands.Cog):
                 result = next((p.payload["result"] for p in reversed(boards) if "result" in p.payload), None)
                 if await self._post_board(info, lines, result):
                     await self.tables.posts_done([p.id for p in boards])
+                if info.row.status in ("over", "cancelled"):
+                    await self.refresh_lobby(game_id)  # the lobby message says how it ended
             by_seat: dict[int, list] = defaultdict(list)
             for post in owed:
                 if post.kind == "dm" and post.seat is not None:
@@ -219,9 +221,6 @@ class GamesCog(commands.Cog):
 
     # ------------------------------------------------------------------ shared actions
 
-    async def _after_move(self, interaction: discord.Interaction, outcome: Outcome) -> None:
-        await self.flush(outcome.game_id)
-
     async def play_move(self, interaction: discord.Interaction, game_id: int, text: str, token: int | None,
                         picker: bool) -> None:
         try:
@@ -235,7 +234,7 @@ class GamesCog(commands.Cog):
             await self._update(interaction, f"You played `{mine}`.", None)
         else:
             await self._reply(interaction, f"You played `{mine}`.")
-        await self._after_move(interaction, outcome)
+        await self.flush(outcome.game_id)
 
     async def start_game(self, interaction: discord.Interaction, game_id: int, from_lobby: bool) -> None:
         try:

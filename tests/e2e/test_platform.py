@@ -108,6 +108,7 @@ async def test_lobby_game_and_picker_through_buttons(fake_discord, tmp_path):
     assert len(board_posts(general)) == len(moves) + 1
     assert all(p.attachments[0].is_png for p in board_posts(general))
     assert "Take turn" not in [b.get("label") for b in final.buttons()]
+    await fake.wait_for(lambda: "Finished" in fake.message(lobby.id).content, what="lobby says finished")
     await fake.stop_bot(bot)
 
 
