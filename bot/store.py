@@ -276,6 +276,24 @@ class Store:
         )
         return _game(rows[0]) if rows else None
 
+    async def latest_game_at(self, place_id: int) -> GameRow | None:
+        """The newest game of a channel or thread, open or finished (for status, log and board)."""
+        rows = await self._db.execute_fetchall(
+            f"SELECT {_GAME_COLUMNS} FROM games WHERE coalesce(thread_id, channel_id) = ? ORDER BY id DESC LIMIT 1",
+            (place_id,),
+        )
+        return _game(rows[0]) if rows else None
+
+    async def games_of_user(self, user_id: int, *statuses: str) -> list[GameRow]:
+        """Games where the user holds a seat, newest first."""
+        marks = ", ".join("?" for _ in statuses)
+        rows = await self._db.execute_fetchall(
+            f"SELECT {', '.join('g.' + c.strip() for c in _GAME_COLUMNS.split(','))} FROM games g"
+            f" JOIN seats s ON s.game_id = g.id WHERE s.user_id = ? AND g.status IN ({marks}) ORDER BY g.id DESC",
+            (user_id, *statuses),
+        )
+        return [_game(row) for row in rows]
+
     async def games_with_status(self, *statuses: str) -> list[GameRow]:
         marks = ", ".join("?" for _ in statuses)
         rows = await self._db.execute_fetchall(

@@ -1,0 +1,96 @@
+"""Message texts: lobby, board posts, status and rules, from service data (no discord objects)."""
+
+from __future__ import annotations
+
+from bot.store import SeatRow
+from bot.tables import TableInfo
+from rules.engine import GameDefinition
+
+MAX_CONTENT = 2000  # Discord's message length limit
+
+
+def who(seat: SeatRow) -> str:
+    """A seat as a mention (humans) or a name (AI)."""
+    return f"<@{seat.user_id}>" if seat.user_id is not None else seat.name
+
+
+def options_line(definition: GameDefinition, options: dict) -> str:
+    if not definition.options:
+        return ""
+    parts = []
+    for option in definition.options:
+        value = options.get(option.key, option.default)
+        parts.append(f"{option.key}={'on' if value is True else 'off' if value is False else value}")
+    return " ".join(parts)
+
+
+def lobby_text(info: TableInfo) -> str:
+    d, row = info.definition, info.row
+    seats = "\n".join(f"{i + 1}. {who(s)}" + (f" (AI: {s.ai_kind})" if s.is_ai else "")
+                      for i, s in enumerate(info.seats)) or "(nobody yet)"
+    status = {"lobby": "Lobby open", "running": "Started", "over": "Finished", "cancelled": "Cancelled"}[row.status]
+    lines = [f"**{d.title}** · game #{row.id} · {status}",
+             f"Players: {len(info.seats)} of {d.min_players}–{d.max_players} · seats: "
+             + ("shuffled at start" if row.seat_order == "shuffle" else "in join order")]
+    if d.options:
+        lines.append(f"Options: `{options_line(d, row.options)}`")
+    lines.append(seats)
+    if row.status == "lobby":
+        lines.append(f"Join with the button or `/game join`; <@{row.creator_id}> starts with **Start**.")
+    return "\n".join(lines)
+
+
+def board_text(info: TableInfo, lines: list[str], result: list[str] | None) -> str:
+    head = f"**{info.definition.title}** · game #{info.row.id} · move {info.moves}"
+    tail: list[str] = []
+    if result is not None:
+        tail = ["**Game over.**", *result]
+    elif info.to_act:
+        waiting = [info.seats[s] for s in info.to_act]
+        tail = ["**To act:** " + ", ".join(f"{who(s)}" for s in waiting)]
+    body = [f"• {line}" for line in lines]
+    text = "\n".join([head, *body, *tail])
+    # Too long: drop the oldest action lines, never the header or who must act.
+    while len(text) > MAX_CONTENT and body:
+        body = body[1:]
+        text = "\n".join([head, "• …", *body, *tail])
+    return text[:MAX_CONTENT]
+
+
+def status_text(info: TableInfo) -> str:
+    if info.row.status == "lobby":
+        return lobby_text(info)
+    text = lobby_text(info) + f"\nMoves so far: {info.moves}."
+    if info.row.status == "running" and info.to_act:
+        text += "\nTo act: " + ", ".join(info.seats[s].name for s in info.to_act) + "."
+    if info.row.result:
+        text += "\nFinal: " + ", ".join(f"{info.seats[r['seat']].name} {r['score']}" for r in info.row.result["seats"])
+    return text[:MAX_CONTENT]
+
+
+def rules_text(definition: GameDefinition) -> str:
+    lines = [f"**{definition.title}** ({definition.min_players}–{definition.max_players} players)"]
+    if definition.summary:
+        lines.append(definition.summary)
+    if definition.options:
+        lines.append("Options for `/game new options:` (key=value, space separated):")
+        for option in definition.options:
+            kind = {"bool": "on/off", "choice": "/".join(option.choices),
+                    "int": f"{option.minimum}–{option.maximum}"}[option.kind]
+            default = {True: "on", False: "off"}.get(option.default, option.default) \
+                if isinstance(option.default, bool) else option.default
+            lines.append(f"• `{option.key}` ({kind}, default {default}): {option.description}")
+    lines.append("Play: **Take turn** under the board, or `/play move:` (start typing to see your legal moves). "
+                 "`/hand` shows your secret hand; `/board` the table.")
+    return "\n".join(lines)[:MAX_CONTENT]
+
+
+def parse_options(text: str) -> dict[str, str]:
+    """`key=value key=value` (also commas) -> dict; ValueError for a word without '='."""
+    given: dict[str, str] = {}
+    for word in text.replace(",", " ").split():
+        key, sep, value = word.partition("=")
+        if not sep or not key or not value:
+            raise ValueError(f"Write options as key=value, e.g. `{word}=on`.")
+        given[key.strip().lower()] = value.strip()
+    return given

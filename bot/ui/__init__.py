@@ -1,0 +1,1 @@
+"""Discord components: persistent buttons and selects (DynamicItem) and the move picker."""

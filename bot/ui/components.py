@@ -1,0 +1,146 @@
+"""Persistent components: one DynamicItem class per kind, the game id (and picker state) in the custom_id.
+
+Registered once with `bot.add_dynamic_items`, they keep working after a restart for every game,
+with no per-game `add_view`. Callbacks hand over to the cog (`interaction.client.junction`).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import discord
+
+from bot.ui.picker import Menu
+
+LOBBY_ACTIONS = {"join": ("Join", discord.ButtonStyle.success), "leave": ("Leave", discord.ButtonStyle.secondary),
+                 "ai": ("Add AI", discord.ButtonStyle.secondary), "start": ("Start", discord.ButtonStyle.primary),
+                 "cancel": ("Cancel", discord.ButtonStyle.danger)}
+MAX_CUSTOM_ID = 100
+
+
+def _cog(interaction: discord.Interaction) -> Any:
+    return interaction.client.junction  # type: ignore[attr-defined]
+
+
+class LobbyButton(discord.ui.DynamicItem[discord.ui.Button], template=r"jn:lobby:(?P<action>[a-z]+):(?P<game>\d+)"):
+    def __init__(self, action: str, game_id: int) -> None:
+        label, style = LOBBY_ACTIONS[action]
+        super().__init__(discord.ui.Button(label=label, style=style, custom_id=f"jn:lobby:{action}:{game_id}"))
+        self.action, self.game_id = action, game_id
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button,
+                             match: re.Match[str]) -> LobbyButton:
+        action = match["action"]
+        if action not in LOBBY_ACTIONS:
+            raise ValueError(action)
+        return cls(action, int(match["game"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await _cog(interaction).on_lobby_button(interaction, self.game_id, self.action)
+
+
+class TurnButton(discord.ui.DynamicItem[discord.ui.Button], template=r"jn:turn:(?P<game>\d+)"):
+    def __init__(self, game_id: int) -> None:
+        super().__init__(discord.ui.Button(label="Take turn", style=discord.ButtonStyle.primary,
+                                           custom_id=f"jn:turn:{game_id}"))
+        self.game_id = game_id
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button,
+                             match: re.Match[str]) -> TurnButton:
+        return cls(int(match["game"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await _cog(interaction).on_take_turn(interaction, self.game_id)
+
+
+class HandButton(discord.ui.DynamicItem[discord.ui.Button], template=r"jn:hand:(?P<game>\d+)"):
+    def __init__(self, game_id: int) -> None:
+        super().__init__(discord.ui.Button(label="My hand", style=discord.ButtonStyle.secondary,
+                                           custom_id=f"jn:hand:{game_id}"))
+        self.game_id = game_id
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button,
+                             match: re.Match[str]) -> HandButton:
+        return cls(int(match["game"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await _cog(interaction).on_hand(interaction, self.game_id)
+
+
+class PickSelect(discord.ui.DynamicItem[discord.ui.Select], template=r"jn:pick:(?P<game>\d+):(?P<token>\d+)"):
+    """The picker's select. Values: `m:<move>` plays a move, `g:<prefix>` opens a group."""
+
+    def __init__(self, game_id: int, token: int, menu: Menu | None = None) -> None:
+        options = []
+        for choice in menu.choices if menu else ():
+            value = ("m:" if choice.is_move else "g:") + choice.value
+            options.append(discord.SelectOption(
+                label=choice.label[:100], value=value[:100],
+                description=None if choice.is_move else f"{choice.count} moves"))
+        select = discord.ui.Select(custom_id=f"jn:pick:{game_id}:{token}", options=options or
+                                   [discord.SelectOption(label="-", value="-")],
+                                   placeholder="Choose a move" if menu is None or menu.prefix == ""
+                                   else f"Moves starting '{menu.prefix.strip()}'")
+        super().__init__(select)
+        self.game_id, self.token = game_id, token
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Select,
+                             match: re.Match[str]) -> PickSelect:
+        return cls(int(match["game"]), int(match["token"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        value = self.item.values[0] if self.item.values else ""
+        await _cog(interaction).on_pick(interaction, self.game_id, self.token, value)
+
+
+class PickPage(discord.ui.DynamicItem[discord.ui.Button],
+               template=r"jn:page:(?P<game>\d+):(?P<token>\d+):(?P<page>\d+):(?P<prefix>.*)"):
+    """Picker navigation: another page, or back to all moves (prefix and page in the custom_id)."""
+
+    def __init__(self, game_id: int, token: int, page: int, prefix: str, label: str = "Next") -> None:
+        custom_id = f"jn:page:{game_id}:{token}:{page}:{prefix}"[:MAX_CUSTOM_ID]
+        super().__init__(discord.ui.Button(label=label, style=discord.ButtonStyle.secondary, custom_id=custom_id))
+        self.game_id, self.token, self.page, self.prefix = game_id, token, page, prefix
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button,
+                             match: re.Match[str]) -> PickPage:
+        return cls(int(match["game"]), int(match["token"]), int(match["page"]), match["prefix"])
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await _cog(interaction).on_picker_page(interaction, self.game_id, self.token, self.prefix, self.page)
+
+
+DYNAMIC_ITEMS = (LobbyButton, TurnButton, HandButton, PickSelect, PickPage)
+
+
+def lobby_view(game_id: int) -> discord.ui.View:
+    view = discord.ui.View(timeout=None)
+    for action in LOBBY_ACTIONS:
+        view.add_item(LobbyButton(action, game_id))
+    return view
+
+
+def board_view(game_id: int, over: bool) -> discord.ui.View:
+    view = discord.ui.View(timeout=None)
+    if not over:
+        view.add_item(TurnButton(game_id))
+    view.add_item(HandButton(game_id))
+    return view
+
+
+def picker_view(game_id: int, token: int, menu: Menu) -> discord.ui.View:
+    view = discord.ui.View(timeout=None)
+    view.add_item(PickSelect(game_id, token, menu))
+    if menu.page > 0:
+        view.add_item(PickPage(game_id, token, menu.page - 1, menu.prefix, "◀ Previous"))
+    if menu.page + 1 < menu.pages:
+        view.add_item(PickPage(game_id, token, menu.page + 1, menu.prefix, "Next ▶"))
+    if menu.prefix:
+        view.add_item(PickPage(game_id, token, 0, "", "All moves"))
+    return view
