@@ -23,7 +23,8 @@ API summary
 - Colours (RGB tuples): INK, MUTED, WHITE, PAPER, PANEL_BG, GRID, HIGHLIGHT, DANGER.
 - Fonts: `font(size, bold=False)` is Pillow's bundled FreeType font (Aileron), cached. It has no bold
   face, so `bold=True` returns a font flagged as bold that `text()` and `Panel` thicken with a 1 px
-  stroke; call `text()` rather than `draw.text()` to get that. `text_size(s, size, bold)` measures.
+  stroke; call `text()` rather than `draw.text()` to get that. `text_size(s, size, bold)` measures,
+  `fit(s, size, width, bold)` shortens with "…" to fit a width.
   The font covers printable ASCII only (plus a few marks): `text()` passes strings through `plain()`,
   which drops accents (Zürich -> Zurich) and spells out dashes/arrows. Draw ticks and arrows as shapes.
 - Seats (0..5): `seat_colour`, `seat_text_colour` (black or white, whichever contrasts more),
@@ -36,8 +37,9 @@ API summary
   `patterned_bar(draw, a, b, width, fill, pattern, pattern_fill, outline)` for thick striped/dashed
   bars (tracks, routes), `tick(draw, centre, size, fill)` a check mark.
 - Side panel: `Panel(image, box)` is a top-down flow layout: `title`, `line`, `wrapped`, `gap`,
-  `rule`, `player_row` (token + name + score + "to act" arrow + note), `legend_item`, `score_track`.
-  `panel.y` is the cursor if you need to draw something custom and then `panel.gap(h)` past it.
+  `rule`, `player_row` (token + name + score + "to act" arrow + note + reserved badge space), `legend_item`, `score_track`.
+  `panel.y` is the cursor if you need to draw something custom and then `panel.gap(h)` past it;
+  `panel.room()` is the height left, to drop optional rows (legends) on crowded panels.
 - Speed: `static_layer(key, builder)` caches `builder()`'s image per process and returns a copy;
   `encode(image, exact=False)` gives PNG bytes fast: compress_level 1 (level 9/optimize cost 3-6x the
   time for a few % smaller files) and a 256-colour palette (lossless when the image has <= 256
@@ -123,6 +125,14 @@ def text_size(s: str, size: int = 16, bold: bool = False) -> tuple[int, int]:
     f = font(size, bold)
     left, top, right, bottom = f.getbbox(plain(s), stroke_width=_bold_stroke(f))
     return right - left, bottom - top
+
+
+def fit(s: str, size: int, width: float, bold: bool = False) -> str:
+    """`s`, shortened with "…" if needed so that it is at most `width` px wide."""
+    shown = plain(s)
+    while len(shown) > 1 and text_size(shown, size, bold)[0] > width:
+        shown = shown[:-2].rstrip() + "…"
+    return shown
 
 
 def text(
@@ -425,6 +435,10 @@ class Panel:
         self.y = self.top + pad
         self.width = self.right - self.left - 2 * pad
 
+    def room(self) -> int:
+        """Pixels left below the cursor (inside the padding): skip optional rows when it runs out."""
+        return self.bottom - self.pad - self.y
+
     def gap(self, px: int = 8) -> None:
         self.y += px
 
@@ -463,8 +477,13 @@ class Panel:
         to_act: bool = False,
         note: str = "",
         size: int = 20,
-    ) -> None:
-        """One player: "to act" arrow, seat token, name, score at the right, optional note below."""
+        reserve: int = 0,
+    ) -> tuple[float, float]:
+        """One player: "to act" arrow, seat token, name, score at the right, optional note below.
+
+        `reserve` keeps that many px free between the name and the score for the game's own badges;
+        returns (left x of that free space, row centre y) to draw them at.
+        """
         height = int(size * 1.6)
         cy = self.y + height / 2
         if to_act:
@@ -477,20 +496,15 @@ class Panel:
         token = size * 1.3
         draw_seat_token(self.draw, seat, (self.x + 8 + token / 2, cy), token)
         name_x = self.x + 16 + token
-        shown = name
-        limit = (
-            self.width
-            - (name_x - self.x)
-            - (text_size("888", size, True)[0] + 12 if score is not None else 0)
-        )
-        while len(shown) > 1 and text_size(shown, size, True)[0] > limit:
-            shown = shown[:-2] + "…"
+        score_w = text_size("888", size, True)[0] + 12 if score is not None else 0
+        shown = fit(name, size, self.width - (name_x - self.x) - score_w - reserve, bold=True)
         text(self.draw, (name_x, cy), shown, size, INK, bold=to_act, anchor="lm")
         if score is not None:
             text(self.draw, (self.right - self.pad, cy), str(score), size, INK, bold=True, anchor="rm")
         self.y += height + 2
         if note:
             self.wrapped(note, max(14, size - 5), MUTED, indent=int(name_x - self.x))
+        return (self.right - self.pad - score_w - reserve, cy)
 
     def legend_item(
         self, draw_icon: Callable[[ImageDraw.ImageDraw, Point], None], label: str, size: int = 16

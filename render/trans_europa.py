@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from functools import lru_cache
 from typing import Any
 
@@ -36,6 +36,7 @@ TRACK_WIDTH = 9
 CITY_R = 11
 MARKER_SIZE = 30
 CITY_FONT = 19
+COLOURED_BADGE = 17  # px per coloured-track badge in a player row
 
 # --------------------------------------------------------------------------- view access
 
@@ -392,16 +393,26 @@ def _panel(
     completed = _completed(view)
     to_act = set(view.get("to_act") or ())
     vexation = bool(options.get("vexation")) or bool(coloured_left)
+    row_size = 24 if seats <= 4 else 21  # six rows with notes must leave room for the score track
     for seat in range(seats):
-        notes = []
-        if vexation and seat in coloured_left:
-            notes.append(f"coloured tracks left: {coloured_left[seat]}")
+        note = ""
         if seat in completed:
             cities = ", ".join(_city_name(c) for c in completed[seat])
-            notes.append(f"CONNECTED: {cities}" if cities else "CONNECTED")
-        panel.player_row(
-            seat, _name(names, seat), scores.get(seat), to_act=seat in to_act, note="; ".join(notes), size=24
+            note = f"CONNECTED: {cities}" if cities else "CONNECTED"
+        left = int(coloured_left.get(seat, 0)) if vexation else 0
+        x, cy = panel.player_row(
+            seat,
+            _name(names, seat),
+            scores.get(seat),
+            to_act=seat in to_act,
+            note=note,
+            size=row_size,
+            reserve=COLOURED_BADGE * 3 if vexation else 0,
         )
+        for i in range(left):
+            # one small hatched bar per coloured track still in hand
+            bx = x + COLOURED_BADGE * i + COLOURED_BADGE / 2
+            kit.patterned_bar(panel.draw, (bx, cy - 11), (bx, cy + 11), 11, kit.seat_colour(seat), spacing=6)
     panel.rule()
     top = int(options.get("start_score", te.COMPONENTS["start_score"]))
     panel.line("Score track (red zone: game ends)", 18, kit.MUTED)
@@ -430,6 +441,7 @@ def _private_box(panel: kit.Panel, view: Mapping[str, Any], names: list[str], se
     )
     kit.draw_seat_token(panel.draw, seat, (panel.x + 18, top + 24), 28)
     for i, line in enumerate(lines):
+        line = kit.fit(line, 21 if i == 0 else 24, panel.right - panel.pad - panel.x - 44, bold=i > 0)
         kit.text(
             panel.draw,
             (panel.x + 40, top + 24 + 34 * i),
@@ -445,8 +457,6 @@ def _private_box(panel: kit.Panel, view: Mapping[str, Any], names: list[str], se
 def _draw_track_legend(
     panel: kit.Panel, vexation: bool, seat: int | None = None, small_deck: bool = False
 ) -> None:
-    panel.rule()
-
     def black(draw: ImageDraw.ImageDraw, c: tuple[float, float]) -> None:
         draw.line([(c[0] - 14, c[1]), (c[0] + 14, c[1])], fill=BLACK_TRACK, width=TRACK_WIDTH)
 
@@ -458,9 +468,11 @@ def _draw_track_legend(
         draw.line([(c[0] - 14, c[1] - 3.5), (c[0] + 14, c[1] - 3.5)], fill=DOUBLE_LINE, width=2)
         draw.line([(c[0] - 14, c[1] + 3.5), (c[0] + 14, c[1] + 3.5)], fill=DOUBLE_LINE, width=2)
 
-    panel.legend_item(black, "black track", 18)
-    panel.legend_item(newest, "newest track(s)", 18)
-    panel.legend_item(double, "double line: costs 2, whole turn", 18)
+    items: list[tuple[Callable[[ImageDraw.ImageDraw, tuple[float, float]], None], str]] = [
+        (black, "black track"),
+        (newest, "newest track(s)"),
+        (double, "double line: costs 2, whole turn"),
+    ]
     if vexation:
         who = seat if seat is not None else 0
 
@@ -469,13 +481,29 @@ def _draw_track_legend(
                 draw, (c[0] - 14, c[1]), (c[0] + 14, c[1]), TRACK_WIDTH + 3, kit.seat_colour(who)
             )
 
-        panel.legend_item(coloured, "coloured: only its owner uses it", 18)
+        items.append((coloured, "coloured: only its owner uses it"))
+
+        def badges(draw: ImageDraw.ImageDraw, c: tuple[float, float]) -> None:
+            for dx in (-12, 0, 12):
+                kit.patterned_bar(
+                    draw, (c[0] + dx, c[1] - 9), (c[0] + dx, c[1] + 9), 9, kit.seat_colour(who), spacing=6
+                )
+
+        items.append((badges, "by a name: coloured tracks left"))
     if small_deck:
 
         def not_dealt(draw: ImageDraw.ImageDraw, c: tuple[float, float]) -> None:
             draw.ellipse((c[0] - 7, c[1] - 7, c[0] + 7, c[1] + 7), fill=kit.WHITE, outline=kit.MUTED, width=2)
 
-        panel.legend_item(not_dealt, "city not dealt with 2-3 players", 18)
+        items.append((not_dealt, "city not dealt with 2-3 players"))
+    # the legend is the least important part of the panel: it gets whatever room is left
+    if panel.room() < 40:
+        return
+    panel.rule()
+    for icon, label in items:
+        if panel.room() < 28:
+            break
+        panel.legend_item(icon, label, 18)
 
 
 # --------------------------------------------------------------------------- public entry points

@@ -135,6 +135,12 @@ def test_plain_replaces_characters_the_font_lacks() -> None:
     assert all(ch in kit.FONT_CHARS for ch in kit.plain("日本 Łódź ✓"))
 
 
+def test_fit_shortens_to_the_width() -> None:
+    assert kit.fit("Ann", 20, 300) == "Ann"
+    short = kit.fit("Fatima-Zahra the Magnificent", 20, 120)
+    assert short.endswith("…") and kit.text_size(short, 20)[0] <= 120
+
+
 def test_text_with_halo_paints_the_halo() -> None:
     image = kit.new_canvas(120, 40, (0, 0, 0))
     kit.text(ImageDraw.Draw(image), (60, 20), "Wien", 20, fill=kit.INK, halo=kit.WHITE, anchor="mm")

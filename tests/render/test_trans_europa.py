@@ -194,3 +194,16 @@ def test_round_end_image_flags_every_hand() -> None:
             ]
             assert any(_near(c, kit.seat_colour(int(seat)), 20) for c in colours), (label, seat, entry["id"])
     assert image.tobytes() != plain.tobytes()
+
+
+def test_crowded_panel_still_fits() -> None:
+    """Six long names, everyone connected, coloured tracks, a 25-point track and the private box."""
+    view = fx.view(6, seat=5, vexation=True)
+    cities = [{"id": c} for c in ("thessaloniki", "st-petersburg", "barcelona", "amsterdam", "bucuresti")]
+    view["completed"] = [{"seat": s, "cities": cities} for s in range(6)]
+    view["options"]["start_score"] = 25
+    view["scores"] = {str(s): 25 - 6 * s for s in range(6)}
+    names = ["Fatima-Zahra the Magnificent"] * 6
+    panel = te_render._panel(kit.new_canvas(te_render.WIDTH, te_render.HEIGHT), view, names, private_for=5)
+    assert panel.room() >= 0
+    _decode(te_render.hand(view, names))
