@@ -1,0 +1,556 @@
+"""Santa Fe images: the public map with track, railheads and open sections, and a seat's private hand."""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from PIL import Image, ImageDraw
+
+from render import kit
+from rules.santa_fe.board import BOARD, RAILROADS
+
+WIDTH, HEIGHT = 1600, 1000
+MAP_W = 1160  # the map on the left, the side panel on the right
+SCALE = 0.66
+OFFSET_X, OFFSET_Y = -10, 95
+STRIP_TOP = 600  # below the map: the last events, then the legend
+
+RR_COLOURS: dict[str, kit.RGB] = {rr: kit.hex_rgb(BOARD.railroads[rr].hex) for rr in RAILROADS}
+RR_COLOURS["sp"] = (250, 250, 250)
+# A pattern per railroad as well as its colour, so red UP and green GN differ without colour vision.
+RR_PATTERNS = {"sf": "solid", "sp": "dots", "gn": "stripes", "up": "dashes", "kp": "solid"}
+RR_MARKS: dict[str, kit.RGB] = {
+    "sf": kit.WHITE,
+    "sp": kit.INK,
+    "gn": kit.WHITE,
+    "up": kit.WHITE,
+    "kp": kit.INK,
+}
+EMPTY_SLOT: kit.RGB = (255, 255, 255)
+CLOSED_SLOT: kit.RGB = (200, 196, 188)
+RIVER: kit.RGB = (40, 120, 220)
+MOUNTAIN: kit.RGB = (120, 80, 40)
+CITY_FILL: kit.RGB = (255, 255, 255)
+SLOT_W = 11
+LANE_GAP = 7
+
+
+def _xy(city: str) -> tuple[float, float]:
+    c = BOARD.cities[city]
+    return (c.x - OFFSET_X) * SCALE + 10, (c.y - OFFSET_Y) * SCALE + 10
+
+
+def _slots(sid: int, lane: int) -> list[tuple[tuple[float, float], tuple[float, float]]]:
+    """The (start, end) points of each space of a lane, listed from end a to end b."""
+    section = BOARD.sections[sid]
+    (ax, ay), (bx, by) = _xy(section.a), _xy(section.b)
+    length = math.hypot(bx - ax, by - ay)
+    ux, uy = (bx - ax) / length, (by - ay) / length
+    shift = 0.0
+    if section.double:
+        shift = LANE_GAP if lane == 0 else -LANE_GAP
+    nx, ny = -uy * shift, ux * shift
+    margin = 13  # keep clear of the city discs
+    usable = length - 2 * margin
+    step = usable / section.spaces
+    slots = []
+    for k in range(section.spaces):
+        t0 = margin + k * step + 1.5
+        t1 = margin + (k + 1) * step - 1.5
+        slots.append(((ax + ux * t0 + nx, ay + uy * t0 + ny), (ax + ux * t1 + nx, ay + uy * t1 + ny)))
+    return slots
+
+
+def _space_index(sid: int, from_city: str, k: int) -> int:
+    """Index (from end a) of the k-th space counted from `from_city`."""
+    section = BOARD.sections[sid]
+    return k if from_city == section.a else section.spaces - 1 - k
+
+
+def _mid(p: tuple[float, float], q: tuple[float, float]) -> tuple[float, float]:
+    return (p[0] + q[0]) / 2, (p[1] + q[1]) / 2
+
+
+def _terrain_mark(draw: ImageDraw.ImageDraw, centre: tuple[float, float], terrain: str) -> None:
+    x, y = centre
+    if "mountain" in terrain:
+        draw.polygon([(x - 5, y + 4), (x, y - 5), (x + 5, y + 4)], fill=MOUNTAIN)
+    if "river" in terrain:
+        draw.line([(x - 5, y + 1), (x - 2, y - 2), (x + 2, y + 2), (x + 5, y - 1)], fill=RIVER, width=2)
+
+
+def _rr_swatch(draw: ImageDraw.ImageDraw, rr: str, centre: tuple[float, float], length: int = 30) -> None:
+    x, y = centre
+    kit.patterned_bar(
+        draw,
+        (x - length / 2, y),
+        (x + length / 2, y),
+        SLOT_W + 2,
+        RR_COLOURS[rr],
+        RR_PATTERNS[rr],
+        RR_MARKS[rr],
+        kit.INK,
+        spacing=7,
+    )
+
+
+def _static() -> Image.Image:
+    """The map without track: empty slots, terrain marks, cities and their names."""
+    image = kit.new_canvas(WIDTH, HEIGHT)
+    draw = ImageDraw.Draw(image)
+    draw.rectangle((0, 0, MAP_W, STRIP_TOP - 6), fill=(236, 230, 214))
+    for sid, section in BOARD.sections.items():
+        for lane in range(section.lanes):
+            for k, (p, q) in enumerate(_slots(sid, lane)):
+                kit.patterned_bar(draw, p, q, SLOT_W, EMPTY_SLOT, "solid", outline=kit.GRID)
+                if section.terrain[k] != "plain":
+                    _terrain_mark(draw, _mid(p, q), section.terrain[k])
+    for city in BOARD.cities.values():
+        x, y = _xy(city.id)
+        if city.start:
+            draw.rectangle((x - 10, y - 10, x + 10, y + 10), fill=kit.INK)
+        else:
+            draw.ellipse((x - 11, y - 11, x + 11, y + 11), fill=CITY_FILL, outline=kit.INK, width=2)
+            kit.text(draw, (x, y), str(city.value), 15, kit.INK, bold=True, anchor="mm")
+        for rr, railroad in BOARD.railroads.items():
+            if railroad.bonus_city == city.id:
+                # A railroad's bonus city: a square frame in its colour, with its code.
+                draw.rectangle((x - 15, y - 15, x + 15, y + 15), outline=kit.INK, width=5)
+                draw.rectangle((x - 14, y - 14, x + 14, y + 14), outline=RR_COLOURS[rr], width=3)
+        _city_label(draw, city.id)
+    _legend(draw)
+    return image
+
+
+_LABEL_OFFSETS = {
+    "n": (0, -20, "ms"), "s": (0, 20, "ma"), "e": (18, 0, "lm"), "w": (-18, 0, "rm"),
+    "ne": (14, -14, "ls"), "nw": (-14, -14, "rs"), "se": (14, 14, "la"), "sw": (-14, 14, "ra"),
+}  # fmt: skip
+
+
+def _label_anchor(city: str) -> tuple[float, float, str]:
+    x, y = _xy(city)
+    dx, dy, anchor = _LABEL_OFFSETS[BOARD.cities[city].label]
+    return x + dx, y + dy, anchor
+
+
+def _city_label(draw: ImageDraw.ImageDraw, city: str) -> None:
+    x, y, anchor = _label_anchor(city)
+    name = BOARD.name(city)
+    if BOARD.cities[city].start:
+        name = name.upper()
+    kit.text(draw, (x, y), name, 15, kit.INK, bold=True, halo=kit.PAPER, anchor=anchor)
+
+
+def _board_layer(draw: ImageDraw.ImageDraw, view: dict[str, Any]) -> None:
+    """Track, reserved spaces, open-section arrows, railheads, connection pips, last tiles."""
+    laid: dict[tuple[int, int], dict[str, Any]] = {
+        (lane["section"], lane["lane"]): lane for lane in view["lanes"]
+    }
+    taken: dict[int, set[str]] = {}
+    for lane in view["lanes"]:
+        taken.setdefault(lane["section"], set()).add(lane["rr"])
+    for (sid, lane_index), lane in laid.items():
+        rr = lane["rr"]
+        slots = _slots(sid, lane_index)
+        for k in range(lane["spaces"]):
+            p, q = slots[_space_index(sid, lane["from"], k)]
+            if k < lane["tiles"]:
+                kit.patterned_bar(
+                    draw, p, q, SLOT_W + 2, RR_COLOURS[rr], RR_PATTERNS[rr], RR_MARKS[rr], kit.INK, 7
+                )
+            else:
+                # Reserved: only this railroad's line can fill these spaces.
+                kit.patterned_bar(draw, p, q, SLOT_W + 2, EMPTY_SLOT, "solid", outline=None)
+                _dashed_outline(draw, p, q, RR_COLOURS[rr] if rr != "sp" else kit.INK)
+    # Arrows: where each railroad can start building from a railhead at a city.
+    arrows: dict[tuple[int, str], list[str]] = {}
+    for rr in RAILROADS:
+        if view["supply"][rr] <= 0 and not view.get("bought_phase"):
+            continue
+        for head in view["lines"][rr]:
+            city = head.get("at")
+            if city is None:
+                continue
+            for sid in BOARD.at_city[city]:
+                section = BOARD.sections[sid]
+                holders = taken.get(sid, set())
+                if rr in holders or len(holders) >= section.lanes:
+                    continue
+                arrows.setdefault((sid, city), [])
+                if rr not in arrows[(sid, city)]:
+                    arrows[(sid, city)].append(rr)
+    for (sid, city), rrs in arrows.items():
+        section = BOARD.sections[sid]
+        (cx, cy), (ox, oy) = _xy(city), _xy(section.other(city))
+        length = math.hypot(ox - cx, oy - cy)
+        ux, uy = (ox - cx) / length, (oy - cy) / length
+        for i, rr in enumerate(rrs):
+            t = 26 + i * 11
+            _arrow(draw, (cx + ux * t, cy + uy * t), (ux, uy), rr)
+    for sid, lane_index, index, _rr in view["last_tiles"]:
+        lane = laid.get((sid, lane_index))
+        if lane is None:
+            continue
+        p, q = _slots(sid, lane_index)[_space_index(sid, lane["from"], index)]
+        _outline(draw, p, q, kit.HIGHLIGHT, SLOT_W + 10, 4)
+    # Lane labels (which railroad) at the middle of every claimed lane.
+    for (sid, lane_index), lane in laid.items():
+        slots = _slots(sid, lane_index)
+        p, q = slots[0][0], slots[-1][1]
+        x, y = _mid(p, q)
+        if BOARD.sections[sid].double:
+            (ax, ay), (bx, by) = _xy(BOARD.sections[sid].a), _xy(BOARD.sections[sid].b)
+            length = math.hypot(bx - ax, by - ay)
+            sign = 1 if lane_index == 0 else -1
+            x, y = x - (by - ay) / length * 14 * sign, y + (bx - ax) / length * 14 * sign
+        if lane["tiles"] < 2:
+            continue  # a lone tile is named by its railhead tag
+        draw.rectangle((x - 11, y - 8, x + 11, y + 8), fill=kit.WHITE)
+        kit.text(draw, (x, y), lane["rr"].upper(), 14, kit.INK, anchor="mm")
+    # Connection pips under each city: one per railroad that reaches it.
+    reach: dict[str, list[str]] = {}
+    for rr in RAILROADS:
+        for city in view["connected"][rr]:
+            reach.setdefault(city, []).append(rr)
+    for city, rrs in reach.items():
+        if BOARD.cities[city].start:
+            continue
+        x, y = _xy(city)
+        width = len(rrs) * 10
+        for i, rr in enumerate(rrs):
+            px = x - width / 2 + i * 10 + 5
+            draw.rectangle((px - 5, y + 12, px + 5, y + 22), fill=RR_COLOURS[rr], outline=kit.INK)
+        # The count is what scores: value x railroads.
+        draw.ellipse((x + 6, y - 22, x + 28, y), fill=kit.INK)
+        kit.text(draw, (x + 17, y - 11), f"x{len(rrs)}", 13, kit.WHITE, anchor="mm")
+    # Railhead tags; at a city they sit opposite its name and stack.
+    stacked: dict[str, int] = {}
+    for rr in RAILROADS:
+        for head in view["lines"][rr]:
+            tag = f"{rr.upper()}{head['line']}"
+            if "at" in head:
+                city = head["at"]
+                x, y = _xy(city)
+                dx, dy, _ = _LABEL_OFFSETS[BOARD.cities[city].label]
+                level = stacked.get(city, 0)
+                stacked[city] = level + 1
+                x -= (1 if dx > 0 else -1 if dx < 0 else 0) * 30
+                y += (24 + 21 * level) if dy <= 0 else -(24 + 21 * level)
+            else:
+                lane = laid[(head["section"], head["lane"])]
+                slots = _slots(head["section"], head["lane"])
+                p, q = slots[_space_index(head["section"], lane["from"], lane["tiles"] - 1)]
+                x, y = _mid(p, q)
+                y -= 16
+            _tag(draw, (x, y), tag, rr)
+
+
+def _outline(
+    draw: ImageDraw.ImageDraw,
+    p: tuple[float, float],
+    q: tuple[float, float],
+    colour: kit.RGB,
+    width: float,
+    line: int,
+) -> None:
+    (ax, ay), (bx, by) = p, q
+    length = math.hypot(bx - ax, by - ay) or 1
+    ux, uy = (bx - ax) / length, (by - ay) / length
+    nx, ny = -uy * width / 2, ux * width / 2
+    ex, ey = ux * 3, uy * 3
+    corners = [
+        (ax - ex + nx, ay - ey + ny),
+        (bx + ex + nx, by + ey + ny),
+        (bx + ex - nx, by + ey - ny),
+        (ax - ex - nx, ay - ey - ny),
+    ]
+    draw.polygon(corners, outline=colour, width=line)
+
+
+def _dashed_outline(
+    draw: ImageDraw.ImageDraw, p: tuple[float, float], q: tuple[float, float], colour: kit.RGB
+) -> None:
+    _outline(draw, p, q, colour, SLOT_W + 3, 3)
+
+
+def _arrow(
+    draw: ImageDraw.ImageDraw, centre: tuple[float, float], direction: tuple[float, float], rr: str
+) -> None:
+    x, y = centre
+    ux, uy = direction
+    nx, ny = -uy, ux
+    tip = (x + ux * 7, y + uy * 7)
+    left = (x - ux * 5 + nx * 7, y - uy * 5 + ny * 7)
+    right = (x - ux * 5 - nx * 7, y - uy * 5 - ny * 7)
+    draw.polygon([tip, left, right], fill=RR_COLOURS[rr], outline=kit.INK, width=2)
+
+
+def _tag(draw: ImageDraw.ImageDraw, centre: tuple[float, float], label: str, rr: str) -> None:
+    x, y = centre
+    w, _ = kit.text_size(label, 14, True)
+    box = (x - w / 2 - 4, y - 10, x + w / 2 + 4, y + 10)
+    draw.rounded_rectangle(box, 4, fill=RR_COLOURS[rr], outline=kit.INK, width=2)
+    kit.text(draw, (x, y), label, 14, RR_MARKS[rr], anchor="mm")
+
+
+# --------------------------------------------------------------------------- panel
+
+
+def _name(names: list[str], seat: int) -> str:
+    return names[seat] if seat < len(names) else f"Seat {seat + 1}"
+
+
+def _named(text: str, names: list[str]) -> str:
+    from rules.engine import name_seats
+
+    return name_seats(text, names)
+
+
+def _panel(image: Image.Image, view: dict[str, Any], names: list[str]) -> None:
+    panel = kit.Panel(image, (MAP_W, 0, WIDTH, HEIGHT))
+    panel.title("Santa Fe")
+    if view["over"]:
+        panel.line(f"Game over after round {view['round']}", 20, bold=True)
+    elif view["round"] == 0:
+        panel.line("Before round 1: engineer step", 20, bold=True)
+    else:
+        panel.line(f"Round {view['round']}: {view['phase_name']}", 20, bold=True)
+    to_act = ", ".join(_name(names, s) for s in view["to_act"]) or "-"
+    panel.line(f"First player: {_name(names, view['first_player'])}   To act: {to_act}", 16)
+    extra = []
+    if view["options"]["advanced"]:
+        extra.append("advanced")
+    if view["options"]["tile_buying"]:
+        extra.append("tile buying" + (" (bought tiles only)" if view["bought_phase"] else ""))
+    panel.line(
+        f"Deck {view['deck']}   DT pile {view['dt_pile']}   Engineers {view['engineers_left']}"
+        + (f"   ({', '.join(extra)})" if extra else ""),
+        16,
+    )
+    panel.rule()
+    panel.line("Railroad      tiles  branch  bonus city", 15, kit.MUTED)
+    for rr in RAILROADS:
+        y = panel.y + 10
+        _rr_swatch(panel.draw, rr, (panel.x + 16, y))
+        kit.text(panel.draw, (panel.x + 38, y), rr.upper(), 17, kit.INK, bold=True, anchor="lm")
+        kit.text(panel.draw, (panel.x + 150, y), str(view["supply"][rr]), 17, kit.INK, anchor="rm")
+        kit.text(panel.draw, (panel.x + 205, y), str(view["branch_piles"][rr]), 17, kit.INK, anchor="rm")
+        kit.text(
+            panel.draw,
+            (panel.x + 228, y),
+            BOARD.name(BOARD.railroads[rr].bonus_city),
+            16,
+            kit.INK,
+            anchor="lm",
+        )
+        panel.gap(24)
+    panel.rule()
+    result = view.get("result")
+    ranks = {}
+    if result:
+        ranks = {line["seat"]: line for line in result["seats"]}
+    for entry in view["seats"]:
+        seat = entry["seat"]
+        hand = f"{entry['hand_cities']} cities"
+        if entry["hand_dt"]:
+            hand += f", {entry['hand_dt']} DT"
+        if entry["hand_branch"]:
+            hand += f", branch {entry['hand_branch'].upper()}"
+        bits = [f"${entry['money']}", f"hand {hand}"]
+        if entry["engineer"]:
+            bits.append(f"engineer (limit {entry['hand_limit']})")
+        bought = [f"{n} {rr.upper()}" for rr, n in entry["bought"].items() if n]
+        if bought:
+            bits.append("bought " + ", ".join(bought))
+        if entry["chosen"] is not None and not view["over"]:
+            bits.append("has chosen" if entry["chosen"] else "choosing...")
+        play = entry.get("play")
+        if play and not view["over"] and view["phase"] != "choose":
+            shown = (
+                BOARD.name(play["city"]) if play["city"] else ("double turn" if play["double"] else "nothing")
+            )
+            if play["branch"]:
+                shown += f" + branch {play['branch'].upper()}" + (" (used)" if play["branch_used"] else "")
+            bits.append(f"plays {shown}")
+        if entry["exchanged"]:
+            bits.append(f"exchanged {entry['exchanged']}")
+        played = ", ".join(f"{c['name']} {c['value']}x{len(c['railroads'])}" for c in entry["played"])
+        note = " | ".join(bits) + (f" | played: {played}" if played else "")
+        label = _name(names, seat)
+        if seat in ranks:
+            label = f"#{ranks[seat]['rank']} {label}"
+        if seat in ranks:
+            # At the end the breakdown replaces the played row (it lists every card and the money).
+            note = ", ".join(f"{k} {v}" for k, v in ranks[seat]["breakdown"].items())
+        panel.player_row(seat, label, entry["score"], seat in view["to_act"], size=19)
+        _wrapped(panel, note, 15, indent=40)
+        panel.gap(2)
+
+
+def _wrapped(panel: kit.Panel, text: str, size: int, indent: int) -> None:
+    """Word-wrap with one measurement (the panel's own wrap measures every word: too slow here)."""
+    width, _ = kit.text_size(text, size)
+    per_line = max(10, int(len(text) * (panel.width - indent) / max(width, 1) * 0.97))
+    line = ""
+    for word in text.split():
+        if line and len(line) + 1 + len(word) > per_line:
+            panel.line(line, size, kit.MUTED if size < 15 else kit.INK, indent=indent)
+            line = word
+        else:
+            line = f"{line} {word}".strip()
+    if line:
+        panel.line(line, size, kit.INK, indent=indent)
+
+
+def _strip(image: Image.Image, view: dict[str, Any], names: list[str]) -> None:
+    """Below the map: the last events and a legend."""
+    draw = ImageDraw.Draw(image)
+    x, y = 14, STRIP_TOP
+    kit.text(draw, (x, y), "Last action", 17, kit.INK, bold=True)
+    y += 24
+    lines = [_named(t, names) for t in view["log"]][-6:]
+    for line in lines:
+        shown = line if len(line) <= 120 else line[:117] + "..."
+        kit.text(draw, (x, y), shown, 15, kit.INK)
+        y += 20
+
+
+def _legend(draw: ImageDraw.ImageDraw) -> None:
+    """The legend at the bottom of the strip (part of the static layer)."""
+    x, y = 14, HEIGHT - 118
+    draw.line([(x, y - 8), (MAP_W - 14, y - 8)], fill=kit.GRID)
+    col = x
+    for rr in RAILROADS:
+        _rr_swatch(draw, rr, (col + 16, y + 8))
+        kit.text(draw, (col + 36, y + 8), BOARD.railroads[rr].name, 15, kit.INK, anchor="lm")
+        col += 44 + kit.text_size(BOARD.railroads[rr].name, 15)[0] + 14
+    y += 28
+    _arrow(draw, (x + 10, y + 8), (1, 0), "kp")
+    kit.text(
+        draw, (x + 24, y + 8), "railroad can start this section from its railhead", 15, kit.INK, anchor="lm"
+    )
+    _dashed_outline(draw, (x + 440, y + 8), (x + 470, y + 8), kit.INK)
+    kit.text(draw, (x + 480, y + 8), "space reserved for the railroad building it", 15, kit.INK, anchor="lm")
+    y += 26
+    _tag(draw, (x + 22, y + 8), "SF1", "sf")
+    kit.text(draw, (x + 46, y + 8), "railhead of line 1", 15, kit.INK, anchor="lm")
+    _terrain_mark(draw, (x + 210, y + 8), "river")
+    kit.text(draw, (x + 222, y + 8), "river", 15, kit.INK, anchor="lm")
+    _terrain_mark(draw, (x + 280, y + 8), "mountain")
+    kit.text(draw, (x + 292, y + 8), "mountain", 15, kit.INK, anchor="lm")
+    draw.rectangle((x + 380, y, x + 396, y + 16), outline=kit.HIGHLIGHT, width=3)
+    kit.text(draw, (x + 404, y + 8), "last tile", 15, kit.INK, anchor="lm")
+    draw.rectangle((x + 490, y + 1, x + 504, y + 15), outline=kit.INK, width=3)
+    kit.text(draw, (x + 512, y + 8), "bonus city", 15, kit.INK, anchor="lm")
+    draw.rectangle((x + 610, y + 1, x + 624, y + 15), fill=kit.INK)
+    kit.text(draw, (x + 632, y + 8), "start city", 15, kit.INK, anchor="lm")
+    y += 26
+    kit.text(
+        draw,
+        (x, y),
+        "Stand-in map: our own board. Under a city: a pip per railroad that reaches it; x2 = two railroads.",
+        15,
+        kit.MUTED,
+    )
+
+
+def board(view: dict[str, Any], names: list[str]) -> bytes:
+    """The public image (from view(None))."""
+    image = kit.static_layer("santa_fe/map", _static)
+    draw = ImageDraw.Draw(image)
+    _board_layer(draw, view)
+    _strip(image, view, names)
+    _panel(image, view, names)
+    return kit.encode(image)
+
+
+# --------------------------------------------------------------------------- private view
+
+
+def hand(view: dict[str, Any], names: list[str]) -> bytes:
+    """The seat's private image: its city cards with their current worth, its choice and exchanges."""
+    seat = view["seat"]
+    me = view["seats"][seat] if seat is not None else None
+    cards = view.get("hand", [])
+    height = 560
+    image = kit.new_canvas(1200, height, kit.WHITE)
+    draw = ImageDraw.Draw(image)
+    title = f"Santa Fe - {_name(names, seat) if seat is not None else 'spectator'}"
+    kit.draw_seat_token(draw, seat or 0, (30, 32), 34)
+    kit.text(draw, (56, 16), title, 28, kit.INK, bold=True)
+    status = (
+        f"Round {view['round']}: {view['phase_name']}" if view["round"] else "Before round 1: engineer step"
+    )
+    if seat is not None and seat in view["to_act"]:
+        status += "  -  your move"
+    kit.text(draw, (56, 54), status, 18, kit.INK)
+    if me is not None:
+        kit.text(
+            draw,
+            (700, 20),
+            f"${me['money']}   score now {me['score']}   hand limit {me['hand_limit']}",
+            20,
+            kit.INK,
+            bold=True,
+        )
+        extras = []
+        if me["hand_dt"]:
+            extras.append(f"{me['hand_dt']} double-turn card" + ("s" if me["hand_dt"] > 1 else ""))
+        if me["hand_branch"]:
+            extras.append(f"branch card {me['hand_branch'].upper()} (must be played)")
+        if me["engineer"]:
+            extras.append("engineer")
+        kit.text(draw, (700, 52), ", ".join(extras) or "no other cards", 17, kit.INK)
+    kit.text(draw, (20, 96), "City cards in hand (value x railroads now = points)", 19, kit.INK, bold=True)
+    x, y = 20, 126
+    for card in cards:
+        _city_card(draw, (x, y), card)
+        x += 190
+        if x > 1200 - 190:
+            x, y = 20, y + 150
+    if not cards:
+        kit.text(draw, (20, y), "none", 18, kit.MUTED)
+    y = 300
+    pending = view.get("pending")
+    if pending:
+        kit.text(draw, (20, y), f"Your secret choice: {pending}", 20, kit.HIGHLIGHT, bold=True)
+        y += 32
+    if me is not None and me["played"]:
+        played = ", ".join(
+            f"{c['name']} {c['value']}x{len(c['railroads'])}={c['points']}" for c in me["played"]
+        )
+        kit.text(draw, (20, y), "Played: " + played[:130], 17, kit.INK)
+        y += 28
+    history = view.get("exchange_history", [])
+    if history:
+        kit.text(draw, (20, y), "Exchanges:", 17, kit.INK, bold=True)
+        y += 24
+        for item in history[-4:]:
+            out = ", ".join(BOARD.name(c) for c in item["out"])
+            got = ", ".join(BOARD.name(c) for c in item["in"])
+            kit.text(draw, (34, y), f"round {item['round']}: gave {out}; drew {got}", 16, kit.INK)
+            y += 22
+    y = max(y + 8, 420)
+    kit.text(draw, (20, y), "Recent", 17, kit.INK, bold=True)
+    y += 24
+    for line in [_named(t, names) for t in view["log"]][-4:]:
+        kit.text(draw, (20, y), line[:125], 15, kit.INK)
+        y += 20
+    return kit.encode(image)
+
+
+def _city_card(draw: ImageDraw.ImageDraw, corner: tuple[int, int], card: dict[str, Any]) -> None:
+    x, y = corner
+    draw.rounded_rectangle((x, y, x + 176, y + 136), 10, fill=(250, 246, 236), outline=kit.INK, width=2)
+    kit.text(draw, (x + 10, y + 10), card["name"], 19, kit.INK, bold=True)
+    kit.text(draw, (x + 10, y + 40), f"value {card['value']}", 17, kit.INK)
+    rails = card["railroads"]
+    for i, rr in enumerate(rails):
+        _rr_swatch(draw, rr, (x + 24 + i * 32, y + 80), 26)
+    if not rails:
+        kit.text(draw, (x + 10, y + 72), "no railroad yet", 15, kit.MUTED)
+    kit.text(
+        draw, (x + 10, y + 104), f"{card['value']} x {len(rails)} = {card['points']}", 18, kit.INK, bold=True
+    )
