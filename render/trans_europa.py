@@ -393,7 +393,7 @@ def _panel(
     completed = _completed(view)
     to_act = set(view.get("to_act") or ())
     vexation = bool(options.get("vexation")) or bool(coloured_left)
-    row_size = 24 if seats <= 4 else 21  # six rows with notes must leave room for the score track
+    row_size = 24 if seats <= 5 else 21  # six rows with notes must leave room for the score track
     for seat in range(seats):
         note = ""
         if seat in completed:
