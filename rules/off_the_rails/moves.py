@@ -125,6 +125,8 @@ def parse(text: str) -> OtrMove:
 
 
 # Every lay move of the board, made once: the action phase offers up to ~1,100 of them.
-ALL_LAYS: tuple[OtrMove, ...] = tuple(
-    sorted((OtrMove("lay", sq, e) for sq in board.TRACK_SQUARES for e in board.LAYABLE), key=str)
+# LAYS_BY_SQUARE lists squares in the order of their notation, each with its 6 moves sorted.
+LAYS_BY_SQUARE: tuple[tuple[str, tuple[OtrMove, ...]], ...] = tuple(
+    (sq, tuple(sorted((OtrMove("lay", sq, e) for e in board.LAYABLE), key=str)))
+    for sq in sorted(board.TRACK_SQUARES, key=lambda q: f"lay {q} ")
 )

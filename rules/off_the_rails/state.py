@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import copy
 import itertools
+import json
 import random
 from collections.abc import Mapping
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 from rules.engine import (
@@ -23,11 +24,22 @@ from rules.engine import (
     seat_token,
 )
 from rules.off_the_rails import board, scoring
-from rules.off_the_rails.moves import ALL_LAYS, OtrMove, parse
+from rules.off_the_rails.moves import LAYS_BY_SQUARE, OtrMove, parse
 
 MAX_ACTIONS = 4
 DELIVERY_MISSIONS = ("red-leader", "green-fingers", "gold-hills", "diamonds", "gem-collector", "enemy-lines")
 COLLISION_MISSIONS = ("jewel-heist", "bumper-carts", "head-to-head")
+
+
+# old edges -> the tiles it may be upgraded to: a T keeping both edges, or a cross from a T
+UPGRADE_TARGETS: dict[str, tuple[str, ...]] = {
+    old: tuple(
+        new for new in board.UPGRADES
+        if (board.TILE_TYPE_OF[new] == "t" and len(old) == 2 and set(old) <= set(new))
+        or (board.TILE_TYPE_OF[new] == "cross" and board.TILE_TYPE_OF[old] == "t")
+    )
+    for old in board.TILE_TYPE_OF
+}
 
 
 @dataclass
@@ -44,7 +56,8 @@ class Cart:
     load: dict[str, int] = field(default_factory=dict)
 
     def to_json(self) -> dict[str, Any]:
-        return asdict(self)
+        return {"seat": self.seat, "name": self.name, "where": self.where, "square": self.square,
+                "front": self.front, "back": self.back, "speed": self.speed, "load": dict(self.load)}
 
 
 def _add(gems: dict[str, int], kind: str, n: int = 1) -> None:
@@ -232,33 +245,44 @@ class OffTheRailsState(GameState):
         return sorted(moves, key=str)
 
     def _legal_actions(self) -> list[OtrMove]:
-        moves: list[OtrMove] = [OtrMove("end")]
-        if self.undo_log:
-            moves.append(OtrMove("undo"))
+        # built group by group in notation order (cart < end < lay < speed < undo < upgrade): no big sort
+        carts: list[OtrMove] = []
+        lays: list[OtrMove] = []
+        speeds: list[OtrMove] = []
+        upgrades: list[OtrMove] = []
         if self.actions_used < MAX_ACTIONS:
             tiles, rifts, supply = self.tiles, self.rifts, self.tile_supply
-            have = {e: supply[board.TILE_TYPE_OF[e]] > 0 for e in board.LAYABLE}
-            moves.extend(m for m in ALL_LAYS if have[m.args[1]] and m.args[0] not in tiles and m.args[0] not in rifts)
+            straight, curve = supply["straight"] > 0, supply["curve"] > 0
+            for sq, moves in LAYS_BY_SQUARE:
+                if sq in tiles or sq in rifts:
+                    continue
+                if straight and curve:
+                    lays.extend(moves)
+                elif straight or curve:
+                    kind = "straight" if straight else "curve"
+                    lays.extend(m for m in moves if board.TILE_TYPE_OF[m.args[1]] == kind)
             occupied = {c.square for c in self.carts_on_board()}
             for sq, edges in tiles.items():
                 if sq in occupied:
                     continue
-                for new in board.UPGRADES:
-                    if self._upgrade_reason(sq, edges, new) is None:
-                        moves.append(OtrMove("upgrade", sq, new))
-            mine = self.carts[self.active]
+                for new in UPGRADE_TARGETS[edges]:
+                    if supply[board.TILE_TYPE_OF[new]] > 0:
+                        upgrades.append(OtrMove("upgrade", sq, new))
             colour = self.colour_of(self.active)
             free_starts = [sq for sq in board.START_OF_COLOUR[colour] if sq not in occupied]
-            for cart in mine.values():
+            for cart in self.carts[self.active].values():
                 if cart.where == "reserve":
-                    moves.extend(OtrMove("cart", cart.name, sq) for sq in free_starts)
+                    carts.extend(OtrMove("cart", cart.name, sq) for sq in free_starts)
                 elif cart.where == "board":
                     if cart.speed < board.MAX_SPEED:
-                        moves.append(OtrMove("speed", cart.name, "up"))
+                        speeds.append(OtrMove("speed", cart.name, "up"))
                     if cart.speed > board.MIN_SPEED:
-                        moves.append(OtrMove("speed", cart.name, "down"))
-        moves.sort(key=str)
-        return moves
+                        speeds.append(OtrMove("speed", cart.name, "down"))
+        key = str
+        moves = sorted(carts, key=key) + [OtrMove("end")] + lays + sorted(speeds, key=key)
+        if self.undo_log:
+            moves.append(OtrMove("undo"))
+        return moves + sorted(upgrades, key=key)
 
     def _upgrade_reason(self, square: str, old: str, new: str) -> str | None:
         """Why `old` on `square` cannot become `new` (cart presence aside), or None."""
@@ -1072,16 +1096,19 @@ class OffTheRailsState(GameState):
     )
 
     def to_json(self) -> dict[str, Any]:
-        data = {name: copy.deepcopy(getattr(self, name)) for name in self._FIELDS}
+        data = {name: getattr(self, name) for name in self._FIELDS}
         data["carts"] = [[c.to_json() for c in sc.values()] for sc in self.carts]
+        # a JSON round trip is the cheapest deep copy of plain data
+        data = json.loads(json.dumps(data))
         data["rng"] = rng_to_json(self.rng)
         return data
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> OffTheRailsState:
+        data = json.loads(json.dumps({k: v for k, v in data.items() if k != "rng"})) | {"rng": data["rng"]}
         state = cls(data["num_seats"], dict(data["options"]), data["seed"])
         for name in cls._FIELDS:
-            setattr(state, name, copy.deepcopy(data[name]))
-        state.carts = [{c["name"]: Cart(**copy.deepcopy(c)) for c in sc} for sc in data["carts"]]
+            setattr(state, name, data[name])
+        state.carts = [{c["name"]: Cart(**c) for c in sc} for sc in data["carts"]]
         state.rng = rng_from_json(data["rng"])
         return state
