@@ -130,7 +130,8 @@ async def test_one_player_against_two_ai_seats(fake_discord, tmp_path):
     await fake.click(ann, lobby, label="Add AI")
     await fake.click(ann, lobby, label="Add AI")
     await fake.click(ann, lobby, label="Start")
-    await fake.wait_for(lambda: snapshot(db)[2] == 0 and snapshot(db)[3], what="start posts")
+    await fake.wait_for(lambda: snapshot(db)[4] == "running" and snapshot(db)[2] == 0
+                        and any("game #1 · move" in m.content for m in games.messages), what="start posts")
     greedy = TE.ai("greedy")
     for _ in range(6):
         state, _, _, moves, _ = snapshot(db)
