@@ -112,20 +112,16 @@ class TTRCardsState(GameState):
     )  # fmt: skip
 
     def to_json(self) -> dict[str, Any]:
-        import copy
-
-        data = {name: copy.deepcopy(getattr(self, name)) for name in self._FIELDS}
+        data = _copy_fields({name: getattr(self, name) for name in self._FIELDS})
         data["rng"] = rng_to_json(self.rng)
         data["key"] = self.key
         return data
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> TTRCardsState:
-        import copy
-
         state = cls(data["num_seats"], data["options"], data["seed"])
-        for name in cls._FIELDS:
-            setattr(state, name, copy.deepcopy(data[name]))
+        for name, value in _copy_fields({name: data[name] for name in cls._FIELDS}).items():
+            setattr(state, name, value)
         state.rng = rng_from_json(data["rng"])
         return state
 
@@ -767,6 +763,26 @@ class TTRCardsState(GameState):
         if result is not None:
             return result.score_of(seat)
         return self.deck1_points[seat]
+
+
+def _copy_fields(data: dict[str, Any]) -> dict[str, Any]:
+    """An independent copy of the state's fields, field by field (deepcopy is far slower)."""
+    out = dict(data)
+    out["options"] = dict(data["options"])
+    for name in ("deck", "display", "ticket_deck", "deck1_points", "deciding", "setup_choice"):
+        out[name] = list(data[name])
+    out["setup_choice"] = [None if ids is None else list(ids) for ids in data["setup_choice"]]
+    for name in ("discard", "closed", "set_aside"):
+        out[name] = dict(data[name])
+    for name in ("hands", "tracks"):
+        out[name] = [dict(counts) for counts in data[name]]
+    for name in ("tickets", "pending", "completed", "picks"):
+        out[name] = [list(ids) for ids in data[name]]
+    out["yards"] = [{colour: list(row) for colour, row in yard.items()} for yard in data["yards"]]
+    out["final_round"] = None if data["final_round"] is None else list(data["final_round"])
+    out["scorings"] = _json_copy(data["scorings"])
+    out["last_action"] = _json_copy(data["last_action"])
+    return out
 
 
 def _json_copy(data: Any) -> Any:
