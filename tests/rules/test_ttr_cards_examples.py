@@ -193,7 +193,9 @@ def test_e4_step_one_moves_locomotives_first() -> None:
 
 
 def test_e4_open_track_stack_shows_the_cards() -> None:
-    seen = [(state.view(1)["seats"][0]["track"], lines) for state, lines in run_e4({"open_track_stack": True})]
+    seen = [
+        (state.view(1)["seats"][0]["track"], lines) for state, lines in run_e4({"open_track_stack": True})
+    ]
     assert seen[0][0]["loco"] == 1 and seen[0][0]["green"] == 1
     assert "S0 moves 2 cards to the track stack (now 2): green 1, loco 1." in seen[0][1]
     assert {k: v for k, v in seen[2][0].items() if v} == {"loco": 2, "green": 3, "red": 1}
