@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import os
 from collections.abc import Mapping
 from typing import Any
 
@@ -107,13 +108,14 @@ def create_bot(
     games: Mapping[str, GameDefinition] | None = None,
     board_renderer: Renderer | None = None,
     hand_renderer: Renderer | None = None,
-    render_workers: int = 1,
+    render_workers: int | None = None,
     dev_guild: int | str | None = None,
     defer_after: float = 1.5,
     **bot_kwargs: Any,
 ) -> JunctionBot:
     """Build the bot. `games`/renderers default to the registry and `render`; the rest goes to Bot.
 
+    render_workers: render processes; default one per spare core (at least 1, at most 4).
     dev_guild: sync commands to that guild only (instant in development) instead of globally.
     defer_after: seconds of work after which an interaction is deferred (Discord allows 3).
     """
@@ -122,7 +124,7 @@ def create_bot(
         games=games,
         board_renderer=board_renderer,
         hand_renderer=hand_renderer,
-        render_workers=render_workers,
+        render_workers=render_workers if render_workers is not None else max(1, min(4, (os.cpu_count() or 2) - 1)),
         dev_guild=int(dev_guild) if dev_guild else None,
         defer_after=defer_after,
         **bot_kwargs,

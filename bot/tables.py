@@ -349,7 +349,12 @@ class Tables:
                 raise Refused("This game is already finished.")
             if user_id != row.creator_id and not admin:
                 raise Refused("Only the player who created the game (or a moderator) can cancel it.")
-            await self.store.set_game_fields(game_id, status="cancelled")
+            if row.status == "running":
+                # Players of a running game learn it where they play, not only on the old lobby.
+                await self.store.add_posts(game_id, [PendingPost("board", None, {"lines": ["The game was cancelled."]})],
+                                           status="cancelled")
+            else:
+                await self.store.set_game_fields(game_id, status="cancelled")
             self._forget(row)
             return await self._row(game_id)
 

@@ -336,5 +336,6 @@ async def test_thread_ai_seats_status_log_rules_board_leave_and_cancel(fake_disc
     ix = await fake.slash(ann, thread, "game cancel")
     assert ix.content == "Game cancelled."
     assert store_fingerprint(db)[3] == [("cancelled",)]
+    await fake.wait_for(lambda: "The game was cancelled." in thread.messages[-1].content, what="cancel post")
     ix = await fake.slash(ann, thread, "play", options={"move": "pass"})
     assert "finished" in ix.content
