@@ -8,11 +8,16 @@ from rules.off_the_rails.setup import create
 from rules.off_the_rails.state import OffTheRailsState
 
 OPTIONS = (
-    Option("game_length", "choice", "auto",
-           "deposit deck size incl. the collapse card (auto: 13/17/21/25 for 1/2/3/4 players)",
-           choices=("auto", "13", "17", "21", "25")),
-    Option("bumper_carts", "bool", False,
-           "collisions stop and reverse carts but never derail them or drop gems"),
+    Option(
+        "game_length",
+        "choice",
+        "auto",
+        "deposit deck size incl. the collapse card (auto: 13/17/21/25 for 1/2/3/4 players)",
+        choices=("auto", "13", "17", "21", "25"),
+    ),
+    Option(
+        "bumper_carts", "bool", False, "collisions stop and reverse carts but never derail them or drop gems"
+    ),
     Option("rift_die", "bool", False, "chasm tokens go on a d8-rolled mine square instead of a chosen one"),
     Option("missions", "bool", True, "play with the mission cards"),
     Option("auto_split", "bool", False, "the engine splits a hit cart's gems (no out-of-turn waits)"),

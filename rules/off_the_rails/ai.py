@@ -39,13 +39,19 @@ class Sim:
 # (square, facing) -> (the square ahead, the edge it is entered by)
 _AHEAD: dict[tuple[str, str], tuple[str, str]] = {
     (sq, f): (board.NEIGHBOUR[(sq, f)], board.OPPOSITE[f])  # type: ignore[misc]
-    for sq in board.SQUARES for f in board.EDGES if board.NEIGHBOUR[(sq, f)] is not None
+    for sq in board.SQUARES
+    for f in board.EDGES
+    if board.NEIGHBOUR[(sq, f)] is not None
 }
 # (square, facing f) -> [(via, (pred, g))]: carts that enter `square` by `via` and could then face f
 _BEHIND: dict[tuple[str, str], list[tuple[str, tuple[str, str]]]] = {
-    (sq, f): [(via, (board.NEIGHBOUR[(sq, via)], board.OPPOSITE[via]))  # type: ignore[misc]
-              for via in board.EDGES if via != f and board.NEIGHBOUR[(sq, via)] is not None]
-    for sq in board.SQUARES for f in board.EDGES
+    (sq, f): [
+        (via, (board.NEIGHBOUR[(sq, via)], board.OPPOSITE[via]))  # type: ignore[misc]
+        for via in board.EDGES
+        if via != f and board.NEIGHBOUR[(sq, via)] is not None
+    ]
+    for sq in board.SQUARES
+    for f in board.EDGES
 }
 
 
@@ -160,15 +166,22 @@ class Planner:
         # where the chasm will open (a mine square) or spread (next to a rift), the cart may fall
         if self.stage == "collapse" and square in board.MINE_SQUARE_LABEL:
             best -= (3.0 + value) / 6
-        elif self.stage == "chasm" and any(board.NEIGHBOUR[(square, e)] in self.board.rifts for e in board.EDGES):
+        elif self.stage == "chasm" and any(
+            board.NEIGHBOUR[(square, e)] in self.board.rifts for e in board.EDGES
+        ):
             best -= (3.0 + value) / 5
         return best
 
     def choose_exit(self, square: str, exits: tuple[str, ...] | list[str], load: Mapping[str, int]) -> str:
         return max(exits, key=lambda e: (self.potential(square, e, load), -board.EDGES.index(e)))
 
-    def simulate(self, cart: Mapping[str, Any], speed: int, extra_tiles: Mapping[str, str],
-                 occupied: Mapping[str, Mapping[str, Any]]) -> tuple[float, str | None]:
+    def simulate(
+        self,
+        cart: Mapping[str, Any],
+        speed: int,
+        extra_tiles: Mapping[str, str],
+        occupied: Mapping[str, Mapping[str, Any]],
+    ) -> tuple[float, str | None]:
         """Run `cart` at `speed` on the board plus `extra_tiles` with carts on `occupied` squares.
 
         Returns (value in points, incl. banked ones; the square where the cart ends, None if off the board).
@@ -309,8 +322,11 @@ class GreedyAI(AIPlayer):
             # the picker tends to take the bigger (left) hand: put the cheapest gems there
             return min(legal, key=lambda m: sum(board.GEM_POINTS[g] for g in str(m).split()[1:]))
         if phase == "pick":
-            return texts["pick left"] if pending.get("left_size", 0) >= pending.get("right_size", 0) \
+            return (
+                texts["pick left"]
+                if pending.get("left_size", 0) >= pending.get("right_size", 0)
                 else texts["pick right"]
+            )
         if phase == "rift":
             return max(legal, key=lambda m: self._rift_value(view, seat, str(m).split()[1]))
         if phase == "run":
@@ -344,7 +360,9 @@ class GreedyAI(AIPlayer):
         baseline = planner.run_all(on_board, {})
         best_gain, best_first = 0.05, "end"
 
-        def consider(cart: dict[str, Any], others: list[dict[str, Any]], first: list[str], budget: int) -> None:
+        def consider(
+            cart: dict[str, Any], others: list[dict[str, Any]], first: list[str], budget: int
+        ) -> None:
             nonlocal best_gain, best_first
             route = planner.route(cart, budget)
             for k in range(len(route) + 1):
@@ -374,8 +392,15 @@ class GreedyAI(AIPlayer):
                     for square in board.START_OF_COLOUR[colour]:
                         if square in occupied:
                             continue
-                        placed = {"seat": seat, "name": name, "square": square, "back": None,
-                                  "front": board.START[square][1], "speed": board.START_SPEED, "load": {}}
+                        placed = {
+                            "seat": seat,
+                            "name": name,
+                            "square": square,
+                            "back": None,
+                            "front": board.START[square][1],
+                            "speed": board.START_SPEED,
+                            "load": {},
+                        }
                         consider(placed, on_board, [f"cart {name} {square}"], left - 1)
         return best_first
 

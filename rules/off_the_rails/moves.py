@@ -6,7 +6,19 @@ from rules.engine import IllegalMove, Move
 from rules.off_the_rails import board
 
 VERBS: tuple[str, ...] = (
-    "lay", "upgrade", "cart", "speed", "undo", "end", "run", "go", "take", "split", "pick", "claim", "rift",
+    "lay",
+    "upgrade",
+    "cart",
+    "speed",
+    "undo",
+    "end",
+    "run",
+    "go",
+    "take",
+    "split",
+    "pick",
+    "claim",
+    "rift",
 )
 USAGE = (
     "use lay SQ EDGES, upgrade SQ EDGES, cart white|black SQ, speed white|black up|down, undo, end, "

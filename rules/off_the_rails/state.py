@@ -34,7 +34,8 @@ COLLISION_MISSIONS = ("jewel-heist", "bumper-carts", "head-to-head")
 # old edges -> the tiles it may be upgraded to: a T keeping both edges, or a cross from a T
 UPGRADE_TARGETS: dict[str, tuple[str, ...]] = {
     old: tuple(
-        new for new in board.UPGRADES
+        new
+        for new in board.UPGRADES
         if (board.TILE_TYPE_OF[new] == "t" and len(old) == 2 and set(old) <= set(new))
         or (board.TILE_TYPE_OF[new] == "cross" and board.TILE_TYPE_OF[old] == "t")
     )
@@ -56,8 +57,16 @@ class Cart:
     load: dict[str, int] = field(default_factory=dict)
 
     def to_json(self) -> dict[str, Any]:
-        return {"seat": self.seat, "name": self.name, "where": self.where, "square": self.square,
-                "front": self.front, "back": self.back, "speed": self.speed, "load": dict(self.load)}
+        return {
+            "seat": self.seat,
+            "name": self.name,
+            "where": self.where,
+            "square": self.square,
+            "front": self.front,
+            "back": self.back,
+            "speed": self.speed,
+            "load": dict(self.load),
+        }
 
 
 def _add(gems: dict[str, int], kind: str, n: int = 1) -> None:
@@ -120,7 +129,9 @@ class OffTheRailsState(GameState):
         self.bag: dict[str, int] = dict(board.GEM_COUNTS)
         self.removed_gems: dict[str, int] = board.gem_dict()
         self.stockpiles: list[dict[str, int]] = [board.gem_dict() for _ in range(num_seats)]
-        self.carts: list[dict[str, Cart]] = [{n: Cart(s, n) for n in board.CART_NAMES} for s in range(num_seats)]
+        self.carts: list[dict[str, Cart]] = [
+            {n: Cart(s, n) for n in board.CART_NAMES} for s in range(num_seats)
+        ]
         self.deck: list[str] = []
         self.chasm_deck: list[str] = []
         self.unused_cards: list[str] = []
@@ -314,8 +325,15 @@ class OffTheRailsState(GameState):
             if verb not in ("lay", "upgrade", "cart", "speed", "undo", "end"):
                 raise IllegalMove(f"it is the action phase: {verb} is not an action (play actions or end)")
             return self._action(move)
-        expected = {"run": "run", "take": "take", "go": "go", "split": "split", "pick": "pick",
-                    "claim": "claim", "rift": "rift"}[phase]
+        expected = {
+            "run": "run",
+            "take": "take",
+            "go": "go",
+            "split": "split",
+            "pick": "pick",
+            "claim": "claim",
+            "rift": "rift",
+        }[phase]
         if verb in ("lay", "upgrade", "cart", "speed", "undo", "end"):
             raise IllegalMove(f"the action phase is over; the pending decision is {self.decision_text()}")
         if verb != expected:
@@ -352,7 +370,9 @@ class OffTheRailsState(GameState):
                 raise IllegalMove(f"{sq} already has track")
             kind = board.TILE_TYPE_OF.get(edges)
             if kind not in ("straight", "curve"):
-                raise IllegalMove("lay takes a straight or a curve (ns ew ne es sw nw); use upgrade for T and cross")
+                raise IllegalMove(
+                    "lay takes a straight or a curve (ns ew ne es sw nw); use upgrade for T and cross"
+                )
             if self.tile_supply[kind] <= 0:
                 raise IllegalMove(f"no {kind} tiles left")
             self.tiles[sq] = edges
@@ -427,7 +447,13 @@ class OffTheRailsState(GameState):
             self.tiles[record["square"]] = record["old"]
         elif verb == "cart":
             cart = self.carts[self.active][record["cart"]]
-            cart.where, cart.square, cart.front, cart.back, cart.speed = "reserve", None, None, None, board.START_SPEED
+            cart.where, cart.square, cart.front, cart.back, cart.speed = (
+                "reserve",
+                None,
+                None,
+                None,
+                board.START_SPEED,
+            )
         else:
             self.carts[self.active][record["cart"]].speed -= record["delta"]
 
@@ -484,10 +510,12 @@ class OffTheRailsState(GameState):
     def _begin_run(self, name: str, events: list[Event]) -> None:
         cart = self.carts[self.active][name]
         self.flow["queue"] = [n for n in self.flow["queue"] if n != name]
-        self.flow.update(step="running", moving=name, steps=cart.speed, pickups=0, choose_dir=False,
-                         via=None, achieved=[])
-        self.last_paths.append({"seat": cart.seat, "cart": name, "path": [cart.square], "outcome": "stopped",
-                                "target": None})
+        self.flow.update(
+            step="running", moving=name, steps=cart.speed, pickups=0, choose_dir=False, via=None, achieved=[]
+        )
+        self.last_paths.append(
+            {"seat": cart.seat, "cart": name, "path": [cart.square], "outcome": "stopped", "target": None}
+        )
         events.append(public(f"{self._cart_name(cart)} runs from {cart.square} at speed {cart.speed}."))
 
     def _continue_run(self, events: list[Event]) -> bool:
@@ -548,7 +576,9 @@ class OffTheRailsState(GameState):
         path = self.last_paths[-1]
         if target is None or target in board.CENTRES:
             path["target"] = target
-            self._derail(cart, events, "runs off the track" if target is None else f"hits the mine at {target}")
+            self._derail(
+                cart, events, "runs off the track" if target is None else f"hits the mine at {target}"
+            )
             self._end_run(events)
             return False
         if target in self.rifts:
@@ -573,8 +603,11 @@ class OffTheRailsState(GameState):
         tile = self.tiles.get(target)
         if tile is None or via not in tile:
             path["target"] = target
-            self._derail(cart, events, f"finds no track into {target}" if tile is None else
-                         f"finds no track from {via} on {target}")
+            self._derail(
+                cart,
+                events,
+                f"finds no track into {target}" if tile is None else f"finds no track from {via} on {target}",
+            )
             self._end_run(events)
             return False
         hit = self.cart_at(target)
@@ -599,7 +632,11 @@ class OffTheRailsState(GameState):
         events.append(public(f"{self._cart_name(cart)} {why} and derails; {lost} back to the bag."))
 
     def _is_mover(self, cart: Cart) -> bool:
-        return self.flow.get("step") == "running" and cart.seat == self.active and cart.name == self.flow.get("moving")
+        return (
+            self.flow.get("step") == "running"
+            and cart.seat == self.active
+            and cart.name == self.flow.get("moving")
+        )
 
     def _to_reserve(self, cart: Cart) -> None:
         cart.where, cart.square, cart.front, cart.back = "reserve", None, None, None
@@ -631,7 +668,8 @@ class OffTheRailsState(GameState):
             "gold-hills": load.get("gold", 0) >= 2,
             "diamonds": load.get("diamond", 0) >= 1,
             "gem-collector": total == board.CAPACITY and load.get("rock", 0) == 0,
-            "enemy-lines": total >= 1 and board.START[square][0] in self.colours
+            "enemy-lines": total >= 1
+            and board.START[square][0] in self.colours
             and board.START[square][0] != self.colour_of(seat),
         }
         achieved.extend(m for m in DELIVERY_MISSIONS if checks[m])
@@ -649,8 +687,12 @@ class OffTheRailsState(GameState):
             mover.front, mover.back = mover.back, mover.front
         if kind == "head-on" and hit.back is not None:
             hit.front, hit.back = hit.back, hit.front
-        events.append(public(f"{self._cart_name(mover)} hits {self._cart_name(hit)} on {square} ({kind}); "
-                             f"the {mover.name} cart reverses on {mover.square}."))
+        events.append(
+            public(
+                f"{self._cart_name(mover)} hits {self._cart_name(hit)} on {square} ({kind}); "
+                f"the {mover.name} cart reverses on {mover.square}."
+            )
+        )
         other = hit.seat != mover.seat
         achieved = self.flow["achieved"]
         if other and kind == "head-on":
@@ -696,8 +738,12 @@ class OffTheRailsState(GameState):
             right.remove(gem)
         collision["left"], collision["right"] = left, right
         collision.pop("split_options", None)
-        events.append(public(f"{self._who(hit.seat)} splits the {hit.name} cart's {len(left) + len(right)} gems: "
-                             f"left {len(left)} | right {len(right)}."))
+        events.append(
+            public(
+                f"{self._who(hit.seat)} splits the {hit.name} cart's {len(left) + len(right)} gems: "
+                f"left {len(left)} | right {len(right)}."
+            )
+        )
         events.append(private(hit.seat, f"Your split: left {', '.join(left)} | right {', '.join(right)}."))
 
     def _end_run(self, events: list[Event]) -> None:
@@ -724,8 +770,12 @@ class OffTheRailsState(GameState):
         self.face_up.remove(mission)
         self.claimed[self.active].append(mission)
         self.flow["claimed_turn"] = True
-        events.append(public(f"{self._who(self.active)} claims {board.MISSIONS[mission]['name']} "
-                             f"({mission}, {board.MISSION_POINTS} points)."))
+        events.append(
+            public(
+                f"{self._who(self.active)} claims {board.MISSIONS[mission]['name']} "
+                f"({mission}, {board.MISSION_POINTS} points)."
+            )
+        )
 
     # ------------------------------------------------------------------ decisions
 
@@ -733,7 +783,9 @@ class OffTheRailsState(GameState):
         name = move.args[0]
         if name not in self.flow["queue"]:
             cart = self.carts[self.active][name]
-            raise IllegalMove(f"{name} has already run" if cart.where == "board" else f"{name} is not on the board")
+            raise IllegalMove(
+                f"{name} has already run" if cart.where == "board" else f"{name} is not on the board"
+            )
         self.phase = "movement"
         self._begin_run(name, events)
 
@@ -780,8 +832,12 @@ class OffTheRailsState(GameState):
             _sub(hit.load, gem)
         hit.load = _sorted_gems(hit.load)
         self._put_gems(collision["square"], dropped)
-        events.append(public(f"{self._who(self.active)} picks the {side} hand: {self._cart_name(hit)} drops "
-                             f"{gems_text(dropped)} on {collision['square']}."))
+        events.append(
+            public(
+                f"{self._who(self.active)} picks the {side} hand: {self._cart_name(hit)} drops "
+                f"{gems_text(dropped)} on {collision['square']}."
+            )
+        )
         if collision["other"] and dropped:
             self.flow["achieved"].append("jewel-heist")
         self.phase = "movement"
@@ -829,8 +885,12 @@ class OffTheRailsState(GameState):
         if card == board.COLLAPSE:
             self.stage = "collapse"
             self.collapse_holder = self.active
-            events.append(public(f"{self._who(self.active)} draws the COLLAPSE card: the chasm opens at "
-                                 f"{self._who(self.active)}'s next turn."))
+            events.append(
+                public(
+                    f"{self._who(self.active)} draws the COLLAPSE card: the chasm opens at "
+                    f"{self._who(self.active)}'s next turn."
+                )
+            )
             self._draw_deposit(events)
             return
         info = board.CARDS[card]
@@ -920,13 +980,20 @@ class OffTheRailsState(GameState):
     def _end_turn(self, events: list[Event]) -> None:
         self.flow = {}
         if self.stage == "chasm" and (sum(self.rift_supply.values()) == 0 or not self.carts_on_board()):
-            self.ended_by = "the rift supply is empty" if sum(self.rift_supply.values()) == 0 else \
-                "no cart is left on the board"
+            self.ended_by = (
+                "the rift supply is empty"
+                if sum(self.rift_supply.values()) == 0
+                else "no cart is left on the board"
+            )
             for cart in self.carts_on_board():
                 for kind, n in cart.load.items():
                     self.removed_gems[kind] += n
-                events.append(public(f"{self._cart_name(cart)} is still on the board and is lost with "
-                                     f"{gems_text(cart.load)}."))
+                events.append(
+                    public(
+                        f"{self._cart_name(cart)} is still on the board and is lost with "
+                        f"{gems_text(cart.load)}."
+                    )
+                )
                 cart.where, cart.square, cart.front, cart.back, cart.load = "lost", None, None, None, {}
                 cart.speed = board.START_SPEED
             self.phase = "over"
@@ -947,7 +1014,9 @@ class OffTheRailsState(GameState):
         if self.num_seats == 1:
             ranks = {0: 1}
         else:
-            ranks = rank_by({s: scoring.rank_key(totals[s], self.stockpiles[s]) for s in range(self.num_seats)})
+            ranks = rank_by(
+                {s: scoring.rank_key(totals[s], self.stockpiles[s]) for s in range(self.num_seats)}
+            )
         seats = []
         for s in range(self.num_seats):
             details = {
@@ -964,8 +1033,12 @@ class OffTheRailsState(GameState):
         return sum(1 for c in self.carts[seat].values() if c.where == "reserve")
 
     def score_breakdowns(self) -> list[dict[str, int]]:
-        return scoring.breakdowns(self.stockpiles, self.claimed, self.face_up,
-                                  [self.reserve_count(s) for s in range(self.num_seats)])
+        return scoring.breakdowns(
+            self.stockpiles,
+            self.claimed,
+            self.face_up,
+            [self.reserve_count(s) for s in range(self.num_seats)],
+        )
 
     # ------------------------------------------------------------------ views
 
@@ -1040,24 +1113,40 @@ class OffTheRailsState(GameState):
             actions_used=self.actions_used,
             actions_max=MAX_ACTIONS,
             undo_available=bool(self.undo_log),
-            moving=None if moving is None else {"seat": self.active, "cart": moving,
-                                                "steps_left": self.flow.get("steps", 0)},
+            moving=None
+            if moving is None
+            else {"seat": self.active, "cart": moving, "steps_left": self.flow.get("steps", 0)},
             pending=self._pending_view(seat),
             tiles=dict(self.tiles),
             gems={sq: dict(g) for sq, g in self.gems.items()},
             rifts=dict(self.rifts),
             carts=[
-                {"seat": c.seat, "name": c.name, "where": c.where, "square": c.square,
-                 "front": c.front, "back": c.back, "speed": c.speed, "load": dict(c.load),
-                 "choosing": c.where == "board" and c.front is None}
-                for sc in self.carts for c in sc.values()
+                {
+                    "seat": c.seat,
+                    "name": c.name,
+                    "where": c.where,
+                    "square": c.square,
+                    "front": c.front,
+                    "back": c.back,
+                    "speed": c.speed,
+                    "load": dict(c.load),
+                    "choosing": c.where == "board" and c.front is None,
+                }
+                for sc in self.carts
+                for c in sc.values()
             ],
             players=[
-                {"seat": s, "colour": self.colour_of(s), "stockpile": dict(self.stockpiles[s]),
-                 "missions": list(self.claimed[s]), "reserve": self.reserve_count(s),
-                 "lost": sum(1 for c in self.carts[s].values() if c.where == "lost"),
-                 "on_board": sum(1 for c in self.carts[s].values() if c.where == "board"),
-                 "score": sum(breakdowns[s].values()), "breakdown": breakdowns[s]}
+                {
+                    "seat": s,
+                    "colour": self.colour_of(s),
+                    "stockpile": dict(self.stockpiles[s]),
+                    "missions": list(self.claimed[s]),
+                    "reserve": self.reserve_count(s),
+                    "lost": sum(1 for c in self.carts[s].values() if c.where == "lost"),
+                    "on_board": sum(1 for c in self.carts[s].values() if c.where == "board"),
+                    "score": sum(breakdowns[s].values()),
+                    "breakdown": breakdowns[s],
+                }
                 for s in range(self.num_seats)
             ],
             face_up=list(self.face_up),
@@ -1088,11 +1177,43 @@ class OffTheRailsState(GameState):
     # ------------------------------------------------------------------ persistence
 
     _FIELDS: ClassVar[tuple[str, ...]] = (
-        "num_seats", "options", "seed", "moves_applied", "colours", "stage", "phase", "turn", "active",
-        "actions_used", "undo_log", "tiles", "gems", "rifts", "tile_supply", "tiles_destroyed", "bag",
-        "removed_gems", "stockpiles", "deck", "chasm_deck", "unused_cards", "setup_cards", "revealed",
-        "chasm_revealed", "collapse_holder", "rift_supply", "chasm_tokens", "rifts_discarded", "face_up",
-        "claimed", "missions_out", "flow", "last_paths", "last_action", "last_card", "ended_by",
+        "num_seats",
+        "options",
+        "seed",
+        "moves_applied",
+        "colours",
+        "stage",
+        "phase",
+        "turn",
+        "active",
+        "actions_used",
+        "undo_log",
+        "tiles",
+        "gems",
+        "rifts",
+        "tile_supply",
+        "tiles_destroyed",
+        "bag",
+        "removed_gems",
+        "stockpiles",
+        "deck",
+        "chasm_deck",
+        "unused_cards",
+        "setup_cards",
+        "revealed",
+        "chasm_revealed",
+        "collapse_holder",
+        "rift_supply",
+        "chasm_tokens",
+        "rifts_discarded",
+        "face_up",
+        "claimed",
+        "missions_out",
+        "flow",
+        "last_paths",
+        "last_action",
+        "last_card",
+        "ended_by",
     )
 
     def to_json(self) -> dict[str, Any]:

@@ -16,8 +16,9 @@ NAMES = ["Ann", "Bob", "Cid", "Dee"]
 # --------------------------------------------------------------------------- helpers (used by the other test files)
 
 
-def blank(num_seats: int = 2, deck: list[str] | None = None, face_up: tuple[str, ...] = (), **options: Any
-          ) -> OffTheRailsState:
+def blank(
+    num_seats: int = 2, deck: list[str] | None = None, face_up: tuple[str, ...] = (), **options: Any
+) -> OffTheRailsState:
     """A fresh game with an empty board (setup gems back in the bag), the given deck and missions."""
     state = DEFINITION.new_game(num_seats, options, seed=7)
     assert isinstance(state, OffTheRailsState)
@@ -49,8 +50,16 @@ def put_gems(state: OffTheRailsState, square: str, *kinds: str) -> None:
     state._put_gems(square, gems(*kinds))
 
 
-def place_cart(state: OffTheRailsState, seat: int, name: str, square: str, back: str | None, front: str,
-               speed: int, *load: str) -> None:
+def place_cart(
+    state: OffTheRailsState,
+    seat: int,
+    name: str,
+    square: str,
+    back: str | None,
+    front: str,
+    speed: int,
+    *load: str,
+) -> None:
     cart = state.carts[seat][name]
     cart.where, cart.square, cart.back, cart.front, cart.speed = "board", square, back, front, speed
     for kind in load:
@@ -84,11 +93,13 @@ def test_e1_setup_two_players_defaults() -> None:
     assert len(state.deck) == 17
     colour = lambda card: board.CARDS[card]["colour"]  # noqa: E731
     for start in (0, 4, 13):
-        assert sorted(colour(c) for c in state.deck[start:start + 4]) == sorted(board.COLOURS)
+        assert sorted(colour(c) for c in state.deck[start : start + 4]) == sorted(board.COLOURS)
     layer = state.deck[8:13]
     assert board.COLLAPSE in layer
     assert sorted(colour(c) for c in layer if c != board.COLLAPSE) == sorted(board.COLOURS)
-    assert len(state.setup_cards) == 4 and sorted(colour(c) for c in state.setup_cards) == sorted(board.COLOURS)
+    assert len(state.setup_cards) == 4 and sorted(colour(c) for c in state.setup_cards) == sorted(
+        board.COLOURS
+    )
     on_board = 0
     for card in state.setup_cards:
         square = board.CARDS[card]["square"]
@@ -122,8 +133,10 @@ def test_e2_tiles_and_undo() -> None:
     state = blank()
     state.apply(0, "lay e2 ns")
     assert state.tiles["e2"] == "ns" and state.tile_supply["straight"] == 49
-    for text, reason in (("upgrade e2 new", "a T must keep the existing track ns"),
-                         ("upgrade e2 nesw", "only a T can be upgraded to a cross")):
+    for text, reason in (
+        ("upgrade e2 new", "a T must keep the existing track ns"),
+        ("upgrade e2 nesw", "only a T can be upgraded to a cross"),
+    ):
         before = state.to_json()
         with pytest.raises(IllegalMove) as err:
             state.apply(0, text)
@@ -181,8 +194,13 @@ def test_e4_derail() -> None:
     assert state.bag["gold"] + deposited.get("gold", 0) == bag["gold"] + 1
     assert state.stockpiles[0] == board.gem_dict()
     assert any("derails" in t for t in texts(events))
-    assert state.view(None)["last_paths"][0] == {"seat": 0, "cart": "white", "path": ["b8", "c8", "d8"],
-                                                 "outcome": "derailed", "target": "e8"}
+    assert state.view(None)["last_paths"][0] == {
+        "seat": 0,
+        "cart": "white",
+        "path": ["b8", "c8", "d8"],
+        "outcome": "derailed",
+        "target": "e8",
+    }
 
 
 # --------------------------------------------------------------------------- E5
@@ -299,7 +317,9 @@ def test_e8_bumper_carts_not_face_up_is_not_taken() -> None:
 
 def _e9(with_cart: bool) -> OffTheRailsState:
     state = blank(deck=["red-2", "collapse", "yellow-5", "blue-3", "green-1"])
-    state.unused_cards = sorted(set(state.unused_cards + state.chasm_deck) - {"red-7", "yellow-7", "blue-6", "green-4"})
+    state.unused_cards = sorted(
+        set(state.unused_cards + state.chasm_deck) - {"red-7", "yellow-7", "blue-6", "green-4"}
+    )
     state.chasm_deck = ["red-7", "yellow-7", "blue-6", "green-4"]
     for sq, e in (("l12", "es"), ("m12", "sw"), ("m13", "nw"), ("l13", "ne")):
         lay(state, sq, e)
