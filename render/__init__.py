@@ -22,3 +22,13 @@ def board_png(view: dict[str, Any], names: list[str]) -> bytes:
 
 def hand_png(view: dict[str, Any], names: list[str]) -> bytes:
     return module_for(view["game"]).hand(view, names)
+
+
+def interlude_pngs(previous: dict[str, Any] | None, view: dict[str, Any], names: list[str]) -> list[bytes]:
+    """Images a move calls for before its new board (a round-end summary, a movement strip...).
+
+    `previous` and `view` are the public views before and after the move. Games without such
+    moments define no `interludes` in their module and get none.
+    """
+    function = getattr(module_for(view["game"]), "interludes", None)
+    return function(previous, view, names) if function is not None else []

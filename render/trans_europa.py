@@ -684,3 +684,11 @@ def _round_end_panel(
     top = int(options.get("start_score", te.COMPONENTS["start_score"]))
     panel.line("Score track (red zone: game ends)", 18, kit.MUTED)
     panel.score_track(top, [(seat, int(score)) for seat, score in sorted(after.items())], 16)
+
+
+def interludes(previous: dict[str, Any] | None, view: dict[str, Any], names: list[str]) -> list[bytes]:
+    """Images to post before the new board: the round-end image when a move finished a round."""
+    finished_before = len((previous or {}).get("history") or [])
+    if len(view.get("history") or []) > finished_before:
+        return [round_end(view, names)]
+    return []
