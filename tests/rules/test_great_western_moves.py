@@ -259,3 +259,35 @@ def test_payment_matches_the_affordability_rule(owners: dict[str, int], p: int, 
             assert pay["passengers"] <= p and pay["freight"] <= f and pay["available"] <= avail
             # Freight is spent before available cubes, and spare passengers last (D14).
             assert pay["freight"] == min(f, route.cost)
+
+
+# ---------------------------------------------------------------- forced moves and timeouts
+
+
+def test_a_single_legal_bid_is_made_automatically() -> None:
+    state = fresh(2, {1: [5, 1, 1], 2: [6, 1, 1]})
+    state.available[BOB], state.unavailable[BOB] = 1, 23
+    events = [name_seats(e.text, NAMES) for e in state.apply(ANN, "bid t1 1")]
+    assert "Bob has one legal bid: 1 on t2." in events
+    assert state.phase == "build" and state.owner == [ANN, BOB]
+    assert state.moves_applied == 1  # the forced bid is not a decision
+    check_conservation(state)
+
+
+def test_zero_available_guard_takes_the_first_free_train_for_nothing() -> None:
+    state = fresh(3, DICE)
+    state.apply(ANN, "bid t1 3")
+    state.available[BOB], state.unavailable[BOB] = 0, 24  # cannot happen in play (D27)
+    assert [str(m) for m in state.legal_moves(BOB)] == ["bid t2 0"]
+    assert refused(state, BOB, "bid t3 0") == "You have no available cubes: take bid t2 0."
+    state.apply(BOB, "bid t2 0")
+    assert state.bids[1] == [BOB, 0] and state.to_act() == frozenset({CID})
+    check_conservation(state)
+
+
+def test_timeout_skips_a_build_but_not_a_bid() -> None:
+    state = fresh(3, DICE)
+    assert state.timeout_move(ANN) is None
+    position = build_position(2, {}, [(BOB, 2, 1), (ANN, 2, 0)], {BOB: (5, 10)})
+    assert position.timeout_move(BOB) == DONE
+    assert position.timeout_move(ANN) is None
