@@ -38,15 +38,6 @@ _BID = re.compile(r"^(?:bid|b)?\s*t?\s*(\d+)\s*[ :x/,]?\s*(-?\d+)$")
 _CONNECT_WORDS = ("connect", "c", "build", "con")
 
 
-def sort_key(move: Move) -> tuple:
-    """The spec's order: bids by train then amount, then connects by city id, then done."""
-    if isinstance(move, Bid):
-        return (0, move.train, move.amount, "")
-    if isinstance(move, Connect):
-        return (1, 0, 0, move.city)
-    return (2, 0, 0, "")
-
-
 def find_city(text: str) -> str:
     """A city id from its id, name or a unique prefix of either (case and spaces ignored)."""
     wanted = re.sub(r"[^a-z]", "", text.lower())

@@ -19,7 +19,7 @@ from rules.engine import (
 )
 from rules.great_western import board
 from rules.great_western.board import CITIES, CONNECTABLE, LONDON, TRAINS, Route
-from rules.great_western.moves import DONE, Bid, Connect, Done, parse, sort_key
+from rules.great_western.moves import DONE, Bid, Connect, Done, parse
 from rules.great_western.scoring import final_result
 
 PHASES = ("auction", "build", "over")
@@ -133,10 +133,12 @@ class GreatWesternState(GameState):
     def legal_moves(self, seat: int) -> list[Move]:
         if seat not in self.to_act():
             return []
+        # Sorted by notation as the engine contract asks (so `bid t1 10` comes before `bid t1 2`);
+        # the bot's picker groups them by train anyway.
         if self.phase == "auction":
-            return self._legal_bids(seat)
+            return sorted(self._legal_bids(seat), key=str)
         connects: list[Move] = [Connect(city) for city in sorted(self.affordable(seat))]
-        return connects + [DONE]
+        return sorted(connects + [DONE], key=str)
 
     def _legal_bids(self, seat: int) -> list[Move]:
         avail = self.available[seat]
@@ -694,6 +696,3 @@ class GreatWesternState(GameState):
         )
         return state
 
-
-def sorted_moves(moves: list[Move]) -> list[Move]:
-    return sorted(moves, key=sort_key)

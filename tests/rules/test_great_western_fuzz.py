@@ -49,7 +49,10 @@ def play_checked(game: int) -> tuple[int, int, str]:
         if full or len(log) % EVERY == 0:
             check_round_trip(state)
             check_views(state)
-            for candidate in state.legal_moves(min(state.to_act())) if not state.is_over() else []:
+            upcoming = state.legal_moves(min(state.to_act())) if not state.is_over() else []
+            notations = [str(m) for m in upcoming]
+            assert notations == sorted(set(notations)), "legal moves are unique and sorted by notation"
+            for candidate in upcoming:
                 assert parse(str(candidate)) == candidate
         assert len(log) < 5_000, "the game does not end"
     limit = options["round_limit"]
