@@ -339,3 +339,34 @@ async def test_thread_ai_seats_status_log_rules_board_leave_and_cancel(fake_disc
     await fake.wait_for(lambda: "The game was cancelled." in thread.messages[-1].content, what="cancel post")
     ix = await fake.slash(ann, thread, "play", options={"move": "pass"})
     assert "finished" in ix.content
+
+
+async def test_killed_mid_move_then_restarted_loses_and_doubles_nothing(fake_discord, tmp_path, log_guard):
+    """Kill the bot while a move is in flight (at arrival, or just after the reply), restart, go on."""
+    fake = fake_discord
+    ann, bob = fake.user("Ann"), fake.user("Bob")
+    for kill_after_reply, channel_name in ((False, "general"), (True, "games")):
+        db = str(tmp_path / f"kill{int(kill_after_reply)}.db")
+        channel = fake.channel(channel_name)
+        bot = await fake.start_bot(make_bot(fake, db))
+        await started_game(fake, db, [ann, bob], channel, options="rounds=1")
+        await fake.wait_for(lambda db=db: not store_fingerprint(db)[2], what="start posts")
+        posts = len(board_posts(channel))
+        ix = await fake.slash(ann, channel, "play", options={"move": "bid 2"}, wait=kill_after_reply)
+        await fake.stop_bot(bot, drain=False)
+        log_guard.take()  # a killed process may log whatever it was doing; the store must not care
+        bot = await fake.start_bot(make_bot(fake, db))
+        moves = db_moves(db)
+        assert moves in ([], [(0, 0, "bid 2")])
+        if kill_after_reply:
+            assert ix.content == "You played `bid 2`." and moves == [(0, 0, "bid 2")]
+        if moves:  # committed: its board post is owed and arrives after the restart, once
+            await fake.wait_for(lambda c=channel, n=posts: any("Ann has bid." in m.content
+                                                               for m in board_posts(c)[n:]))
+        again = await fake.slash(ann, channel, "play", options={"move": "bid 2"})
+        assert again.content == (NOT_YOUR_TURN if moves else "You played `bid 2`.")
+        await fake.slash(bob, channel, "play", options={"move": "bid 1"})
+        assert db_moves(db) == [(0, 0, "bid 2"), (1, 1, "bid 1")]
+        await fake.wait_for(lambda db=db: not store_fingerprint(db)[2], what="posts after restart")
+        assert sum("Ann has bid." in m.content for m in board_posts(channel)) == 1
+        await fake.stop_bot(bot)
