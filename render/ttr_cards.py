@@ -1,0 +1,654 @@
+"""Ticket to Ride: The Card Game images: the public table (display, yards, stacks, scoring) and a hand."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from PIL import Image, ImageDraw
+
+from render import kit
+from rules.engine import name_seats
+from rules.ttr_cards.cards import BIG_CITIES, COLOURS, KINDS, LOCO, TICKETS
+
+WIDTH = 1400
+MARGIN = 20
+
+# Train card fills. Every card also carries its colour's name (and a letter on small chips), so the
+# colours never have to be told apart by hue alone.
+CARD_FILL: dict[str, kit.RGB] = {
+    "black": (45, 45, 45),
+    "blue": (30, 100, 200),
+    "green": (30, 140, 70),
+    "orange": (240, 140, 20),
+    "purple": (130, 60, 160),
+    "red": (205, 35, 35),
+    "white": (250, 250, 250),
+    "yellow": (250, 215, 40),
+}
+LETTER = {c: c[0].upper() for c in COLOURS} | {"black": "K", "blue": "B", LOCO: "L"}
+RAINBOW = [CARD_FILL[c] for c in ("red", "orange", "yellow", "green", "blue", "purple")]
+ORDINAL = {1: "1st", 2: "2nd", 3: "3rd", 4: "4th"}
+
+
+def _name(names: list[str], seat: int) -> str:
+    return names[seat] if seat < len(names) else f"Seat {seat + 1}"
+
+
+def _named(text: str, names: list[str]) -> str:
+    return name_seats(text, names)
+
+
+# ---------------------------------------------------------------------------- cards
+
+
+def _card(
+    draw: ImageDraw.ImageDraw,
+    box: tuple[float, float, float, float],
+    kind: str,
+    label: str | None = None,
+    size: int = 16,
+    outline: kit.RGB = kit.INK,
+    width: int = 2,
+) -> None:
+    """A train card: colour fill (rainbow stripes for a Locomotive) and a white name plate."""
+    x0, y0, x1, y1 = box
+    if kind == LOCO:
+        stripe = (x1 - x0) / len(RAINBOW)
+        for i, fill in enumerate(RAINBOW):
+            draw.rectangle((x0 + i * stripe, y0, x0 + (i + 1) * stripe, y1), fill=fill)
+        draw.rectangle(box, outline=outline, width=width)
+    else:
+        draw.rounded_rectangle(box, radius=6, fill=CARD_FILL[kind], outline=outline, width=width)
+    text = label if label is not None else kind
+    if text:
+        tw, th = kit.text_size(text, size, True)
+        cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
+        pad = 4
+        draw.rectangle(
+            (cx - tw / 2 - pad, cy - th / 2 - pad - 2, cx + tw / 2 + pad, cy + th / 2 + pad), fill=kit.WHITE
+        )
+        kit.text(draw, (cx, cy), text, size, kit.INK, bold=True, anchor="mm")
+
+
+def _chip(
+    draw: ImageDraw.ImageDraw, x: float, y: float, kind: str, count: int | None, size: int = 16
+) -> float:
+    """A small card with its letter, then "name count"; returns the x after it."""
+    _card(draw, (x, y, x + 22, y + 28), kind, LETTER[kind], 13, width=1)
+    label = kind if count is None else f"{kind} {count}"
+    kit.text(draw, (x + 27, y + 14), label, size, kit.INK, anchor="lm")
+    return x + 27 + kit.text_size(label, size)[0] + 14
+
+
+def _circle(draw: ImageDraw.ImageDraw, centre: tuple[float, float], kind: str, r: float = 11) -> None:
+    cx, cy = centre
+    fill = CARD_FILL.get(kind, kit.WHITE)
+    draw.ellipse((cx - r, cy - r, cx + r, cy + r), fill=fill, outline=kit.INK, width=2)
+    kit.text(draw, (cx, cy), LETTER[kind], int(r * 1.2), kit.contrast_text(fill), bold=True, anchor="mm")
+
+
+# ---------------------------------------------------------------------------- header and draw area
+
+
+def _status(view: dict[str, Any], names: list[str]) -> str:
+    phase = view["phase"]
+    if phase == "keep_setup":
+        waiting = [_name(names, e["seat"]) for e in view["seats"] if e["setup"] == "choosing"]
+        return "Keep step: waiting for " + ", ".join(waiting)
+    if phase == "choose":
+        waiting = [_name(names, e["seat"]) for e in view["seats"] if e["deciding"]]
+        return "Scoring: waiting for " + ", ".join(waiting) + " to pick tickets"
+    if phase == "over":
+        result = view["result"]
+        return "Game over: " + ", ".join(
+            f"{ORDINAL.get(s['rank'], s['rank'])} {_name(names, s['seat'])} {s['score']}"
+            for s in result["seats"]
+        )
+    who = _name(names, view["active"])
+    step = view["step"]
+    if step == "second_draw":
+        return f"{who}: second card"
+    if step == "keep":
+        count = view["seats"][view["active"]]["pending_count"]
+        return f"{who}: choosing among {count} tickets"
+    if view["deck_count"] == 0:
+        return f"{who}: play to the rail yard or draw tickets"
+    return f"{who}: draw 2 cards, play to the rail yard or draw tickets"
+
+
+def _header(image: Image.Image, view: dict[str, Any], names: list[str]) -> int:
+    draw = ImageDraw.Draw(image)
+    draw.rectangle((0, 0, WIDTH, 96), fill=kit.PANEL_BG)
+    title = "Ticket to Ride: The Card Game"
+    if view["decks_total"] == 2:
+        title += f"  -  Deck {view['deck_number']} of 2"
+    kit.text(draw, (MARGIN, 12), title, 26, kit.INK, bold=True)
+    active = view["active"]
+    x = MARGIN
+    if active is not None:
+        kit.draw_seat_token(draw, active, (MARGIN + 16, 66), 30)
+        x = MARGIN + 40
+    kit.text(draw, (x, 66), _status(view, names), 22, kit.INK, bold=True, anchor="lm")
+    last = view["last_action"]
+    if last:
+        kit.text(
+            draw,
+            (WIDTH - MARGIN, 24),
+            "Last: " + _named(last["text"], names),
+            18,
+            kit.HIGHLIGHT,
+            bold=True,
+            anchor="ra",
+        )
+    y = 100
+    if view["final_round"]:
+        draw.rectangle((0, y, WIDTH, y + 36), fill=kit.DANGER)
+        who = ", ".join(_name(names, s) for s in view["final_round"])
+        kit.text(
+            draw,
+            (MARGIN, y + 18),
+            f"FINAL ROUND - still to play: {who}",
+            20,
+            kit.WHITE,
+            bold=True,
+            anchor="lm",
+        )
+        y += 40
+    return y + 6
+
+
+def _draw_area(image: Image.Image, view: dict[str, Any], top: int) -> int:
+    draw = ImageDraw.Draw(image)
+    last = view["last_action"] or {}
+    card_w, card_h, gap = 112, 150, 16
+    kit.text(draw, (MARGIN, top), "Display", 18, kit.MUTED, bold=True)
+    y0 = top + 26
+    for slot, kind in enumerate(view["display"]):
+        x0 = MARGIN + slot * (card_w + gap)
+        if last.get("type") == "take" and last.get("slot") == slot:
+            draw.rounded_rectangle(
+                (x0 - 7, y0 - 7, x0 + card_w + 7, y0 + card_h + 7), radius=9, outline=kit.HIGHLIGHT, width=6
+            )
+        _card(draw, (x0, y0, x0 + card_w, y0 + card_h), kind, kind, 18)
+        refilled = last.get("type") == "take" and last.get("slot") == slot
+        label = f"take {slot + 1}" + (" (refill)" if refilled else "")
+        kit.text(
+            draw,
+            (x0 + card_w / 2, y0 + card_h + 8),
+            label,
+            15,
+            kit.HIGHLIGHT if refilled else kit.MUTED,
+            bold=refilled,
+            anchor="ma",
+        )
+    # Piles: deck, tickets, discard (and set aside / closed when they hold cards).
+    x = MARGIN + 5 * (card_w + gap) + 30
+    piles = [
+        (
+            "Train deck",
+            "EMPTY - drawing closed" if view["deck_count"] == 0 else f"{view['deck_count']} cards",
+        ),
+        ("Ticket deck", f"{view['ticket_deck_count']} tickets"),
+        ("Discard", f"{sum(view['discard'].values())} cards"),
+    ]
+    if sum(view["set_aside"].values()):
+        piles.append(("Set aside (used)", f"{sum(view['set_aside'].values())} cards"))
+    if view["closed_count"]:
+        piles.append(("Closed (stall)", f"{view['closed_count']} cards"))
+    for index, (label, value) in enumerate(piles):
+        px = x + (index % 3) * 215
+        py = y0 + (index // 3) * 96
+        back = (90, 70, 50) if label != "Ticket deck" else (230, 220, 190)
+        draw.rounded_rectangle((px, py, px + 44, py + 62), radius=5, fill=back, outline=kit.INK, width=2)
+        empty = label == "Train deck" and view["deck_count"] == 0
+        kit.text(draw, (px + 52, py + 6), label, 16, kit.MUTED, bold=True)
+        kit.text(
+            draw,
+            (px + 52, py + 30),
+            value,
+            18 if not empty else 16,
+            kit.DANGER if empty else kit.INK,
+            bold=True,
+        )
+    return y0 + card_h + 34
+
+
+def _cities(image: Image.Image, view: dict[str, Any], top: int, names: list[str]) -> int:
+    draw = ImageDraw.Draw(image)
+    kit.text(
+        draw, (MARGIN, top), "Big-city bonuses (completed tickets naming each city)", 18, kit.MUTED, bold=True
+    )
+    top += 26
+    width = (WIDTH - 2 * MARGIN - 5 * 10) / 6
+    height = 60 + 0 * len(view["seats"])
+    for index, city in enumerate(view["big_cities"]):
+        x0 = MARGIN + index * (width + 10)
+        won = city["winners"] or []
+        draw.rounded_rectangle(
+            (x0, top, x0 + width, top + height),
+            radius=6,
+            fill=kit.WHITE,
+            outline=kit.HIGHLIGHT if won else kit.GRID,
+            width=3 if won else 1,
+        )
+        _circle(draw, (x0 + 16, top + 17), city["colour"], 10)
+        kit.text(
+            draw, (x0 + 32, top + 17), f"{city['city']}  {city['value']}", 17, kit.INK, bold=True, anchor="lm"
+        )
+        cx = x0 + 10
+        for entry in view["seats"]:
+            count = entry["city_counts"][city["city"]]
+            kit.draw_seat_token(draw, entry["seat"], (cx + 10, top + 44), 18, label=False)
+            kit.text(
+                draw, (cx + 23, top + 44), str(count), 16, kit.INK, bold=entry["seat"] in won, anchor="lm"
+            )
+            cx += 46
+    return top + height + 14
+
+
+# ---------------------------------------------------------------------------- seat panels
+
+
+def _yard_rows(
+    draw: ImageDraw.ImageDraw,
+    entry: dict[str, Any],
+    view: dict[str, Any],
+    x: float,
+    y: float,
+    names: list[str],
+) -> float:
+    last = view["last_action"] or {}
+    new_rows = (
+        set(last.get("rows", []))
+        if last.get("type") == "yard" and last.get("seat") == entry["seat"]
+        else set()
+    )
+    robbed = (
+        [r for r in last.get("robbed", []) if r["seat"] == entry["seat"]]
+        if last.get("type") == "yard"
+        else []
+    )
+    kit.text(draw, (x, y), "Rail yard", 16, kit.MUTED, bold=True)
+    y += 24
+    if not entry["yard"] and not robbed:
+        kit.text(draw, (x, y + 4), "empty", 16, kit.MUTED)
+        return y + 30
+    col_w, card_w, card_h, step = 92, 66, 40, 20
+    tallest = 0.0
+    cx = x
+    for row in entry["yard"]:
+        # The column lists the row from its bottom card down to its top card (the next to move to the
+        # track stack, a Locomotive while the row has one), which is drawn whole at the bottom edge.
+        cards = [row["colour"]] * row["coloured"] + [LOCO] * row["locos"]
+        bottom = y
+        for i, kind in enumerate(cards):
+            top_y = y + i * step
+            last_card = i == len(cards) - 1
+            _card(
+                draw, (cx, top_y, cx + card_w, top_y + (card_h if last_card else step + 6)), kind, "", width=1
+            )
+            if not last_card and kind != LOCO:
+                fill = CARD_FILL[kind]
+                kit.text(
+                    draw,
+                    (cx + card_w / 2, top_y + 10),
+                    LETTER[kind],
+                    12,
+                    kit.contrast_text(fill),
+                    bold=True,
+                    anchor="mm",
+                )
+            if last_card:
+                label = "loco" if kind == LOCO else kind
+                tw = kit.text_size(label, 13, True)[0]
+                mid = cx + card_w / 2
+                draw.rectangle((mid - tw / 2 - 3, top_y + 12, mid + tw / 2 + 3, top_y + 30), fill=kit.WHITE)
+                kit.text(draw, (mid, top_y + 21), label, 13, kit.INK, bold=True, anchor="mm")
+            bottom = top_y + (card_h if last_card else step)
+        if row["colour"] in new_rows:
+            draw.rectangle((cx - 5, y - 5, cx + card_w + 5, bottom + 5), outline=kit.HIGHLIGHT, width=4)
+        kit.text(
+            draw,
+            (cx + card_w / 2, bottom + 4),
+            f"{row['colour']} {row['coloured']}",
+            14,
+            kit.INK,
+            bold=True,
+            anchor="ma",
+        )
+        extra = 0
+        if row["locos"]:
+            kit.text(
+                draw,
+                (cx + card_w / 2, bottom + 21),
+                f"+ {row['locos']} loco",
+                14,
+                kit.INK,
+                bold=True,
+                anchor="ma",
+            )
+            extra = 17
+        tallest = max(tallest, bottom + 22 + extra - y)
+        cx += col_w
+    for rob in robbed:
+        draw.rectangle((cx, y, cx + card_w, y + card_h), fill=(235, 235, 235), outline=kit.DANGER, width=3)
+        draw.line((cx, y, cx + card_w, y + card_h), fill=kit.DANGER, width=3)
+        draw.line((cx, y + card_h, cx + card_w, y), fill=kit.DANGER, width=3)
+        robber = _name(names, last["seat"])
+        kit.text(
+            draw,
+            (cx + card_w / 2, y + card_h + 4),
+            f"{rob['colour']} {rob['coloured'] + rob['locos']}",
+            14,
+            kit.DANGER,
+            bold=True,
+            anchor="ma",
+        )
+        kit.text(
+            draw,
+            (cx + card_w / 2, y + card_h + 22),
+            kit.fit(f"robbed by {robber}", 13, col_w + 20),
+            13,
+            kit.DANGER,
+            anchor="ma",
+        )
+        tallest = max(tallest, card_h + 42)
+        cx += col_w + 20
+    return y + tallest + 6
+
+
+def _seat_panel(
+    image: Image.Image,
+    view: dict[str, Any],
+    entry: dict[str, Any],
+    box: tuple[int, int, int, int],
+    names: list[str],
+) -> None:
+    draw = ImageDraw.Draw(image)
+    seat = entry["seat"]
+    active = seat in view["to_act"]
+    x0, y0, x1, y1 = box
+    draw.rounded_rectangle(box, radius=8, fill=kit.PANEL_BG, outline=kit.seat_colour(seat), width=4)
+    if active:
+        draw.rectangle((x0 + 4, y0 + 4, x1 - 4, y0 + 44), fill=(255, 236, 179))
+    kit.draw_seat_token(draw, seat, (x0 + 26, y0 + 24), 30)
+    kit.text(
+        draw,
+        (x0 + 48, y0 + 24),
+        kit.fit(_name(names, seat), 22, 300, True),
+        22,
+        kit.INK,
+        bold=True,
+        anchor="lm",
+    )
+    kit.text(draw, (x1 - 14, y0 + 24), f"{entry['points']} pts", 22, kit.INK, bold=True, anchor="rm")
+    y = y0 + 52
+    x = x0 + 14
+    tickets = "?" if entry["tickets_count"] is None else str(entry["tickets_count"])
+    facts = f"Hand {entry['hand_count']} cards   Tickets {tickets}"
+    if entry["setup"]:
+        facts += f"   ({entry['setup']})"
+    elif entry["pending_count"]:
+        facts += f"   drawing {entry['pending_count']}"
+    kit.text(draw, (x, y), facts, 18, kit.INK)
+    y += 28
+    done = entry["completed"]
+    points = sum(TICKETS[t].points for t in done)
+    kit.text(
+        draw,
+        (x, y),
+        f"Completed {len(done)} tickets ({points} pts)"
+        + (": " + ", ".join(f"#{t}" for t in done) if done else ""),
+        16,
+        kit.INK,
+    )
+    y += 26
+    scoring = view["phase"] in ("over", "choose") and view["scorings"]
+    if view["phase"] == "over":
+        _final_lines(draw, view, seat, x, y, x1 - 14, names)
+        return
+    # Track stack: a face-down pile with its count (contents when the option opens it).
+    draw.rounded_rectangle((x, y, x + 40, y + 52), radius=4, fill=(90, 70, 50), outline=kit.INK, width=2)
+    draw.rounded_rectangle(
+        (x + 5, y - 5, x + 45, y + 47), radius=4, fill=(110, 90, 65), outline=kit.INK, width=2
+    )
+    kit.text(draw, (x + 25, y + 21), str(entry["track_count"]), 18, kit.WHITE, bold=True, anchor="mm")
+    kit.text(draw, (x + 56, y + 4), "Track stack", 16, kit.MUTED, bold=True)
+    if entry["track"] is not None:
+        cx = x + 56
+        for kind in KINDS:
+            if entry["track"][kind]:
+                cx = _chip(draw, cx, y + 24, kind, entry["track"][kind], 14)
+    else:
+        kit.text(draw, (x + 56, y + 28), "face down: nobody may look", 15, kit.MUTED)
+    y += 64
+    if scoring and view["phase"] == "choose":
+        kit.text(
+            draw,
+            (x, y),
+            "Choosing which tickets to complete" if entry["deciding"] else "Tickets chosen",
+            16,
+            kit.INK,
+            bold=True,
+        )
+        y += 24
+    _yard_rows(draw, entry, view, x, y, names)
+
+
+def _final_lines(
+    draw: ImageDraw.ImageDraw,
+    view: dict[str, Any],
+    seat: int,
+    x: float,
+    y: float,
+    right: float,
+    names: list[str],
+) -> None:
+    """The scoring image of a seat: revealed stack, tickets with the cards used, failures, cities, total."""
+    final = view["scorings"][-1]["seats"][seat]
+    result = next(s for s in view["result"]["seats"] if s["seat"] == seat)
+    kit.text(draw, (x, y), "Track stack revealed:", 15, kit.MUTED, bold=True)
+    cx = x + 170
+    if not any(final["track"].values()):
+        kit.text(draw, (cx, y), "empty", 15, kit.MUTED)
+    for kind in KINDS:
+        if final["track"].get(kind):
+            if cx > right - 90:
+                cx, y = x + 170, y + 32
+            cx = _chip(draw, cx, y - 6, kind, final["track"][kind], 14)
+    y += 30
+    for tid in final["completed"]:
+        ticket = TICKETS[tid]
+        used = final["assignment"][str(tid)]
+        kit.text(draw, (x, y), kit.fit(f"#{tid} {ticket.origin}-{ticket.destination}", 15, 250), 15, kit.INK)
+        kit.text(draw, (x + 262, y), f"+{ticket.points}", 15, (0, 110, 50), bold=True)
+        cx = x + 305
+        for kind in KINDS:
+            for _ in range(used.get(kind, 0)):
+                _circle(draw, (cx, y + 9), kind, 9)
+                cx += 22
+        y += 22
+    for tid in final["failed"]:
+        ticket = TICKETS[tid]
+        kit.text(
+            draw, (x, y), kit.fit(f"#{tid} {ticket.origin}-{ticket.destination}", 15, 250), 15, kit.DANGER
+        )
+        kit.text(draw, (x + 262, y), f"-{ticket.points}  not completed", 15, kit.DANGER, bold=True)
+        y += 22
+    breakdown = result["breakdown"]
+    cities = result["details"]["big_city_cards"]
+    kit.text(
+        draw,
+        (x, y + 4),
+        "Big cities: " + (", ".join(f"{c} {BIG_CITIES[c][0]}" for c in cities) or "none"),
+        15,
+        kit.INK,
+    )
+    y += 28
+    parts = []
+    if view["decks_total"] == 2:
+        parts.append(f"deck 1 {breakdown['tickets_deck1']}")
+    parts += [
+        f"tickets {breakdown['tickets_final']}",
+        f"failed {breakdown['tickets_failed']}",
+        f"cities {breakdown['big_cities']}",
+    ]
+    rank = ORDINAL.get(result["rank"], str(result["rank"]))
+    kit.text(
+        draw, (x, y), f"{rank}: {result['score']} points  (" + ", ".join(parts) + ")", 18, kit.INK, bold=True
+    )
+
+
+def _panel_height(view: dict[str, Any], entry: dict[str, Any]) -> int:
+    if view["phase"] == "over":
+        final = view["scorings"][-1]["seats"][entry["seat"]]
+        return 150 + 22 * (len(final["completed"]) + len(final["failed"])) + 40
+    tallest = max([r["locos"] + r["coloured"] for r in entry["yard"]] + [1])
+    return 190 + 40 + 20 * (tallest - 1) + 60 + (24 if view["phase"] == "choose" else 0)
+
+
+def board(view: dict[str, Any], names: list[str]) -> bytes:
+    """The public table, from view(None)."""
+    seats = view["seats"]
+    columns = 2
+    rows = [seats[i : i + columns] for i in range(0, len(seats), columns)]
+    heights = [max(_panel_height(view, e) for e in row) for row in rows]
+    top_part = 100 + (40 if view["final_round"] else 0) + 6 + 26 + 150 + 34 + 26 + 60 + 14
+    height = top_part + sum(heights) + 12 * len(rows) + MARGIN
+    image = kit.new_canvas(WIDTH, height)
+    y = _header(image, view, names)
+    y = _draw_area(image, view, y)
+    y = _cities(image, view, y, names)
+    panel_w = (WIDTH - 2 * MARGIN - 12) // columns
+    for row, row_height in zip(rows, heights, strict=True):
+        for index, entry in enumerate(row):
+            x0 = MARGIN + index * (panel_w + 12)
+            _seat_panel(image, view, entry, (x0, y, x0 + panel_w, y + row_height), names)
+        y += row_height + 12
+    return kit.encode(image)
+
+
+# ---------------------------------------------------------------------------- private image
+
+
+def _ticket_card(draw: ImageDraw.ImageDraw, x: float, y: float, tid: int, highlight: bool = False) -> None:
+    ticket = TICKETS[tid]
+    w, h = 300, 92
+    draw.rounded_rectangle(
+        (x, y, x + w, y + h),
+        radius=8,
+        fill=(252, 248, 232),
+        outline=kit.HIGHLIGHT if highlight else kit.INK,
+        width=4 if highlight else 2,
+    )
+    kit.text(draw, (x + 10, y + 8), f"#{tid}", 18, kit.MUTED, bold=True)
+    kit.text(draw, (x + w - 10, y + 8), f"{ticket.points} pts", 18, kit.INK, bold=True, anchor="ra")
+    cities = []
+    for city in (ticket.origin, ticket.destination):
+        cities.append(city + (" *" if city in BIG_CITIES else ""))
+    kit.text(draw, (x + 10, y + 34), kit.fit(" - ".join(cities), 16, w - 20, True), 16, kit.INK, bold=True)
+    cx = x + 22
+    for colour in COLOURS:
+        for _ in range(ticket.cards.get(colour, 0)):
+            _circle(draw, (cx, y + 72), colour, 11)
+            cx += 28
+    kit.text(
+        draw, (cx + 4, y + 72), " ".join(c for c in COLOURS if c in ticket.cards), 14, kit.MUTED, anchor="lm"
+    )
+
+
+def hand(view: dict[str, Any], names: list[str]) -> bytes:
+    """A seat's private image, from view(seat): hand, tickets, pending tickets, track stack, picks."""
+    seat = view["seat"]
+    entry = view["seats"][seat]
+    tickets = list(view["tickets"])
+    pending = list(view["pending"])
+    per_row = 4
+    rows_t = -(-len(tickets) // per_row)
+    rows_p = -(-len(pending) // per_row)
+    height = 120 + 190 + 60 + rows_t * 104 + (60 + rows_p * 104 if pending else 0) + 90
+    if view["phase"] == "choose":
+        height += 60
+    image = kit.new_canvas(WIDTH, height)
+    draw = ImageDraw.Draw(image)
+    kit.draw_seat_token(draw, seat, (MARGIN + 18, 32), 34)
+    kit.text(
+        draw,
+        (MARGIN + 46, 32),
+        f"{_name(names, seat)} - your hand (private)",
+        26,
+        kit.INK,
+        bold=True,
+        anchor="lm",
+    )
+    kit.text(draw, (MARGIN, 70), _status(view, names), 18, kit.MUTED)
+    y = 110
+    kit.text(draw, (MARGIN, y), f"Train cards: {entry['hand_count']}", 20, kit.INK, bold=True)
+    y += 32
+    x = MARGIN
+    for kind in KINDS:
+        count = view["hand"].get(kind, 0)
+        box = (x, y, x + 130, y + 120)
+        _card(draw, box, kind, kind, 16, outline=kit.INK if count else kit.GRID)
+        if not count:
+            # An empty kind is greyed out so the held ones stand out.
+            overlay = Image.new("RGB", (131, 121), kit.PAPER)
+            image.paste(
+                Image.blend(image.crop((int(x), y, int(x) + 131, y + 121)), overlay, 0.7), (int(x), y)
+            )
+        kit.text(
+            draw, (x + 65, y + 128), f"x {count}", 22, kit.INK if count else kit.MUTED, bold=True, anchor="ma"
+        )
+        x += 150
+    y += 170
+    track = entry["track"]
+    line = f"Your track stack: {entry['track_count']} cards"
+    line += (
+        " (face up: " + ", ".join(f"{k} {track[k]}" for k in KINDS if track[k]) + ")"
+        if track is not None
+        else " (face down: you may not look)"
+    )
+    kit.text(draw, (MARGIN, y), line, 18, kit.INK)
+    y += 36
+    kit.text(
+        draw,
+        (MARGIN, y),
+        f"Your tickets ({len(tickets)})" + ("" if tickets else ": none"),
+        20,
+        kit.INK,
+        bold=True,
+    )
+    y += 30
+    picks = set(view.get("picks") or [])
+    for index, tid in enumerate(tickets):
+        _ticket_card(
+            draw, MARGIN + (index % per_row) * 340, y + (index // per_row) * 104, tid, highlight=tid in picks
+        )
+    y += rows_t * 104
+    if pending:
+        kept = view.get("setup_choice")
+        title = "Drawn tickets: answer with `keep ID ID ...`" + (
+            " (at least 1)" if view["phase"] == "keep_setup" else " or `keep none`"
+        )
+        if kept:
+            title = "You keep: " + ", ".join(map(str, kept)) + " (waiting for the others)"
+        kit.text(draw, (MARGIN, y + 8), title, 20, kit.HIGHLIGHT, bold=True)
+        y += 44
+        for index, tid in enumerate(pending):
+            _ticket_card(
+                draw,
+                MARGIN + (index % per_row) * 340,
+                y + (index // per_row) * 104,
+                tid,
+                highlight=bool(kept and tid in kept),
+            )
+        y += rows_p * 104
+    if view["phase"] == "choose":
+        pickable = view.get("pickable") or []
+        text = "Picked: " + (", ".join(f"#{t}" for t in view["picks"]) or "none")
+        text += "   Still fits: " + (", ".join(f"#{t}" for t in pickable) or "nothing (send `done`)")
+        kit.text(draw, (MARGIN, y + 14), text, 18, kit.INK, bold=True)
+        y += 44
+    legend = "Letters: " + ", ".join(f"{LETTER[k]} {k}" for k in KINDS) + ".   * = big city"
+    kit.text(draw, (MARGIN, y + 16), legend, 16, kit.MUTED)
+    return kit.encode(image)
