@@ -186,7 +186,7 @@ def _draw_area(image: Image.Image, view: dict[str, Any], top: int) -> int:
     piles = [
         (
             "Train deck",
-            "EMPTY - drawing closed" if view["deck_count"] == 0 else f"{view['deck_count']} cards",
+            "EMPTY" if view["deck_count"] == 0 else f"{view['deck_count']} cards",
         ),
         ("Ticket deck", f"{view['ticket_deck_count']} tickets"),
         ("Discard", f"{sum(view['discard'].values())} cards"),
@@ -202,14 +202,9 @@ def _draw_area(image: Image.Image, view: dict[str, Any], top: int) -> int:
         draw.rounded_rectangle((px, py, px + 44, py + 62), radius=5, fill=back, outline=kit.INK, width=2)
         empty = label == "Train deck" and view["deck_count"] == 0
         kit.text(draw, (px + 52, py + 6), label, 16, kit.MUTED, bold=True)
-        kit.text(
-            draw,
-            (px + 52, py + 30),
-            value,
-            18 if not empty else 16,
-            kit.DANGER if empty else kit.INK,
-            bold=True,
-        )
+        kit.text(draw, (px + 52, py + 28), value, 18, kit.DANGER if empty else kit.INK, bold=True)
+        if empty:
+            kit.text(draw, (px + 52, py + 50), "drawing closed", 15, kit.DANGER, bold=True)
     return y0 + card_h + 34
 
 
@@ -502,7 +497,7 @@ def _final_lines(
 def _panel_height(view: dict[str, Any], entry: dict[str, Any]) -> int:
     if view["phase"] == "over":
         final = view["scorings"][-1]["seats"][entry["seat"]]
-        return 150 + 22 * (len(final["completed"]) + len(final["failed"])) + 40
+        return 240 + 22 * (len(final["completed"]) + len(final["failed"]))
     tallest = max([r["locos"] + r["coloured"] for r in entry["yard"]] + [1])
     return 190 + 40 + 20 * (tallest - 1) + 60 + (24 if view["phase"] == "choose" else 0)
 
@@ -552,9 +547,6 @@ def _ticket_card(draw: ImageDraw.ImageDraw, x: float, y: float, tid: int, highli
         for _ in range(ticket.cards.get(colour, 0)):
             _circle(draw, (cx, y + 72), colour, 11)
             cx += 28
-    kit.text(
-        draw, (cx + 4, y + 72), " ".join(c for c in COLOURS if c in ticket.cards), 14, kit.MUTED, anchor="lm"
-    )
 
 
 def hand(view: dict[str, Any], names: list[str]) -> bytes:
