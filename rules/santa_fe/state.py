@@ -295,8 +295,10 @@ class SantaFeState(GameState):
     def pass_allowed(self) -> bool:
         return self.advanced or self.bought_phase()
 
-    def placement_moves(self, seat: int) -> list[Move]:
-        moves: set[Move] = {m for m, cost in self.possible_placements(seat) if cost <= self.money[seat]}
+    def placement_moves(self, seat: int, possible: list[tuple[Move, int]] | None = None) -> list[Move]:
+        if possible is None:
+            possible = self.possible_placements(seat)
+        moves: set[Move] = {m for m, cost in possible if cost <= self.money[seat]}
         if self.pass_allowed():
             moves.add(Pass())
         return sorted(moves, key=str)
@@ -401,7 +403,12 @@ class SantaFeState(GameState):
         return sorted((Play(card, branch) for card in cards), key=str)
 
     def choosers(self) -> list[int]:
-        return [s for s in range(self.num_seats) if not self.chosen[s] and self.plays(s)]
+        # Same as "plays(s) is not empty", without building the moves (to_act asks this a lot).
+        return [
+            s
+            for s in range(self.num_seats)
+            if not self.chosen[s] and (self.cities[s] or (self.dt[s] and self.round > 1))
+        ]
 
     def _choose(self, seat: int, move: Play, events: list[Event], auto: bool = False) -> None:
         self.choice[seat] = str(move)
@@ -649,10 +656,11 @@ class SantaFeState(GameState):
                         self._cleanup(events)
                     continue
                 seat = self.current()
-                if not self.bought_phase() and not self.possible_placements(seat):
+                possible = self.possible_placements(seat)
+                if not possible and not self.bought_phase():
                     self._end("E2", events, f"{_s(seat)} cannot lay any track.")
                     return
-                legal = self.placement_moves(seat)
+                legal = self.placement_moves(seat, possible)
                 if len(legal) == 1:
                     self._place(seat, legal[0], events, auto=True)
                     continue
@@ -853,7 +861,10 @@ class SantaFeState(GameState):
         state = cls(data["num_seats"], data["options"], data["seed"])
         state.moves_applied = data["moves_applied"]
         state.rng = rng_from_json(data["rng"])
-        state.lanes = {int(sid): lanes for sid, lanes in data["lanes"].items()}
+        # Keep section order: views list lanes in this order.
+        state.lanes = {
+            int(sid): lanes for sid, lanes in sorted(data["lanes"].items(), key=lambda kv: int(kv[0]))
+        }
         for name in cls._FIELDS:
             setattr(state, name, data[name])
         return state

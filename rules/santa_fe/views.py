@@ -60,7 +60,7 @@ def build_view(state: SantaFeState, seat: int | None) -> dict[str, Any]:
             "tiles": lane[3],
             "spaces": BOARD.sections[sid].spaces,
         }
-        for sid, section_lanes in sorted(state.lanes.items())
+        for sid, section_lanes in state.lanes.items()
         for index, lane in enumerate(section_lanes)
         if lane is not None
     ]
