@@ -1,0 +1,464 @@
+"""Off the Rails images: the mine board with track, gems, rifts, carts and the last run's paths, plus the panel.
+
+Seats play the clans red, yellow, blue and green, whose colours are printed on the board (mines, start
+squares, rifts), so a seat is drawn in its clan colour, always with the kit's seat symbol and the clan
+letter as well: colour is never the only cue.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from PIL import Image, ImageDraw
+
+from render import kit
+from rules.engine import name_seats
+from rules.off_the_rails import board as geo
+
+CELL = 64
+MARGIN = 34  # coordinates around the board
+BOARD_PX = MARGIN * 2 + CELL * geo.WIDTH  # 964
+PANEL_W = 576
+WIDTH, HEIGHT = BOARD_PX + PANEL_W, 1000
+
+# Clan colours close to the printed names but kept apart for colour-blind eyes (Okabe-Ito hues);
+# every use also carries the clan letter and/or the seat symbol.
+CLAN: dict[str, kit.RGB] = {
+    "red": kit.hex_rgb("#D55E00"),
+    "yellow": kit.hex_rgb("#F0E442"),
+    "blue": kit.hex_rgb("#0072B2"),
+    "green": kit.hex_rgb("#009E73"),
+}
+CLAN_TINT: dict[str, kit.RGB] = {c: tuple(int(v + (255 - v) * 0.7) for v in rgb) for c, rgb in CLAN.items()}  # type: ignore[misc]
+LETTER = {"red": "R", "yellow": "Y", "blue": "B", "green": "G"}
+
+# Gems: a shape per kind as well as a colour.
+GEM_STYLE: dict[str, tuple[str, kit.RGB]] = {
+    "rock": ("circle", (150, 150, 150)),
+    "ruby": ("diamond", (200, 20, 60)),
+    "emerald": ("hexagon", (20, 160, 80)),
+    "gold": ("star", (240, 190, 0)),
+    "diamond": ("triangle", (170, 230, 255)),
+}
+TRACK: kit.RGB = (70, 55, 45)
+RIFT_FILL: kit.RGB = (25, 20, 25)
+BOARD_BG: kit.RGB = (236, 228, 212)
+
+
+def _origin(square: str) -> tuple[int, int]:
+    x, y = geo.xy(square)
+    return MARGIN + x * CELL, MARGIN + y * CELL
+
+
+def _centre(square: str) -> tuple[float, float]:
+    x0, y0 = _origin(square)
+    return x0 + CELL / 2, y0 + CELL / 2
+
+
+def _edge_point(square: str, edge: str, inset: float = 0.0) -> tuple[float, float]:
+    cx, cy = _centre(square)
+    dx, dy = geo.OFFSETS[edge]
+    reach = CELL / 2 - inset
+    return cx + dx * reach, cy + dy * reach
+
+
+def _arrow(
+    draw: ImageDraw.ImageDraw, tip: tuple[float, float], edge: str, size: float, fill: kit.RGB
+) -> None:
+    """A filled triangle pointing out of a square through `edge`, its tip at `tip`."""
+    dx, dy = geo.OFFSETS[edge]
+    px, py = -dy, dx
+    bx, by = tip[0] - dx * size, tip[1] - dy * size
+    draw.polygon(
+        [tip, (bx + px * size * 0.6, by + py * size * 0.6), (bx - px * size * 0.6, by - py * size * 0.6)],
+        fill=fill,
+        outline=kit.INK,
+    )
+
+
+def _static() -> Image.Image:
+    image = kit.new_canvas(WIDTH, HEIGHT, kit.PAPER)
+    draw = ImageDraw.Draw(image)
+    draw.rectangle((MARGIN, MARGIN, MARGIN + CELL * 14, MARGIN + CELL * 14), fill=BOARD_BG)
+    for i in range(15):
+        p = MARGIN + i * CELL
+        draw.line([(p, MARGIN), (p, MARGIN + 14 * CELL)], fill=kit.GRID, width=1)
+        draw.line([(MARGIN, p), (MARGIN + 14 * CELL, p)], fill=kit.GRID, width=1)
+    for i in range(14):
+        c = MARGIN + i * CELL + CELL / 2
+        for y in (MARGIN / 2, MARGIN * 1.5 + 14 * CELL):
+            kit.text(draw, (c, y), geo.COLUMNS[i], 18, kit.INK, bold=True, anchor="mm")
+        for x in (MARGIN / 2, MARGIN * 1.5 + 14 * CELL):
+            kit.text(draw, (x, c), str(i + 1), 18, kit.INK, bold=True, anchor="mm")
+    for square, colour in geo.CENTRES.items():
+        x0, y0 = _origin(square)
+        draw.rectangle(
+            (x0 + 2, y0 + 2, x0 + CELL - 2, y0 + CELL - 2), fill=CLAN[colour], outline=kit.INK, width=2
+        )
+        kit.text(
+            draw,
+            (x0 + CELL / 2, y0 + CELL / 2),
+            LETTER[colour],
+            34,
+            kit.contrast_text(CLAN[colour]),
+            bold=True,
+            anchor="mm",
+        )
+    for square, (colour, number) in geo.MINE_SQUARE_LABEL.items():
+        x0, y0 = _origin(square)
+        draw.rectangle((x0 + 1, y0 + 1, x0 + CELL - 1, y0 + CELL - 1), fill=CLAN_TINT[colour])
+        kit.text(draw, (x0 + 5, y0 + 3), str(number), 15, kit.INK, bold=True)
+    for square, (colour, inward) in geo.START.items():
+        x0, y0 = _origin(square)
+        draw.rectangle(
+            (x0 + 3, y0 + 3, x0 + CELL - 3, y0 + CELL - 3), fill=CLAN[colour], outline=kit.INK, width=2
+        )
+        kit.text(
+            draw,
+            (x0 + 14, y0 + 14),
+            LETTER[colour],
+            17,
+            kit.contrast_text(CLAN[colour]),
+            bold=True,
+            anchor="mm",
+        )
+        # the printed dead-end track, opening inward
+        draw.line([_centre(square), _edge_point(square, inward)], fill=TRACK, width=10)
+        _arrow(draw, _edge_point(square, inward, 1), inward, 12, kit.WHITE)
+    return image
+
+
+def _track(
+    draw: ImageDraw.ImageDraw, square: str, edges: str, fill: kit.RGB = TRACK, width: int = 10
+) -> None:
+    x0, y0 = _origin(square)
+    if len(edges) == 2 and edges not in ("ns", "ew"):
+        # a curve: a quarter circle around the corner between its two edges
+        corner_x = x0 + CELL if "e" in edges else x0
+        corner_y = y0 if "n" in edges else y0 + CELL
+        r = CELL / 2
+        start = {"ne": 90, "es": 180, "sw": 270, "nw": 0}[edges]
+        draw.arc(
+            (corner_x - r, corner_y - r, corner_x + r, corner_y + r),
+            start,
+            start + 90,
+            fill=fill,
+            width=width,
+        )
+        return
+    centre = _centre(square)
+    for edge in edges:
+        draw.line([centre, _edge_point(square, edge)], fill=fill, width=width)
+    if len(edges) > 2:
+        cx, cy = centre
+        draw.ellipse((cx - width * 0.7, cy - width * 0.7, cx + width * 0.7, cy + width * 0.7), fill=fill)
+
+
+def gem_icon(draw: ImageDraw.ImageDraw, kind: str, centre: tuple[float, float], size: float) -> None:
+    shape, colour = GEM_STYLE[kind]
+    kit.draw_symbol(draw, shape, centre, size, colour, kit.INK, width=1)
+
+
+def _gem_row(
+    draw: ImageDraw.ImageDraw, gems: dict[str, int], x: float, y: float, size: float = 13, text_size: int = 14
+) -> float:
+    """Gems as icon + count, left to right from (x, y centre); returns the x after the row."""
+    for kind in geo.GEM_KINDS:
+        n = gems.get(kind, 0)
+        if not n:
+            continue
+        gem_icon(draw, kind, (x + size / 2, y), size)
+        x += size + 2
+        if n > 1:
+            kit.text(
+                draw, (x, y), str(n), text_size, kit.INK, bold=True, anchor="lm", halo=kit.WHITE, halo_width=2
+            )
+            x += kit.text_size(str(n), text_size, True)[0] + 3
+        x += 2
+    return x
+
+
+def _cart(draw: ImageDraw.ImageDraw, cart: dict[str, Any], colour: str, seat: int, highlight: bool) -> None:
+    cx, cy = _centre(cart["square"])
+    cy -= 6
+    size = 36
+    if highlight:
+        draw.ellipse((cx - 24, cy - 24, cx + 24, cy + 24), outline=kit.HIGHLIGHT, width=4)
+    if cart["front"]:
+        tip = _edge_point(cart["square"], cart["front"], 3)
+        tip = (tip[0], tip[1] - 6 if cart["front"] in "ew" else tip[1])
+        _arrow(draw, tip, cart["front"], 11, CLAN[colour])
+    # a white disc under the token keeps it apart from track, gems and a start square of its own colour
+    draw.ellipse((cx - 22, cy - 22, cx + 22, cy + 22), fill=kit.WHITE, outline=kit.INK, width=1)
+    kit.draw_symbol(draw, kit.seat_symbol(seat), (cx, cy), size, CLAN[colour], kit.INK, width=2)
+    text_colour = kit.contrast_text(CLAN[colour])
+    label_y = cy + (5 if kit.seat_symbol(seat) == "triangle" else 0)
+    kit.text(
+        draw, (cx, label_y), "W" if cart["name"] == "white" else "B", 17, text_colour, bold=True, anchor="mm"
+    )
+    # speed in a white box at the top right corner of the square
+    x0, y0 = _origin(cart["square"])
+    draw.rectangle((x0 + CELL - 19, y0 + 2, x0 + CELL - 2, y0 + 20), fill=kit.WHITE, outline=kit.INK)
+    kit.text(draw, (x0 + CELL - 10.5, y0 + 11), str(cart["speed"]), 15, kit.INK, bold=True, anchor="mm")
+    load = geo.gem_list(cart["load"])
+    if load:
+        width = len(load) * 11
+        lx = cx - width / 2 + 5.5
+        draw.rectangle(
+            (cx - width / 2 - 2, y0 + CELL - 15, cx + width / 2 + 2, y0 + CELL - 2), fill=kit.WHITE
+        )
+        for i, kind in enumerate(load):
+            gem_icon(draw, kind, (lx + i * 11, y0 + CELL - 8.5), 10)
+
+
+def _square_gems(draw: ImageDraw.ImageDraw, square: str, gems: dict[str, int], cart_here: bool) -> None:
+    x0, y0 = _origin(square)
+    kinds = [k for k in geo.GEM_KINDS if gems.get(k)]
+    # with a cart on the square the gems go up to the left corner, clear of the token
+    y = y0 + 12 if cart_here else y0 + CELL - 13
+    x = x0 + 4 if not cart_here else x0 + 3
+    if cart_here:
+        for kind in kinds:
+            gem_icon(draw, kind, (x + 7, y + 9), 11)
+            if gems[kind] > 1:
+                kit.text(
+                    draw,
+                    (x + 14, y + 9),
+                    str(gems[kind]),
+                    13,
+                    kit.INK,
+                    bold=True,
+                    anchor="lm",
+                    halo=kit.WHITE,
+                    halo_width=2,
+                )
+            y += 13
+        return
+    draw_row_width = sum(15 + (12 if gems[k] > 1 else 0) for k in kinds)
+    x = x0 + max(3, (CELL - draw_row_width) / 2)
+    _gem_row(draw, gems, x, y, 13, 14)
+
+
+def _paths(draw: ImageDraw.ImageDraw, view: dict[str, Any]) -> None:
+    for path in view["last_paths"]:
+        squares = path["path"]
+        points = [_centre(sq) for sq in squares]
+        if path["target"] is not None and path["outcome"] != "delivered":
+            # half a step towards the square it could not enter
+            a, b = _centre(squares[-1]), _centre(path["target"])
+            points.append(((a[0] + b[0]) / 2, (a[1] + b[1]) / 2))
+        if len(points) >= 2:
+            draw.line(points, fill=kit.HIGHLIGHT, width=7, joint="curve")
+            for p in points[1:-1]:
+                draw.ellipse((p[0] - 5, p[1] - 5, p[0] + 5, p[1] + 5), fill=kit.HIGHLIGHT)
+        end = points[-1]
+        outcome = path["outcome"]
+        if outcome in ("derailed", "fell") or outcome.startswith("collided"):
+            s = 10
+            draw.line([(end[0] - s, end[1] - s), (end[0] + s, end[1] + s)], fill=kit.DANGER, width=6)
+            draw.line([(end[0] - s, end[1] + s), (end[0] + s, end[1] - s)], fill=kit.DANGER, width=6)
+        start = points[0]
+        draw.ellipse((start[0] - 8, start[1] - 8, start[0] + 8, start[1] + 8), outline=kit.HIGHLIGHT, width=4)
+
+
+def _rift(draw: ImageDraw.ImageDraw, square: str, colour: str) -> None:
+    x0, y0 = _origin(square)
+    draw.rectangle((x0 + 1, y0 + 1, x0 + CELL - 1, y0 + CELL - 1), fill=BOARD_BG)
+    draw.ellipse(
+        (x0 + 5, y0 + 9, x0 + CELL - 5, y0 + CELL - 9), fill=RIFT_FILL, outline=CLAN[colour], width=5
+    )
+    kit.text(draw, (x0 + CELL / 2, y0 + CELL / 2), LETTER[colour], 18, CLAN[colour], bold=True, anchor="mm")
+
+
+def _names(view: dict[str, Any], names: list[str]) -> list[str]:
+    return [names[s] if s < len(names) else f"Seat {s + 1}" for s in range(view["num_seats"])]
+
+
+def _panel(image: Image.Image, view: dict[str, Any], names: list[str], private: bool) -> None:
+    panel = kit.Panel(image, (BOARD_PX, 0, WIDTH, HEIGHT))
+    draw = panel.draw
+    stage = view["stage"]
+    if stage == "collapse" and view["collapse_holder"] is not None:
+        stage_text = f"collapse! chasm opens at {names[view['collapse_holder']]}'s turn"
+    elif stage == "chasm":
+        stage_text = "chasm open"
+    else:
+        stage_text = "mining"
+    panel.title(f"Off the Rails - turn {view['turn']}", 26)
+    panel.line(f"Stage: {stage_text}", 17, bold=stage != "mining")
+    if view["over"]:
+        panel.line(f"Game over: {view['ended_by']}", 18, kit.DANGER, bold=True)
+    else:
+        pending = view["pending"]
+        if pending:
+            panel.wrapped(name_seats(pending["text"], names), 18, kit.HIGHLIGHT, bold=True)
+        else:
+            seat = view["active"]
+            used = view["actions_used"]
+            panel.wrapped(
+                f"{names[seat]}: action phase, {used} of {view['actions_max']} actions used",
+                18,
+                kit.HIGHLIGHT,
+                bold=True,
+            )
+    panel.rule()
+    result = view.get("result")
+    ranks = {r["seat"]: r["rank"] for r in result["seats"]} if result else {}
+    for player in view["players"]:
+        seat = player["seat"]
+        colour = player["colour"]
+        to_act = seat in view["to_act"]
+        top = panel.y
+        if to_act:
+            draw.rectangle((BOARD_PX + 2, top - 2, WIDTH - 2, top + 58), fill=(255, 236, 179))
+            draw.polygon(
+                [(panel.x - 12, top + 6), (panel.x - 2, top + 14), (panel.x - 12, top + 22)], fill=kit.INK
+            )
+        kit.draw_symbol(draw, kit.seat_symbol(seat), (panel.x + 15, top + 14), 28, CLAN[colour], kit.INK, 2)
+        kit.text(
+            draw,
+            (panel.x + 15, top + 14 + (3 if kit.seat_symbol(seat) == "triangle" else 0)),
+            LETTER[colour],
+            14,
+            kit.contrast_text(CLAN[colour]),
+            bold=True,
+            anchor="mm",
+        )
+        rank = f"  #{ranks[seat]}" if seat in ranks else ""
+        label = kit.fit(f"{names[seat]} ({colour})", 19, panel.width - 130, bold=True)
+        kit.text(draw, (panel.x + 36, top + 14), label, 19, kit.INK, bold=to_act, anchor="lm")
+        kit.text(
+            draw,
+            (panel.right - panel.pad, top + 14),
+            f"{player['score']}{rank}",
+            22,
+            kit.INK,
+            bold=True,
+            anchor="rm",
+        )
+        x = _gem_row(draw, player["stockpile"], panel.x + 36, top + 40, 15, 15)
+        carts = f"carts: {player['reserve']} in hand"
+        if player["on_board"]:
+            carts += f", {player['on_board']} out"
+        if player["lost"]:
+            carts += f", {player['lost']} lost"
+        kit.text(draw, (max(x + 8, panel.x + 200), top + 40), carts, 15, kit.MUTED, anchor="lm")
+        panel.y = top + 58
+        if player["missions"]:
+            panel.wrapped("missions: " + ", ".join(player["missions"]), 15, kit.INK, indent=36)
+        panel.gap(4)
+    panel.rule()
+    if view["face_up"]:
+        panel.line("Missions (4 pts each)", 17, bold=True)
+        for mission in view["face_up"]:
+            panel.wrapped(f"{mission}: {geo.MISSIONS[mission]['condition']}", 14, kit.INK, indent=8)
+        panel.gap(2)
+    rifts = " ".join(f"{LETTER[c]}{n}" for c, n in view["rift_supply"].items())
+    supply = view["tile_supply"]
+    panel.line(
+        f"Deck {view['deck_count']}  Last card {view['last_card'] or '-'}  Rift supply {rifts}",
+        15,
+    )
+    panel.line(
+        f"Tiles: straight {supply['straight']}, curve {supply['curve']}, T {supply['t']}, cross {supply['cross']}",
+        15,
+    )
+    bag_y = panel.y + 9
+    kit.text(draw, (panel.x, bag_y), "Bag:", 15, kit.INK, anchor="lm")
+    _gem_row(draw, view["bag"], panel.x + 40, bag_y, 14, 15)
+    panel.gap(24)
+    if view["last_paths"]:
+        moves = []
+        for path in view["last_paths"]:
+            who = names[path["seat"]]
+            route = "-".join(path["path"])
+            end = f" ({path['outcome']} at {path['target']})" if path["target"] else f" ({path['outcome']})"
+            moves.append(f"{who} {path['cart']}: {route}{end}")
+        panel.line("Last run (magenta path)", 16, bold=True)
+        for line in moves:
+            panel.wrapped(line, 15, kit.INK, indent=8)
+    if private and view.get("seat") is not None:
+        _private_box(panel, view, names)
+    # legend at the bottom
+    panel.y = max(panel.y + 6, HEIGHT - 64)
+    if panel.room() > 20:
+        x = panel.x
+        for kind in geo.GEM_KINDS:
+            gem_icon(draw, kind, (x + 8, panel.y + 10), 15)
+            label = f"{kind} {geo.GEM_POINTS[kind]}"
+            kit.text(draw, (x + 19, panel.y + 10), label, 15, kit.INK, anchor="lm")
+            x += 26 + kit.text_size(label, 15)[0] + 8
+        panel.gap(24)
+        kit.text(
+            draw,
+            (panel.x, panel.y + 8),
+            "W/B cart, arrow = front, box = speed; dark hole = rift",
+            15,
+            kit.MUTED,
+            anchor="lm",
+        )
+
+
+def _private_box(panel: kit.Panel, view: dict[str, Any], names: list[str]) -> None:
+    seat = view["seat"]
+    panel.rule(kit.HIGHLIGHT)
+    panel.line(f"Private to {names[seat]}", 17, kit.HIGHLIGHT, bold=True)
+    pending = view["pending"] or {}
+    if "left" in pending:
+        panel.wrapped(
+            f"Your split: left {', '.join(pending['left'])} | right {', '.join(pending['right'])}",
+            16,
+            kit.INK,
+            bold=True,
+        )
+    for cart in view.get("my_carts", []):
+        where = cart["where"] if cart["where"] != "board" else f"on {cart['square']}, speed {cart['speed']}"
+        load = ", ".join(geo.gem_list(cart["load"])) or "empty"
+        panel.line(f"{cart['name']}: {where}; {load}", 15)
+
+
+def _draw_board(view: dict[str, Any], names: list[str], private: bool) -> bytes:
+    image = kit.static_layer("off_the_rails/board", _static)
+    draw = ImageDraw.Draw(image)
+    names = _names(view, names)
+    carts = [c for c in view["carts"] if c["where"] == "board"]
+    cart_squares = {c["square"] for c in carts}
+    for square, edges in view["tiles"].items():
+        _track(draw, square, edges)
+    for square, colour in view["rifts"].items():
+        _rift(draw, square, colour)
+    _paths(draw, view)
+    for square, gems in view["gems"].items():
+        _square_gems(draw, square, gems, square in cart_squares)
+    last = view.get("last_action") or {}
+    if last.get("square"):
+        x0, y0 = _origin(last["square"])
+        draw.rectangle((x0 + 1, y0 + 1, x0 + CELL - 1, y0 + CELL - 1), outline=kit.HIGHLIGHT, width=4)
+    pending = view["pending"] or {}
+    if pending.get("square"):
+        x0, y0 = _origin(pending["square"])
+        draw.rectangle((x0 - 2, y0 - 2, x0 + CELL + 2, y0 + CELL + 2), outline=kit.HIGHLIGHT, width=5)
+        if pending["kind"] == "go":
+            for edge in pending["options"]:
+                _arrow(draw, _edge_point(pending["square"], edge, -2), edge, 13, kit.HIGHLIGHT)
+    if pending.get("kind") == "rift":
+        for square in pending["options"]:
+            x0, y0 = _origin(square)
+            draw.rectangle((x0 + 4, y0 + 4, x0 + CELL - 4, y0 + CELL - 4), outline=kit.DANGER, width=3)
+    moving = view.get("moving") or {}
+    for cart in carts:
+        colour = view["colours"][cart["seat"]]
+        is_moving = moving.get("seat") == cart["seat"] and moving.get("cart") == cart["name"]
+        _cart(draw, cart, colour, cart["seat"], is_moving)
+    _panel(image, view, names, private)
+    return kit.encode(image)
+
+
+def board(view: dict[str, Any], names: list[str]) -> bytes:
+    """The public image (from view(None))."""
+    return _draw_board(view, names, private=False)
+
+
+def hand(view: dict[str, Any], names: list[str]) -> bytes:
+    """A seat's image (from view(seat)): the board plus that seat's private box (its split hands)."""
+    return _draw_board(view, names, private=True)
