@@ -184,10 +184,6 @@ def _cart(draw: ImageDraw.ImageDraw, cart: dict[str, Any], colour: str, seat: in
     size = 36
     if highlight:
         draw.ellipse((cx - 24, cy - 24, cx + 24, cy + 24), outline=kit.HIGHLIGHT, width=4)
-    if cart["front"]:
-        tip = _edge_point(cart["square"], cart["front"], 3)
-        tip = (tip[0], tip[1] - 6 if cart["front"] in "ew" else tip[1])
-        _arrow(draw, tip, cart["front"], 11, CLAN[colour])
     # a white disc under the token keeps it apart from track, gems and a start square of its own colour
     draw.ellipse((cx - 22, cy - 22, cx + 22, cy + 22), fill=kit.WHITE, outline=kit.INK, width=1)
     kit.draw_symbol(draw, kit.seat_symbol(seat), (cx, cy), size, CLAN[colour], kit.INK, width=2)
@@ -209,6 +205,11 @@ def _cart(draw: ImageDraw.ImageDraw, cart: dict[str, Any], colour: str, seat: in
         )
         for i, kind in enumerate(load):
             gem_icon(draw, kind, (lx + i * 11, y0 + CELL - 8.5), 10)
+    # the front arrow last: which way the cart goes matters most
+    if cart["front"]:
+        tip = _edge_point(cart["square"], cart["front"], 3)
+        tip = (tip[0], tip[1] - 6 if cart["front"] in "ew" else tip[1])
+        _arrow(draw, tip, cart["front"], 11, CLAN[colour])
 
 
 def _square_gems(draw: ImageDraw.ImageDraw, square: str, gems: dict[str, int], cart_here: bool) -> None:
@@ -242,14 +243,23 @@ def _square_gems(draw: ImageDraw.ImageDraw, square: str, gems: dict[str, int], c
 def _paths(draw: ImageDraw.ImageDraw, view: dict[str, Any]) -> None:
     for path in view["last_paths"]:
         squares = path["path"]
-        points = [_centre(sq) for sq in squares]
+        centres = [_centre(sq) for sq in squares]
+        # through the shared edge of each pair of squares: on a curve the line cuts the corner like the rail
+        points = [centres[0]]
+        for a, b in zip(centres, centres[1:], strict=False):
+            points.append(((a[0] + b[0]) / 2, (a[1] + b[1]) / 2))
+        if len(centres) > 1:
+            points.append(centres[-1])
         if path["target"] is not None and path["outcome"] != "delivered":
             # half a step towards the square it could not enter
-            a, b = _centre(squares[-1]), _centre(path["target"])
+            a, b = centres[-1], _centre(path["target"])
             points.append(((a[0] + b[0]) / 2, (a[1] + b[1]) / 2))
         if len(points) >= 2:
             draw.line(points, fill=kit.HIGHLIGHT, width=7, joint="curve")
-            for p in points[1:-1]:
+            # a dot per step, on the line inside each square passed, and on the last square
+            mids = points[1 : len(centres)]
+            steps = [((a[0] + b[0]) / 2, (a[1] + b[1]) / 2) for a, b in zip(mids, mids[1:], strict=False)]
+            for p in [*steps, centres[-1]] if len(centres) > 1 else []:
                 draw.ellipse((p[0] - 5, p[1] - 5, p[0] + 5, p[1] + 5), fill=kit.HIGHLIGHT)
         end = points[-1]
         outcome = path["outcome"]

@@ -92,6 +92,10 @@ def gems_text(gems: Mapping[str, int]) -> str:
     return ", ".join(parts) if parts else "nothing"
 
 
+def _gems(n: int) -> str:
+    return f"{n} gem" if n == 1 else f"{n} gems"
+
+
 def auto_split(load: Mapping[str, int]) -> list[str]:
     """The auto_split option's left hand: by value, highest first, dealt left, right, left..."""
     ordered = sorted(board.gem_list(dict(load)), key=lambda k: -board.GEM_POINTS[k])
@@ -1060,7 +1064,7 @@ class OffTheRailsState(GameState):
             return f"{who}: split {board.gem_total(hit.load)} gems of the {hit.name} cart"
         if phase == "pick":
             c = flow["collision"]
-            return f"{who}: pick left ({len(c['left'])} gems) or right ({len(c['right'])} gems)"
+            return f"{who}: pick left ({_gems(len(c['left']))}) or right ({_gems(len(c['right']))})"
         if phase == "claim":
             return f"{who}: claim one mission ({' | '.join(flow['claim_options'])})"
         if phase == "rift":
