@@ -125,6 +125,10 @@ def edge_tokens(e: int) -> tuple[str, str]:
     return token(edge.a), token(edge.b)
 
 
+# "a b" per line, in canonical order: move notation is built and hashed very often.
+LINE_NOTATION: tuple[str, ...] = tuple(" ".join(edge_tokens(e.index)) for e in EDGES)
+
+
 # --------------------------------------------------------------------------- Steiner solver
 
 _SPLITS: dict[int, list[list[tuple[int, int]]]] = {}
@@ -228,6 +232,30 @@ def _dw_rows(terminals: tuple[int, ...], zero: frozenset[int], blocked: frozense
     return rows
 
 
+def _collapse(terminals: tuple[int, ...], zero: frozenset[int], blocked: frozenset[int]) -> tuple[int, ...]:
+    """One junction per group of terminals already joined by built lines (weight 0).
+
+    Exact: a tree joining one terminal of each group, plus the built lines, joins them all at the
+    same weight, and any tree joining all terminals joins the representatives. Mid-round most
+    terminals already share a network, so this often leaves two or three terminals instead of six.
+    """
+    rep: dict[int, int] = {}
+    for t in terminals:
+        if t in rep:
+            continue
+        group, todo = {t}, [t]
+        while todo:
+            v = todo.pop()
+            for u, e in ADJACENCY[v]:
+                if u not in group and e in zero and e not in blocked:
+                    group.add(u)
+                    todo.append(u)
+        low = min(group)
+        for v in group:
+            rep[v] = low
+    return tuple(sorted({rep[t] for t in terminals}))
+
+
 @lru_cache(maxsize=8192)
 def steiner_cost(terminals: tuple[int, ...], zero: frozenset[int] = frozenset(),
                  blocked: frozenset[int] = frozenset()) -> int:
@@ -236,7 +264,7 @@ def steiner_cost(terminals: tuple[int, ...], zero: frozenset[int] = frozenset(),
     Lines in `zero` weigh 0, lines in `blocked` are unusable, others weigh their cost. INF if
     the terminals cannot be joined. Root trick: the tree for {t0} + rest is rows[rest][t0].
     """
-    unique = tuple(sorted(set(terminals)))
+    unique = _collapse(terminals, zero, blocked)
     if len(unique) <= 1:
         return 0
     if unique != terminals:
@@ -277,10 +305,13 @@ def _shortest_path(adj: tuple, dist: list[int], source: int, v: int) -> list[int
 @lru_cache(maxsize=1024)
 def steiner_tree(terminals: tuple[int, ...], zero: frozenset[int] = frozenset(),
                  blocked: frozenset[int] = frozenset()) -> tuple[int, tuple[int, ...]]:
-    """One minimum Steiner tree: (weight, its line indices, built zero-weight lines included)."""
-    unique = tuple(sorted(set(terminals)))
+    """One minimum Steiner tree: (weight, its lines). Terminals already joined by built lines count
+    as one, so the lines (with the built ones) join all terminals; zero-weight lines may be in it."""
+    unique = _collapse(terminals, zero, blocked)
     if len(unique) <= 1:
         return 0, ()
+    if unique != terminals:
+        return steiner_tree(unique, zero, blocked)
     adj = _weighted_adjacency(zero, blocked)
     n = len(JUNCTIONS)
     root, rest = unique[0], unique[1:]

@@ -25,8 +25,7 @@ class Lay(Move):
     edge: int
 
     def __str__(self) -> str:
-        a, b = board.edge_tokens(self.edge)
-        return f"lay {a} {b}"
+        return "lay " + board.LINE_NOTATION[self.edge]
 
 
 @dataclass(frozen=True, eq=False)
@@ -36,8 +35,7 @@ class Vex(Move):
     edge: int
 
     def __str__(self) -> str:
-        a, b = board.edge_tokens(self.edge)
-        return f"vex {a} {b}"
+        return "vex " + board.LINE_NOTATION[self.edge]
 
 
 @dataclass(frozen=True, eq=False)

@@ -161,8 +161,16 @@ class TransEuropaState(GameState):
 
     def is_complete(self, seat: int) -> bool:
         """D7: marker and all five cities in one network of the seat."""
+        marker = self.markers[seat]
+        if marker is None:
+            return False
+        cities = self.hand_junctions(seat)
+        # Cheap rejection first: a city (other than the marker's) with no usable line at all.
+        for v in cities:
+            if v != marker and not any(self._usable(seat, e) for _u, e in board.ADJACENCY[v]):
+                return False
         net = self.network(seat)
-        return bool(net) and all(v in net for v in self.hand_junctions(seat))
+        return all(v in net for v in cities)
 
     def board_for(self, seat: int) -> tuple[frozenset[int], frozenset[int]]:
         """(lines costing 0, lines blocked) for the seat's penalty (D12)."""
@@ -224,12 +232,15 @@ class TransEuropaState(GameState):
 
     def _candidates(self, seat: int) -> list[int]:
         """Empty lines touching the seat's network, in line order."""
-        found: set[int] = set()
-        for v in self.network(seat):
-            for _u, e in board.ADJACENCY[v]:
-                if e not in self.tracks:
-                    found.add(e)
-        return sorted(found)
+        key = ("cand", seat)
+        if key not in self._cache:
+            found: set[int] = set()
+            for v in self.network(seat):
+                for _u, e in board.ADJACENCY[v]:
+                    if e not in self.tracks:
+                        found.add(e)
+            self._cache[key] = sorted(found)
+        return self._cache[key]
 
     def _vex_problem(self, seat: int, edge: int, counts: dict[int, int]) -> str | None:
         """Why a coloured track on this empty, touching line is refused (limits, D18, D19)."""
@@ -274,7 +285,7 @@ class TransEuropaState(GameState):
     def legal_moves(self, seat: int) -> list[Move]:
         if seat not in self.to_act():
             return []
-        return sorted(set(self._moves(seat)), key=str)
+        return sorted(self._moves(seat), key=str)  # each move is generated once
 
     def parse_move(self, text: str) -> Move:
         move = parse(text)
