@@ -205,8 +205,8 @@ def _board_layer(draw: ImageDraw.ImageDraw, view: dict[str, Any]) -> None:
             length = math.hypot(bx - ax, by - ay)
             sign = 1 if lane_index == 0 else -1
             x, y = x - (by - ay) / length * 14 * sign, y + (bx - ax) / length * 14 * sign
-        if lane["tiles"] < 2:
-            continue  # a lone tile is named by its railhead tag
+        if lane["tiles"] < 2 or lane["spaces"] < 3:
+            continue  # short or barely started lanes: colour, pattern and railhead tag say enough
         draw.rectangle((x - 11, y - 8, x + 11, y + 8), fill=kit.WHITE)
         kit.text(draw, (x, y), lane["rr"].upper(), 14, kit.INK, anchor="mm")
     # Connection pips under each city: one per railroad that reaches it.
@@ -222,9 +222,11 @@ def _board_layer(draw: ImageDraw.ImageDraw, view: dict[str, Any]) -> None:
         for i, rr in enumerate(rrs):
             px = x - width / 2 + i * 10 + 5
             draw.rectangle((px - 5, y + 12, px + 5, y + 22), fill=RR_COLOURS[rr], outline=kit.INK)
-        # The count is what scores: value x railroads.
-        draw.ellipse((x + 6, y - 22, x + 28, y), fill=kit.INK)
-        kit.text(draw, (x + 17, y - 11), f"x{len(rrs)}", 13, kit.WHITE, anchor="mm")
+        # The count is what scores (value x railroads): a badge on the side away from the name.
+        dx = _LABEL_OFFSETS[BOARD.cities[city].label][0]
+        bx = x - 17 if dx > 0 else x + 17
+        draw.ellipse((bx - 11, y - 22, bx + 11, y), fill=kit.INK)
+        kit.text(draw, (bx, y - 11), f"x{len(rrs)}", 13, kit.WHITE, anchor="mm")
     # Railhead tags; at a city they sit opposite its name and stack.
     stacked: dict[str, int] = {}
     for rr in RAILROADS:
