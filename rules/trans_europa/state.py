@@ -4,6 +4,9 @@ Conventions: internally junctions and lines are board indices (see `board`); eve
 and notation uses junction tokens (city id, else `<row letter><col>`). In views and JSON every
 dict keyed by seat uses str(seat) keys ("0", "1", ...), e.g. `markers`, `scores`,
 `coloured_left`, `networks`, and the history's `hands`, `penalties`, `scores_before`/`after`.
+Views follow spec section 12, plus `last_tracks` (the newest turn's tracks, also stored per
+finished round in the history). A seat's `tracks_needed` before its marker is down is the cost
+of its five cities alone (the best any marker could do). At game end the last board stays on show.
 """
 
 from __future__ import annotations
@@ -286,6 +289,12 @@ class TransEuropaState(GameState):
         if seat not in self.to_act():
             return []
         return sorted(self._moves(seat), key=str)  # each move is generated once
+
+    def timeout_move(self, seat: int) -> Move | None:
+        """Only the optional second track may be skipped; markers and first tracks may not."""
+        if seat in self.to_act() and self.phase == "building" and self.step == 2:
+            return End()
+        return None
 
     def parse_move(self, text: str) -> Move:
         move = parse(text)

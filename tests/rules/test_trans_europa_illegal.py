@@ -100,3 +100,13 @@ def test_forced_single_legal_move() -> None:
         "Ann has only one legal move: lay madrid l2.", "Ann lays a track Madrid–l2; 82 black tracks left."]
     assert state.to_act() == frozenset({0}) and state.step == 2
     assert [str(m) for m in state.legal_moves(0)] == ["end", "lay k3 l2", "lay l2 l4"]
+
+
+def test_timeout_skips_only_the_second_track() -> None:
+    state = e7()
+    assert state.timeout_move(0) is None and state.timeout_move(1) is None
+    state.apply(0, "lay a17 stockholm")
+    assert str(state.timeout_move(0)) == "end"
+    state.apply(0, state.timeout_move(0))
+    assert state.to_act() == frozenset({1})
+    assert DEFINITION.new_game(2, {}, 1).timeout_move(0) is None
