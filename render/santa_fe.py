@@ -412,11 +412,45 @@ def _strip(image: Image.Image, view: dict[str, Any], names: list[str]) -> None:
     x, y = 14, STRIP_TOP
     kit.text(draw, (x, y), "Last action", 17, kit.INK, bold=True)
     y += 24
-    lines = [_named(t, names) for t in view["log"]][-6:]
+    lines = [_named(t, names) for t in view["log"]][-4:]
     for line in lines:
-        shown = line if len(line) <= 120 else line[:117] + "..."
+        shown = line if len(line) <= 125 else line[:122] + "..."
         kit.text(draw, (x, y), shown, 15, kit.INK)
         y += 20
+    # Where every line can go next, in move notation: what to type after "lay <rr> <n>".
+    y = STRIP_TOP + 24 + 4 * 20 + 8
+    kit.text(draw, (x, y), "Next spaces per line (lay <rr> <line> <city>)", 17, kit.INK, bold=True)
+    y += 24
+    for rr in RAILROADS:
+        _rr_swatch(draw, rr, (x + 16, y + 8), 26)
+        kit.text(draw, (x + 36, y + 8), _next_text(view, rr), 15, kit.INK, anchor="lm")
+        y += 20
+
+
+def _next_text(view: dict[str, Any], rr: str) -> str:
+    """One line per railroad: each line's railhead and the cities its next tile may go toward."""
+    if view["supply"][rr] <= 0 and not view["bought_phase"]:
+        return f"{rr.upper()}: no tiles left"
+    holders: dict[int, set[str]] = {}
+    for lane in view["lanes"]:
+        holders.setdefault(lane["section"], set()).add(lane["rr"])
+    parts = []
+    for head in view["lines"][rr]:
+        tag = f"{rr.upper()}{head['line']}"
+        if "toward" in head:
+            parts.append(
+                f"{tag} -> {head['toward']} ({head['tiles']}/{BOARD.sections[head['section']].spaces})"
+            )
+            continue
+        city = head["at"]
+        targets = sorted(
+            BOARD.sections[sid].other(city)
+            for sid in BOARD.at_city[city]
+            if rr not in holders.get(sid, set()) and len(holders.get(sid, ())) < BOARD.sections[sid].lanes
+        )
+        parts.append(f"{tag} at {city} -> {', '.join(targets)}" if targets else f"{tag} at {city}: dead end")
+    text = "   ".join(parts)
+    return text if len(text) <= 130 else text[:127] + "..."
 
 
 def _legend(draw: ImageDraw.ImageDraw) -> None:

@@ -33,8 +33,6 @@ DEALT_CITIES = 4
 MAX_LINES = 3
 TILE_PRICE = 1
 
-SIMULTANEOUS = ("engineer", "choose", "exchange")
-
 
 def rr_name(rr: str) -> str:
     return rr.upper()
