@@ -51,7 +51,11 @@ def _cities(tokens: list[str]) -> list[str]:
                 i = j
                 break
         else:
-            raise IllegalMove(f"Unknown city {tokens[i]!r}.")
+            start = tokens[i]
+            options = sorted(cid for cid in BOARD.cities if cid.startswith(start))
+            if len(options) > 1:
+                raise IllegalMove(f"Which city: {' or '.join(options)}?")
+            raise IllegalMove(f"Unknown city {start!r}.")
     return found
 
 

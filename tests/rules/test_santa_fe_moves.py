@@ -154,6 +154,13 @@ def test_lenient_notation() -> None:
     assert str(state.parse_move("buy  tile  sp")) == "buy tile sp"
 
 
+def test_ambiguous_city_prefix_names_the_options() -> None:
+    state = fresh()
+    with pytest.raises(IllegalMove) as caught:
+        state.parse_move("play santa")
+    assert caught.value.reason == "Which city: santa-barbara or santa-fe?"
+
+
 def test_line_must_be_named_when_two_lines_fit() -> None:
     state = fresh()
     state.lines["sf"].append({"at": "chicago"})
