@@ -541,8 +541,14 @@ def hand(view: dict[str, Any], names: list[str]) -> bytes:
         kit.text(draw, (700, 52), ", ".join(extras) or "no other cards", 17, kit.INK)
     kit.text(draw, (20, 96), "City cards in hand (value x railroads now = points)", 19, kit.INK, bold=True)
     x, y = 20, 126
+    pending_words = (view.get("pending") or "").split()
+    chosen = pending_words[1] if len(pending_words) > 1 and pending_words[0] == "play" else None
     for card in cards:
         _city_card(draw, (x, y), card)
+        if card["city"] == chosen:
+            # The card chosen this round (still in hand until the reveal): framed in magenta.
+            draw.rounded_rectangle((x - 4, y - 4, x + 180, y + 140), 12, outline=kit.HIGHLIGHT, width=4)
+            chosen = None
         x += 190
         if x > 1200 - 190:
             x, y = 20, y + 150
