@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from functools import lru_cache
 from typing import Any
 
 from PIL import Image, ImageDraw
@@ -143,8 +144,9 @@ def _city_label(draw: ImageDraw.ImageDraw, city: str) -> None:
     kit.text(draw, (x, y), name, 15, kit.INK, bold=True, halo=kit.PAPER, anchor=anchor)
 
 
-def _board_layer(draw: ImageDraw.ImageDraw, view: dict[str, Any]) -> None:
+def _board_layer(image: Image.Image, view: dict[str, Any]) -> None:
     """Track, reserved spaces, open-section arrows, railheads, connection pips, last tiles."""
+    draw = ImageDraw.Draw(image)
     laid: dict[tuple[int, int], dict[str, Any]] = {
         (lane["section"], lane["lane"]): lane for lane in view["lanes"]
     }
@@ -207,8 +209,7 @@ def _board_layer(draw: ImageDraw.ImageDraw, view: dict[str, Any]) -> None:
             x, y = x - (by - ay) / length * 14 * sign, y + (bx - ax) / length * 14 * sign
         if lane["tiles"] < 2 or lane["spaces"] < 3:
             continue  # short or barely started lanes: colour, pattern and railhead tag say enough
-        draw.rectangle((x - 11, y - 8, x + 11, y + 8), fill=kit.WHITE)
-        kit.text(draw, (x, y), lane["rr"].upper(), 14, kit.INK, anchor="mm")
+        _paste(image, _sprite("lane", lane["rr"].upper(), lane["rr"]), (x, y))
     # Connection pips under each city: one per railroad that reaches it.
     reach: dict[str, list[str]] = {}
     for rr in RAILROADS:
@@ -225,8 +226,7 @@ def _board_layer(draw: ImageDraw.ImageDraw, view: dict[str, Any]) -> None:
         # The count is what scores (value x railroads): a badge on the side away from the name.
         dx = _LABEL_OFFSETS[BOARD.cities[city].label][0]
         bx = x - 17 if dx > 0 else x + 17
-        draw.ellipse((bx - 11, y - 22, bx + 11, y), fill=kit.INK)
-        kit.text(draw, (bx, y - 11), f"x{len(rrs)}", 13, kit.WHITE, anchor="mm")
+        _paste(image, _sprite("badge", f"x{len(rrs)}", ""), (bx, y - 11))
     # Railhead tags; at a city they sit opposite its name and stack.
     stacked: dict[str, int] = {}
     for rr in RAILROADS:
@@ -246,7 +246,7 @@ def _board_layer(draw: ImageDraw.ImageDraw, view: dict[str, Any]) -> None:
                 p, q = slots[_space_index(head["section"], lane["from"], lane["tiles"] - 1)]
                 x, y = _mid(p, q)
                 y -= 16
-            _tag(draw, (x, y), tag, rr)
+            _paste(image, _sprite("tag", tag, rr), (x, y))
 
 
 def _outline(
@@ -287,6 +287,30 @@ def _arrow(
     left = (x - ux * 5 + nx * 7, y - uy * 5 + ny * 7)
     right = (x - ux * 5 - nx * 7, y - uy * 5 - ny * 7)
     draw.polygon([tip, left, right], fill=RR_COLOURS[rr], outline=kit.INK, width=2)
+
+
+@lru_cache(maxsize=256)
+def _sprite(kind: str, label: str, rr: str) -> Image.Image:
+    """A small label drawn once per process and pasted after (text is the slowest thing to draw)."""
+    w, _ = kit.text_size(label, 14, True)
+    size = (int(w) + 14, 24)
+    sprite = Image.new("RGBA", size, (0, 0, 0, 0))
+    draw = ImageDraw.Draw(sprite)
+    centre = (size[0] / 2, size[1] / 2)
+    if kind == "tag":
+        _tag(draw, centre, label, rr)
+    elif kind == "lane":
+        draw.rectangle((centre[0] - 11, 4, centre[0] + 11, 20), fill=kit.WHITE)
+        kit.text(draw, centre, label, 14, kit.INK, anchor="mm")
+    else:
+        draw.ellipse((centre[0] - 11, 1, centre[0] + 11, 23), fill=kit.INK)
+        kit.text(draw, centre, label, 13, kit.WHITE, anchor="mm")
+    return sprite
+
+
+def _paste(image: Image.Image, sprite: Image.Image, centre: tuple[float, float]) -> None:
+    x, y = centre
+    image.paste(sprite, (int(x - sprite.width / 2), int(y - sprite.height / 2)), sprite)
 
 
 def _tag(draw: ImageDraw.ImageDraw, centre: tuple[float, float], label: str, rr: str) -> None:
@@ -495,8 +519,7 @@ def _legend(draw: ImageDraw.ImageDraw) -> None:
 def board(view: dict[str, Any], names: list[str]) -> bytes:
     """The public image (from view(None))."""
     image = kit.static_layer("santa_fe/map", _static)
-    draw = ImageDraw.Draw(image)
-    _board_layer(draw, view)
+    _board_layer(image, view)
     _strip(image, view, names)
     _panel(image, view, names)
     return kit.encode(image)
