@@ -152,7 +152,9 @@ def play(i: int, full_every: int) -> tuple[TransEuropaState, list[tuple[int, str
         if state.round != rounds_seen or state.is_over():
             check_round_end(state.history[-1])
             rounds_seen = state.round
-            check_full(state)
+            # All views at game end (penalties cached from the scoring); after a new deal, the
+            # public view and one seat's, as below.
+            check_full(state, None if state.is_over() or full_every == 1 else [None, len(log) % n])
         elif len(log) % full_every == 0:
             # Every seat's view costs an exact penalty: check the public view and one seat in turn.
             check_full(state, None if full_every == 1 else [None, (len(log) // full_every) % n])
