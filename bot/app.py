@@ -4,15 +4,18 @@ from __future__ import annotations
 
 import logging
 import os
-from collections.abc import Mapping
+import time
+from collections.abc import Callable, Mapping
 from typing import Any
 
 import discord
 from discord.ext import commands
 
 from bot.render_pool import Renderer, RenderPool
+from bot.scheduler import Scheduler
 from bot.store import Store
 from bot.tables import Tables
+from bot.ui.clock import CLOCK_ITEMS
 from bot.ui.components import DYNAMIC_ITEMS
 from rules.engine import GameDefinition
 
@@ -48,6 +51,7 @@ class JunctionBot(commands.Bot):
         render_workers: int,
         dev_guild: int | None,
         defer_after: float,
+        now: Callable[[], float] | None = None,
         **bot_kwargs: Any,
     ) -> None:
         bot_kwargs.setdefault("intents", discord.Intents.none() | discord.Intents(guilds=True))
@@ -62,18 +66,28 @@ class JunctionBot(commands.Bot):
         self.store: Store | None = None
         self.tables: Tables = None  # type: ignore[assignment]  # set in setup_hook
         self.junction: Any = None  # the GamesCog; components call into it
+        self.clock: Any = None  # the ClockCog (turn timers, reminders, seats)
+        self.now: Callable[[], float] = now or time.time
+        self.scheduler = Scheduler(self._clock_due, self.now)
         self._resumed = False
 
     async def setup_hook(self) -> None:
         from bot.cogs.games import GamesCog
 
         self.store = await Store.open(self.db_path)
-        self.tables = Tables(self.store, games=self.games)
+        self.tables = Tables(self.store, games=self.games, now=self.now)
         await self.tables.load()  # the index only; states load on first use
+        self.tables.on_clocks = self.scheduler.schedule
+        for game_id, due in (await self.tables.due_times()).items():  # deadlines survive restarts
+            self.scheduler.schedule(game_id, due)
         self.junction = GamesCog(self)
         await self.add_cog(self.junction)
+        from bot.cogs.clock import ClockCog
+
+        self.clock = ClockCog(self)
+        await self.add_cog(self.clock)
         # One registration per component kind re-attaches every game's buttons after a restart.
-        self.add_dynamic_items(*DYNAMIC_ITEMS)
+        self.add_dynamic_items(*DYNAMIC_ITEMS, *CLOCK_ITEMS)
         if self.dev_guild:
             guild = discord.Object(self.dev_guild)
             self.tree.copy_global_to(guild=guild)
@@ -89,8 +103,14 @@ class JunctionBot(commands.Bot):
             self._resumed = True
             # Finish what the last run owed: AI turns and posts committed but not sent.
             await self.junction.resume_all()
+            # Then the clocks: a deadline that passed while the bot was down is handled now.
+            self.scheduler.start()
+
+    async def _clock_due(self, game_id: int) -> None:
+        await self.clock.on_due(game_id)
 
     async def close(self) -> None:
+        await self.scheduler.stop()
         if self.junction is not None:
             await self.junction.drain()
         try:
@@ -111,6 +131,7 @@ def create_bot(
     render_workers: int | None = None,
     dev_guild: int | str | None = None,
     defer_after: float = 1.5,
+    now: Callable[[], float] | None = None,
     **bot_kwargs: Any,
 ) -> JunctionBot:
     """Build the bot. `games`/renderers default to the registry and `render`; the rest goes to Bot.
@@ -118,6 +139,7 @@ def create_bot(
     render_workers: render processes; default one per spare core (at least 1, at most 4).
     dev_guild: sync commands to that guild only (instant in development) instead of globally.
     defer_after: seconds of work after which an interaction is deferred (Discord allows 3).
+    now: the clock of turn timers (epoch seconds; default time.time); tests pass one they move.
     """
     return JunctionBot(
         db_path,
@@ -127,5 +149,6 @@ def create_bot(
         render_workers=render_workers if render_workers is not None else max(1, min(4, (os.cpu_count() or 2) - 1)),
         dev_guild=int(dev_guild) if dev_guild else None,
         defer_after=defer_after,
+        now=now,
         **bot_kwargs,
     )

@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 import json
 import time
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -78,6 +78,45 @@ MIGRATIONS: tuple[str, ...] = (
         settings TEXT NOT NULL DEFAULT '{}'
     );
     """,
+    # 2: asynchronous play: table clock options, per-seat turn clocks, seat and user preferences.
+    # turn_hours (0 = no timer), turn_deadline (the earliest running deadline, for listings) and
+    # timeout_action come from migration 1; games made before this migration keep no timer.
+    """
+    ALTER TABLE games ADD COLUMN max_timeouts INTEGER NOT NULL DEFAULT 3;
+    ALTER TABLE games ADD COLUMN vacation_hours INTEGER NOT NULL DEFAULT 72;
+    ALTER TABLE games ADD COLUMN board_posted_at REAL;
+    -- One running turn clock per seat that must act. `token` is the seat's decision count when
+    -- the clock started: a clock whose token is behind the seat's moves is stale, never fired.
+    CREATE TABLE clocks (
+        game_id INTEGER NOT NULL REFERENCES games (id),
+        seat INTEGER NOT NULL,
+        token INTEGER NOT NULL,
+        started_at REAL NOT NULL,
+        deadline REAL NOT NULL,
+        reminders_sent INTEGER NOT NULL DEFAULT 0,
+        channel_told INTEGER NOT NULL DEFAULT 0,
+        next_due REAL NOT NULL,
+        PRIMARY KEY (game_id, seat)
+    ) WITHOUT ROWID;
+    CREATE INDEX clocks_by_due ON clocks (next_due);
+    CREATE TABLE seat_prefs (
+        game_id INTEGER NOT NULL REFERENCES games (id),
+        seat INTEGER NOT NULL,
+        muted INTEGER NOT NULL DEFAULT 0,
+        timeouts INTEGER NOT NULL DEFAULT 0,
+        vacation_until REAL,
+        vacation_used REAL NOT NULL DEFAULT 0,
+        away_user_id INTEGER,
+        away_name TEXT,
+        PRIMARY KEY (game_id, seat)
+    ) WITHOUT ROWID;
+    CREATE TABLE user_prefs (
+        user_id INTEGER PRIMARY KEY,
+        tz TEXT,
+        quiet_start INTEGER,
+        quiet_end INTEGER
+    );
+    """,
 )
 
 OPEN_STATUSES = ("lobby", "running")
@@ -101,6 +140,12 @@ class GameRow:
     result: dict[str, Any] | None
     created_at: float
     updated_at: float
+    turn_hours: int = 0  # 0: no turn timer
+    turn_deadline: float | None = None  # the earliest running deadline (listings)
+    timeout_action: str = "ai"  # ai | skip | end
+    max_timeouts: int = 3  # timeouts in a row before the AI takes the seat for good
+    vacation_hours: int = 72  # clock pause each seat may take in this game
+    board_posted_at: float | None = None
 
     @property
     def place_id(self) -> int:
@@ -138,6 +183,42 @@ class OutboxRow:
 
 
 @dataclass(frozen=True)
+class ClockRow:
+    """A seat's running turn clock (see migration 2)."""
+
+    seat: int
+    token: int
+    started_at: float
+    deadline: float
+    reminders_sent: int
+    channel_told: bool
+    next_due: float
+
+
+@dataclass(frozen=True)
+class SeatPrefs:
+    """A seat's reminder mute, timeouts in a row, clock pause, and who handed it to the AI."""
+
+    seat: int
+    muted: bool = False
+    timeouts: int = 0
+    vacation_until: float | None = None
+    vacation_used: float = 0.0  # hours
+    away_user_id: int | None = None
+    away_name: str | None = None
+
+
+@dataclass(frozen=True)
+class UserPrefs:
+    """A user's time zone and quiet hours (minutes after local midnight; start == end: none)."""
+
+    user_id: int
+    tz: str | None = None
+    quiet_start: int | None = None
+    quiet_end: int | None = None
+
+
+@dataclass(frozen=True)
 class PendingPost:
     """A post owed after a commit, written in the same transaction as the moves behind it."""
 
@@ -148,7 +229,8 @@ class PendingPost:
 
 _GAME_COLUMNS = (
     "id, game_key, options, seed, status, seat_order, guild_id, channel_id, thread_id, creator_id, "
-    "lobby_message_id, board_message_id, dm_closed_told, result, created_at, updated_at"
+    "lobby_message_id, board_message_id, dm_closed_told, result, created_at, updated_at, "
+    "turn_hours, turn_deadline, timeout_action, max_timeouts, vacation_hours, board_posted_at"
 )
 
 
@@ -170,6 +252,12 @@ def _game(row: Sequence[Any]) -> GameRow:
         result=None if row[13] is None else json.loads(row[13]),
         created_at=row[14],
         updated_at=row[15],
+        turn_hours=row[16] or 0,
+        turn_deadline=row[17],
+        timeout_action=row[18] or "ai",
+        max_timeouts=row[19],
+        vacation_hours=row[20],
+        board_posted_at=row[21],
     )
 
 
@@ -188,6 +276,7 @@ class Store:
         self._db = db
         self._write = asyncio.Lock()
         self.commit_seconds: list[float] = []  # time of each move commit, read by the bench
+        self.now: Callable[[], float] = time.time  # the service injects its clock (tests move it)
 
     @classmethod
     async def open(cls, path: str) -> Store:
@@ -237,17 +326,21 @@ class Store:
         creator_id: int,
         seat_order: str,
         first_seat: tuple[int | None, str | None, str] | None = None,
+        turn_hours: int = 0,
+        timeout_action: str = "ai",
+        max_timeouts: int = 3,
+        vacation_hours: int = 72,
     ) -> int:
         """Insert a lobby (and its creator's seat, if any); StoreError if the place has an open game."""
-        now = time.time()
+        now = self.now()
         async with self._write:
             try:
                 cursor = await self._db.execute(
                     "INSERT INTO games (game_key, options, seed, status, seat_order, guild_id, channel_id,"
-                    " thread_id, creator_id, created_at, updated_at)"
-                    " VALUES (?, ?, ?, 'lobby', ?, ?, ?, ?, ?, ?, ?)",
+                    " thread_id, creator_id, created_at, updated_at, turn_hours, timeout_action, max_timeouts,"
+                    " vacation_hours) VALUES (?, ?, ?, 'lobby', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                     (game_key, _dumps(options), seed, seat_order, guild_id, channel_id, thread_id,
-                     creator_id, now, now),
+                     creator_id, now, now, turn_hours, timeout_action, max_timeouts, vacation_hours),
                 )
                 game_id = cursor.lastrowid
                 assert game_id is not None
@@ -304,7 +397,7 @@ class Store:
     async def set_game_fields(self, game_id: int, **fields: Any) -> None:
         """Update plain columns (message ids, status, ...). Names come from code, never from users."""
         allowed = {"lobby_message_id", "board_message_id", "status", "dm_closed_told", "result",
-                   "turn_hours", "turn_deadline", "timeout_action"}
+                   "turn_hours", "turn_deadline", "timeout_action", "board_posted_at"}
         if not fields or not set(fields) <= allowed:
             raise ValueError(f"bad fields {sorted(fields)}")
         values = [(_dumps(sorted(v)) if k == "dm_closed_told" else
@@ -312,7 +405,7 @@ class Store:
         sets = ", ".join(f"{k} = ?" for k in fields)
         async with self._write:
             await self._db.execute(
-                f"UPDATE games SET {sets}, updated_at = ? WHERE id = ?", (*values, time.time(), game_id)
+                f"UPDATE games SET {sets}, updated_at = ? WHERE id = ?", (*values, self.now(), game_id)
             )
             await self._db.commit()
 
@@ -332,16 +425,17 @@ class Store:
                 "INSERT INTO seats (game_id, seat, user_id, ai_kind, name) VALUES (?, ?, ?, ?, ?)",
                 [(game_id, s.seat, s.user_id, s.ai_kind, s.name) for s in seats],
             )
-            await self._db.execute("UPDATE games SET updated_at = ? WHERE id = ?", (time.time(), game_id))
+            await self._db.execute("UPDATE games SET updated_at = ? WHERE id = ?", (self.now(), game_id))
             await self._db.commit()
 
     # ------------------------------------------------------------------ play
 
     async def start_game(
-        self, game_id: int, seats: Sequence[SeatRow], state: dict[str, Any], posts: Sequence[PendingPost]
+        self, game_id: int, seats: Sequence[SeatRow], state: dict[str, Any], posts: Sequence[PendingPost],
+        clocks: Sequence[ClockRow] = (),
     ) -> None:
         """Lobby -> running: final seat order, first snapshot and the posts owed, in one transaction."""
-        now = time.time()
+        now = self.now()
         async with self._write:
             await self._db.execute("DELETE FROM seats WHERE game_id = ?", (game_id,))
             await self._db.executemany(
@@ -356,6 +450,7 @@ class Store:
             await self._db.execute(
                 "UPDATE games SET status = 'running', updated_at = ? WHERE id = ?", (now, game_id)
             )
+            await self._write_clocks(game_id, clocks)
             await self._db.commit()
 
     async def record_moves(
@@ -368,12 +463,17 @@ class Store:
         *,
         status: str = "running",
         result: dict[str, Any] | None = None,
+        clocks: Sequence[ClockRow] | None = None,
+        seats: Sequence[SeatRow] | None = None,
+        prefs: Sequence[SeatPrefs] = (),
     ) -> None:
         """Append moves first_n.. with the snapshot after them and the posts they owe: one transaction.
 
+        With them, if given: the game's clocks (all replaced), its seats and changed seat prefs, so
+        a timeout's move, the seat it takes over and the clock it clears commit together.
         The (game, n) primary key makes a move applied twice fail loudly instead of being stored.
         """
-        now = time.time()
+        now = self.now()
         started = time.perf_counter()
         async with self._write:
             try:
@@ -390,6 +490,11 @@ class Store:
                     "UPDATE games SET status = ?, result = ?, updated_at = ? WHERE id = ?",
                     (status, None if result is None else _dumps(result), now, game_id),
                 )
+                if seats is not None:
+                    await self._write_seats(game_id, seats)
+                await self._write_prefs(game_id, prefs)
+                if clocks is not None or status != "running":
+                    await self._write_clocks(game_id, () if status != "running" else clocks or ())
                 await self._db.commit()
             except BaseException:
                 await self._db.rollback()
@@ -406,10 +511,10 @@ class Store:
 
     async def add_posts(self, game_id: int, posts: Sequence[PendingPost], status: str | None = None) -> None:
         async with self._write:
-            await self._insert_posts(game_id, posts, time.time())
+            await self._insert_posts(game_id, posts, self.now())
             if status is not None:
                 await self._db.execute(
-                    "UPDATE games SET status = ?, updated_at = ? WHERE id = ?", (status, time.time(), game_id)
+                    "UPDATE games SET status = ?, updated_at = ? WHERE id = ?", (status, self.now(), game_id)
                 )
             await self._db.commit()
 
@@ -455,4 +560,89 @@ class Store:
                 " ON CONFLICT (guild_id) DO UPDATE SET settings = excluded.settings",
                 (guild_id, _dumps(settings)),
             )
+            await self._db.commit()
+
+    # ------------------------------------------------------------------ clocks and preferences
+
+    async def _write_seats(self, game_id: int, seats: Iterable[SeatRow]) -> None:
+        await self._db.execute("DELETE FROM seats WHERE game_id = ?", (game_id,))
+        await self._db.executemany(
+            "INSERT INTO seats (game_id, seat, user_id, ai_kind, name) VALUES (?, ?, ?, ?, ?)",
+            [(game_id, s.seat, s.user_id, s.ai_kind, s.name) for s in seats],
+        )
+
+    async def _write_clocks(self, game_id: int, clocks: Iterable[ClockRow]) -> None:
+        clocks = list(clocks)
+        await self._db.execute("DELETE FROM clocks WHERE game_id = ?", (game_id,))
+        await self._db.executemany(
+            "INSERT INTO clocks (game_id, seat, token, started_at, deadline, reminders_sent, channel_told,"
+            " next_due) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            [(game_id, c.seat, c.token, c.started_at, c.deadline, c.reminders_sent, int(c.channel_told),
+              c.next_due) for c in clocks],
+        )
+        await self._db.execute("UPDATE games SET turn_deadline = ? WHERE id = ?",
+                               (min((c.deadline for c in clocks), default=None), game_id))
+
+    async def _write_prefs(self, game_id: int, prefs: Iterable[SeatPrefs]) -> None:
+        await self._db.executemany(
+            "INSERT OR REPLACE INTO seat_prefs (game_id, seat, muted, timeouts, vacation_until, vacation_used,"
+            " away_user_id, away_name) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            [(game_id, p.seat, int(p.muted), p.timeouts, p.vacation_until, p.vacation_used, p.away_user_id,
+              p.away_name) for p in prefs],
+        )
+
+    async def save_clock_state(
+        self,
+        game_id: int,
+        *,
+        clocks: Sequence[ClockRow] | None = None,
+        prefs: Sequence[SeatPrefs] = (),
+        seats: Sequence[SeatRow] | None = None,
+        posts: Sequence[PendingPost] = (),
+    ) -> None:
+        """Clocks (all replaced), seat prefs, seats and the posts they owe, in one transaction (a
+        reminder is marked sent in the same commit that owes it: it is never sent twice)."""
+        async with self._write:
+            try:
+                if seats is not None:
+                    await self._write_seats(game_id, seats)
+                await self._write_prefs(game_id, prefs)
+                if clocks is not None:
+                    await self._write_clocks(game_id, clocks)
+                await self._insert_posts(game_id, posts, self.now())
+                await self._db.execute("UPDATE games SET updated_at = ? WHERE id = ?", (self.now(), game_id))
+                await self._db.commit()
+            except BaseException:
+                await self._db.rollback()
+                raise
+
+    async def clocks(self, game_id: int) -> list[ClockRow]:
+        rows = await self._db.execute_fetchall(
+            "SELECT seat, token, started_at, deadline, reminders_sent, channel_told, next_due FROM clocks"
+            " WHERE game_id = ? ORDER BY seat", (game_id,))
+        return [ClockRow(r[0], r[1], r[2], r[3], r[4], bool(r[5]), r[6]) for r in rows]
+
+    async def next_due_by_game(self) -> dict[int, float]:
+        """Each running game's earliest clock event (reminder or deadline): what a restart schedules."""
+        rows = await self._db.execute_fetchall(
+            "SELECT c.game_id, min(c.next_due) FROM clocks c JOIN games g ON g.id = c.game_id"
+            " WHERE g.status = 'running' GROUP BY c.game_id")
+        return {r[0]: r[1] for r in rows}
+
+    async def seat_prefs(self, game_id: int) -> dict[int, SeatPrefs]:
+        rows = await self._db.execute_fetchall(
+            "SELECT seat, muted, timeouts, vacation_until, vacation_used, away_user_id, away_name FROM seat_prefs"
+            " WHERE game_id = ?", (game_id,))
+        return {r[0]: SeatPrefs(r[0], bool(r[1]), r[2], r[3], r[4], r[5], r[6]) for r in rows}
+
+    async def user_prefs(self, user_id: int) -> UserPrefs:
+        rows = await self._db.execute_fetchall(
+            "SELECT tz, quiet_start, quiet_end FROM user_prefs WHERE user_id = ?", (user_id,))
+        return UserPrefs(user_id, *rows[0]) if rows else UserPrefs(user_id)
+
+    async def set_user_prefs(self, prefs: UserPrefs) -> None:
+        async with self._write:
+            await self._db.execute(
+                "INSERT OR REPLACE INTO user_prefs (user_id, tz, quiet_start, quiet_end) VALUES (?, ?, ?, ?)",
+                (prefs.user_id, prefs.tz, prefs.quiet_start, prefs.quiet_end))
             await self._db.commit()

@@ -9,13 +9,37 @@ from __future__ import annotations
 
 import asyncio
 import random
+import re
+import time
 from collections import defaultdict
-from collections.abc import Mapping
-from dataclasses import dataclass, field
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field, replace
+from datetime import UTC, datetime, timedelta, timezone, tzinfo
 from typing import Any
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-from bot.store import GameRow, OutboxRow, PendingPost, SeatRow, Store, StoreError
-from rules.engine import GameDefinition, GameState, IllegalMove, Result, ai_move, derived_seed, name_seats
+from bot.store import (
+    ClockRow,
+    GameRow,
+    OutboxRow,
+    PendingPost,
+    SeatPrefs,
+    SeatRow,
+    Store,
+    StoreError,
+    UserPrefs,
+)
+from rules.engine import (
+    GameDefinition,
+    GameState,
+    IllegalMove,
+    Result,
+    SeatResult,
+    ai_move,
+    derived_seed,
+    name_seats,
+    rank_by,
+)
 
 NOT_YOUR_TURN = "It is not your turn."
 STALE_MOVE = "That move is no longer possible."
@@ -50,6 +74,7 @@ class Outcome:
     views_changed: frozenset[int] = frozenset()  # human seats whose private view changed
     to_act: tuple[int, ...] = ()
     status: str = "running"
+    reminded: tuple[int, ...] = ()  # seats sent a turn reminder (clock events)
 
 
 @dataclass
@@ -61,6 +86,7 @@ class TableInfo:
     seats: list[SeatRow]
     to_act: tuple[int, ...] = ()
     moves: int = 0
+    deadlines: dict[int, float] = field(default_factory=dict)  # seat -> turn deadline (epoch seconds)
 
     @property
     def names(self) -> list[str]:
@@ -82,6 +108,9 @@ class _Live:
     # The private part each seat was last sent by DM (memory only: after a restart a seat simply
     # gets its view again when its turn comes).
     dm_sent: dict[int, dict[str, Any]] = field(default_factory=dict)
+    clocks: dict[int, ClockRow] = field(default_factory=dict)  # as stored
+    prefs: dict[int, SeatPrefs] = field(default_factory=dict)  # as stored
+    user_prefs: dict[int, UserPrefs] = field(default_factory=dict)  # quiet hours of the seated users
 
     @property
     def names(self) -> list[str]:
@@ -111,16 +140,141 @@ def result_lines(result: Result, names: list[str]) -> list[str]:
     return lines
 
 
-class Tables:
-    """The game-host service over a Store and a registry of game definitions."""
+# --------------------------------------------------------------------------- turn clocks
 
-    def __init__(self, store: Store, games: Mapping[str, GameDefinition] | None = None) -> None:
+TIMEOUT_ACTIONS = ("ai", "skip", "end")
+REMIND_BEFORE = 3600.0  # the last reminder comes this long before the deadline
+_MAX_TIMEOUT_MOVES = 500  # runaway guard for a seat's pending decisions on timeout
+
+
+@dataclass(frozen=True)
+class ClockSettings:
+    """A table's clock options, chosen at /game new (guild defaults fill what is not given)."""
+
+    turn_hours: int = 24  # 0: no timer
+    timeout_action: str = "ai"
+    max_timeouts: int = 3
+    vacation_hours: int = 72
+
+    @classmethod
+    def resolve(cls, given: Mapping[str, Any] | None, defaults: Mapping[str, Any] | None = None) -> ClockSettings:
+        """Validated settings; Refused with one readable line for a bad value."""
+        values = {**{k: v for k, v in (defaults or {}).items() if k in cls.__dataclass_fields__},
+                  **{k: v for k, v in (given or {}).items() if v is not None}}
+        unknown = set(values) - set(cls.__dataclass_fields__)
+        if unknown:
+            raise Refused(f"Unknown clock setting {sorted(unknown)[0]!r}.")
+        settings = cls(**values)
+        if not 0 <= settings.turn_hours <= 24 * 30:
+            raise Refused("The turn timer goes from 0 (off) to 720 hours.")
+        if settings.timeout_action not in TIMEOUT_ACTIONS:
+            raise Refused("On timeout the table can choose ai, skip or end.")
+        if not 1 <= settings.max_timeouts <= 20:
+            raise Refused("Timeouts in a row before the AI takes over: 1 to 20.")
+        if not 0 <= settings.vacation_hours <= 24 * 60:
+            raise Refused("Vacation per player goes from 0 to 1440 hours.")
+        return settings
+
+
+def parse_tz(text: str) -> tzinfo:
+    """A time zone from `Europe/Paris`, `UTC`, `+9`, `-05:30` or `UTC+9`; Refused if unreadable."""
+    raw = text.strip()
+    offset = re.fullmatch(r"(?:utc|gmt)?\s*([+-])(\d{1,2})(?::?(\d{2}))?", raw, re.IGNORECASE)
+    if offset:
+        sign = -1 if offset[1] == "-" else 1
+        minutes = int(offset[2]) * 60 + int(offset[3] or 0)
+        if minutes > 14 * 60:
+            raise Refused("Time zone offsets go from -14:00 to +14:00.")
+        return timezone(sign * timedelta(minutes=minutes))
+    if raw.upper() in ("UTC", "GMT", "Z"):
+        return UTC
+    try:
+        return ZoneInfo(raw)
+    except (ZoneInfoNotFoundError, ValueError):
+        raise Refused(f"Unknown time zone {text!r}; write e.g. Europe/Paris, Asia/Tokyo or +09:00.") from None
+
+
+def parse_hhmm(text: str) -> int:
+    """Minutes after midnight from `22`, `22:30` or `7:05`; Refused if unreadable."""
+    match = re.fullmatch(r"\s*(\d{1,2})(?::(\d{2}))?\s*", text)
+    if not match or int(match[1]) > 23 or int(match[2] or 0) > 59:
+        raise Refused(f"Write times as HH or HH:MM (24 h), not {text!r}.")
+    return int(match[1]) * 60 + int(match[2] or 0)
+
+
+def in_quiet(at: float, prefs: UserPrefs | None) -> bool:
+    if prefs is None or prefs.quiet_start is None or prefs.quiet_end is None or prefs.quiet_start == prefs.quiet_end:
+        return False
+    local = datetime.fromtimestamp(at, parse_tz(prefs.tz or "UTC"))
+    minute = local.hour * 60 + local.minute
+    start, end = prefs.quiet_start, prefs.quiet_end
+    return start <= minute < end if start < end else (minute >= start or minute < end)
+
+
+def out_of_quiet(at: float, prefs: UserPrefs | None) -> float:
+    """`at`, or the end of the user's quiet hours if `at` falls inside them."""
+    if not in_quiet(at, prefs):
+        return at
+    assert prefs is not None and prefs.quiet_end is not None
+    local = datetime.fromtimestamp(at, parse_tz(prefs.tz or "UTC"))
+    end = local.replace(hour=prefs.quiet_end // 60, minute=prefs.quiet_end % 60, second=0, microsecond=0)
+    if end <= local:
+        end += timedelta(days=1)
+    return end.timestamp()
+
+
+def reminder_points(started: float, deadline: float) -> list[float]:
+    """When reminders are due: half time and one hour before the deadline (those inside the turn)."""
+    points = {started + (deadline - started) / 2, deadline - REMIND_BEFORE}
+    return sorted(p for p in points if started < p < deadline)
+
+
+def current_standings(state: GameState, ended_by: str) -> Result:
+    """The standings of a game stopped early: its result if over, else the scores its public view
+    shows (`scores`, a list or a dict by seat), ranked; games without scores rank everyone equal."""
+    final = state.result()
+    if final is not None:
+        return final
+    raw = state.view(None).get("scores")
+    scores: dict[int, int] = {s: 0 for s in range(state.num_seats)}
+    if isinstance(raw, list):
+        scores.update({s: int(v) for s, v in enumerate(raw) if isinstance(v, int | float)})
+    elif isinstance(raw, dict):
+        scores.update({int(k): int(v) for k, v in raw.items() if str(k).isdigit() and isinstance(v, int | float)})
+    ranks = rank_by({s: (scores[s],) for s in scores})
+    lines = sorted((SeatResult(s, scores[s], {"points": scores[s]}, ranks[s]) for s in scores), key=lambda r: r.rank)
+    return Result(tuple(lines), ended_by=ended_by)
+
+
+@dataclass(frozen=True)
+class SinceReport:
+    """What happened since a seat last acted: lines in words, and public views to draw (oldest first)."""
+
+    seat: int
+    lines: tuple[str, ...]
+    views: tuple[dict[str, Any], ...]
+    names: tuple[str, ...]
+    moves: int
+
+
+class Tables:
+    """The game-host service over a Store and a registry of game definitions.
+
+    `now` is the clock (epoch seconds) behind every deadline; tests pass one they move by hand.
+    `on_clocks(game_id, next_due | None)` is called whenever a game's clocks change (the scheduler).
+    """
+
+    def __init__(self, store: Store, games: Mapping[str, GameDefinition] | None = None,
+                 now: Callable[[], float] | None = None) -> None:
         if games is None:
             from rules.registry import GAMES
 
             games = GAMES
         self.store = store
         self.games = games
+        self.now: Callable[[], float] = now or time.time
+        store.now = self.now
+        self.on_clocks: Callable[[int, float | None], None] | None = None
         self._locks: defaultdict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
         self._index: dict[int, int] = {}  # place (channel or thread id) -> open game id
         self._live: dict[int, _Live] = {}  # running games in play, loaded on first use
@@ -170,12 +324,13 @@ class Tables:
         live = self._live.get(game_id)
         if live is not None:
             return TableInfo(live.row, live.definition, list(live.seats), tuple(sorted(live.state.to_act())),
-                             live.state.moves_applied)
+                             live.state.moves_applied, {s: c.deadline for s, c in live.clocks.items()})
         row = await self._row(game_id)
         info = TableInfo(row, self.definition(row.game_key), await self.store.seats(game_id))
         if row.status == "running":
             live = await self._load_live(game_id)
             info.to_act, info.moves = tuple(sorted(live.state.to_act())), live.state.moves_applied
+            info.deadlines = {s: c.deadline for s, c in live.clocks.items()}
         elif row.status == "over":
             snap = await self.store.snapshot(game_id)
             info.moves = snap[0] if snap else 0
@@ -193,6 +348,14 @@ class Tables:
             raise Refused(NOT_SEATED)
         return seat, state.view(seat), names
 
+    async def revealed_views(self, game_id: int) -> dict[int, dict[str, Any]]:
+        """Every seat's own view, hands and tickets included: only once the game is over."""
+        row = await self._row(game_id)
+        if row.status != "over":
+            raise Refused("Hands are shown only when the game is over.")
+        state, _ = await self._final_or_live_state(game_id)
+        return {seat: state.view(seat) for seat in range(state.num_seats)}
+
     async def legal_moves(self, game_id: int, user_id: int) -> tuple[int, int, list[str]]:
         """(seat, staleness token, notations) of the caller's legal moves; Refused if not to act."""
         live = await self._running(game_id)
@@ -203,13 +366,34 @@ class Tables:
             raise Refused(NOT_YOUR_TURN)
         return seat, live.seat_moves[seat], [str(m) for m in live.state.legal_moves(seat)]
 
-    async def log(self, game_id: int) -> list[str]:
+    async def log(self, game_id: int, viewer: int | None = None) -> list[str]:
+        """The moves in words for `viewer` (a user id, or None for a spectator).
+
+        Once the game is over every notation is shown. While it runs, a move that drew a private
+        event (a secret bid, a kept ticket) is shown by its public lines only, except to the player
+        who made it: a notation may carry the secret itself, and the channel must never see one.
+        """
         row = await self._row(game_id)
         seats = await self.store.seats(game_id)
         names = [s.name for s in seats]
-        del row
-        return [f"{m.n + 1}. {names[m.seat] if m.seat < len(names) else m.seat}: {m.notation}"
-                for m in await self.store.moves(game_id)]
+        moves = await self.store.moves(game_id)
+
+        def who(seat: int) -> str:
+            return names[seat] if seat < len(names) else str(seat)
+
+        if row.status == "over" or not moves:
+            return [f"{m.n + 1}. {who(m.seat)}: {m.notation}" for m in moves]
+        mine = next((s.seat for s in seats if viewer is not None and s.user_id == viewer), None)
+        state = self.definition(row.game_key).new_game(len(seats), row.options, row.seed)
+        lines = []
+        for m in moves:
+            events = state.apply(m.seat, m.notation)
+            if m.seat == mine or all(e.seats is None for e in events):
+                lines.append(f"{m.n + 1}. {who(m.seat)}: {m.notation}")
+            else:
+                said = "; ".join(name_seats(e.text, names) for e in events if e.seats is None)
+                lines.append(f"{m.n + 1}. {who(m.seat)}: {said or '(a hidden decision)'}")
+        return lines
 
     # ------------------------------------------------------------------ lobby
 
@@ -225,9 +409,15 @@ class Tables:
         options: Mapping[str, Any] | None = None,
         seat_order: str = "shuffle",
         seed: int | None = None,
+        clock: Mapping[str, Any] | None = None,
     ) -> TableInfo:
-        """Open a lobby with its creator in the first seat."""
+        """Open a lobby with its creator in the first seat.
+
+        `clock`: ClockSettings fields; what is not given comes from the guild settings (keys
+        `turn_hours`, `timeout_action`, `max_timeouts`, `vacation_hours`), else the defaults.
+        """
         definition = self.definition(game_key)
+        settings = ClockSettings.resolve(clock, await self.store.guild_settings(guild_id) if guild_id else None)
         try:
             resolved = definition.resolve_options(options)
         except ValueError as error:
@@ -240,6 +430,8 @@ class Tables:
             game_id = await self.store.create_game(
                 game_key, resolved, seed, guild_id=guild_id, channel_id=channel_id, thread_id=thread_id,
                 creator_id=user_id, seat_order=seat_order, first_seat=(user_id, None, user_name),
+                turn_hours=settings.turn_hours, timeout_action=settings.timeout_action,
+                max_timeouts=settings.max_timeouts, vacation_hours=settings.vacation_hours,
             )
         except StoreError as error:
             raise Refused(str(error)) from None
@@ -328,11 +520,14 @@ class Tables:
             order = ", ".join(names)
             posts = [PendingPost("board", None, {"lines": [f"{definition.title} begins. Seats: {order}."]})]
             posts += [PendingPost("dm", s.seat, {"lines": [], "welcome": True}) for s in seats if not s.is_ai]
-            await self.store.start_game(game_id, seats, state.to_json(), posts)
-            row = await self._row(game_id)
-            live = _Live(row, definition, seats, state, [0] * count)
+            live = _Live(info.row, definition, seats, state, [0] * count)
+            live.user_prefs = {s.user_id: await self.store.user_prefs(s.user_id) for s in seats if not s.is_ai}
+            live.clocks = self._synced_clocks(live, self.now())
+            await self.store.start_game(game_id, seats, state.to_json(), posts, clocks=list(live.clocks.values()))
+            live.row = await self._row(game_id)
             live.dm_sent = self._secrets(live)  # the welcome DMs carry the opening hands
             self._live[game_id] = live
+            self._clocks_changed(game_id)
             humans = frozenset(s.seat for s in seats if not s.is_ai)
             if any(seats[s].is_ai for s in state.to_act()):
                 # AI seats that open the game play now; their DMs merge with the welcome DMs.
@@ -378,6 +573,7 @@ class Tables:
                 raise Refused(STALE_MOVE)
             before = self._secrets(live)
             was_to_act = state.to_act()
+            previous_view = state.view(None)  # for the images a move calls for (round-end summary)
             try:
                 move = state.parse_move(text)
                 events = state.apply(seat, move)
@@ -385,7 +581,12 @@ class Tables:
                 raise Refused(name_seats(error.reason, live.names)) from None
             applied = [(seat, str(move))]
             live.seat_moves[seat] += 1
-            return await self._run_ai(live, applied, events, before, was_to_act=was_to_act)
+            prefs = live.prefs.get(seat)
+            reset = [replace(prefs, timeouts=0)] if prefs is not None and prefs.timeouts else []
+            for p in reset:  # a move of their own ends a player's run of timeouts
+                live.prefs[seat] = p
+            return await self._run_ai(live, applied, events, before, was_to_act=was_to_act,
+                                      previous_view=previous_view, prefs=reset)
 
     async def concede(self, game_id: int, user_id: int) -> Outcome:
         """A player leaves a running game: the AI plays their seat; with no human left, it ends."""
@@ -438,6 +639,8 @@ class Tables:
         return True
 
     async def set_message(self, game_id: int, **ids: int | None) -> None:
+        if ids.get("board_message_id") is not None:
+            ids = {**ids, "board_posted_at": self.now()}  # a board older than an hour is reposted, not edited
         await self.store.set_game_fields(game_id, **ids)
         if game_id in self._live:
             self._live[game_id].row = await self._row(game_id)
@@ -452,9 +655,19 @@ class Tables:
         before: dict[int, dict[str, Any]],
         extra_lines: list[str] | None = None,
         was_to_act: frozenset[int] | None = None,
+        previous_view: dict[str, Any] | None = None,
+        seats_changed: bool = False,
+        prefs: list[SeatPrefs] = (),
+        dm_seats: tuple[int, ...] = (),
     ) -> Outcome:
-        """Play AI seats until a human must act or the game ends, then commit everything at once."""
+        """Play AI seats until a human must act or the game ends, then commit everything at once.
+
+        `previous_view` is the public view before the first move of the batch (taken here when the
+        batch starts with AI moves); it rides in the board post so interlude images survive a restart.
+        """
         state = live.state
+        if previous_view is None and not applied:
+            previous_view = state.view(None)
         was_to_act = was_to_act if was_to_act is not None else state.to_act()
         first_n = state.moves_applied - len(applied)
         events = list(events)
@@ -481,28 +694,40 @@ class Tables:
         # player is not sent a DM after every move of every other player (their view may change
         # with each public move, e.g. a count derived from the board).
         to_act_now = state.to_act()
-        dm_now = sorted(s for s in humans if s in private_lines or (
+        # "Since your last turn": a seat whose turn begins after others moved gets the summary.
+        since = {s for s in humans if s in to_act_now and s not in was_to_act
+                 and any(mover != s for mover, _ in applied)}
+        dm_now = sorted(s for s in humans if s in private_lines or s in since or s in dm_seats or (
             (state.is_over() or (s in to_act_now and s not in was_to_act)) and after.get(s) != live.dm_sent.get(s)))
         for seat in dm_now:
             live.dm_sent[seat] = after[seat]
         result = state.result()
         status = "over" if state.is_over() else "running"
         board: dict[str, Any] = {"lines": public_lines}
+        if applied and previous_view is not None:
+            board["previous_view"] = previous_view
         if result is not None:
             board["result"] = result_lines(result, names)
         posts = [PendingPost("board", None, board)] if (applied or extra_lines) else []
-        posts += [PendingPost("dm", s, {"lines": private_lines.get(s, [])}) for s in dm_now]
+        posts += [PendingPost("dm", s, {"lines": private_lines.get(s, []),
+                                        **({"since": True} if s in since else {}),
+                                        **({"welcome": True} if s in dm_seats else {})}) for s in dm_now]
+        clocks = self._synced_clocks(live, self.now())
         try:
             await self.store.record_moves(
                 live.row.id, first_n, applied, state.to_json(), posts,
                 status=status, result=None if result is None else result.to_json(),
+                clocks=list(clocks.values()), seats=live.seats if seats_changed else None, prefs=list(prefs),
             )
         except BaseException:
             # The memory is ahead of the store: drop it, the next use reloads the truth.
             self._live.pop(live.row.id, None)
             raise
+        live.clocks = clocks
         if status != "running":
             self._forget(live.row)
+        else:
+            self._clocks_changed(live.row.id)
         return Outcome(
             live.row.id,
             applied=tuple(applied),
@@ -521,6 +746,8 @@ class Tables:
         if self._index.get(row.place_id) == row.id:
             del self._index[row.place_id]
         self._live.pop(row.id, None)
+        if self.on_clocks is not None:
+            self.on_clocks(row.id, None)
 
     async def _row(self, game_id: int) -> GameRow:
         row = await self.store.game(game_id)
@@ -562,6 +789,9 @@ class Tables:
         for move in moves:
             seat_moves[move.seat] += 1
         live = _Live(row, definition, seats, state, seat_moves)
+        live.clocks = {c.seat: c for c in await self.store.clocks(game_id)}
+        live.prefs = await self.store.seat_prefs(game_id)
+        live.user_prefs = {s.user_id: await self.store.user_prefs(s.user_id) for s in seats if not s.is_ai}
         if row.status == "running":
             self._live[game_id] = live
         return live
@@ -575,3 +805,334 @@ class Tables:
             raise Refused(NOT_RUNNING)
         live = await self._load_live(game_id)
         return live.state, live.names
+
+    # ------------------------------------------------------------------ turn clocks
+
+    def _clocks_changed(self, game_id: int) -> None:
+        """Tell the scheduler (if any) the game's next clock event, or None when it has none."""
+        if self.on_clocks is not None:
+            live = self._live.get(game_id)
+            due = min((c.next_due for c in live.clocks.values()), default=None) if live else None
+            self.on_clocks(game_id, due)
+
+    async def due_times(self) -> dict[int, float]:
+        """Every running game's next clock event, from the store alone (no state is loaded)."""
+        return await self.store.next_due_by_game()
+
+    def _user_prefs(self, live: _Live, seat: int) -> UserPrefs | None:
+        user = live.seats[seat].user_id
+        return None if user is None else live.user_prefs.get(user)
+
+    def _shift(self, live: _Live, seat: int, at: float) -> float:
+        """A reminder time moved past the seat's vacation and out of its holder's quiet hours."""
+        prefs = live.prefs.get(seat)
+        if prefs is not None and prefs.vacation_until is not None:
+            at = max(at, prefs.vacation_until)
+        return out_of_quiet(at, self._user_prefs(live, seat))
+
+    def _replan(self, live: _Live, clock: ClockRow) -> ClockRow:
+        """The clock with its next event: the next reminder still worth sending, else the deadline."""
+        prefs = live.prefs.get(clock.seat)
+        if prefs is None or not prefs.muted:
+            for index, point in enumerate(reminder_points(clock.started_at, clock.deadline)):
+                if index < clock.reminders_sent:
+                    continue
+                at = self._shift(live, clock.seat, point)
+                if at < clock.deadline:
+                    return replace(clock, next_due=at)
+        return replace(clock, next_due=clock.deadline)
+
+    def _new_clock(self, live: _Live, seat: int, now: float) -> ClockRow:
+        prefs = live.prefs.get(seat)
+        start = max(now, (prefs.vacation_until or 0) if prefs else 0)
+        # A deadline inside the player's quiet hours moves to their end: nobody times out asleep.
+        deadline = out_of_quiet(start + live.row.turn_hours * 3600, self._user_prefs(live, seat))
+        return self._replan(live, ClockRow(seat, live.seat_moves[seat], start, deadline, 0, False, deadline))
+
+    def _synced_clocks(self, live: _Live, now: float) -> dict[int, ClockRow]:
+        """One clock per human seat to act: kept while the seat has not decided, else started anew."""
+        if not live.row.turn_hours or live.state.is_over():
+            return {}
+        clocks = {}
+        for seat in sorted(live.state.to_act()):
+            if live.seats[seat].is_ai:
+                continue
+            old = live.clocks.get(seat)
+            clocks[seat] = old if old is not None and old.token == live.seat_moves[seat] else \
+                self._new_clock(live, seat, now)
+        return clocks
+
+    async def _save_clocks(self, live: _Live, clocks: dict[int, ClockRow], prefs: list[SeatPrefs] = (),
+                           posts: list[PendingPost] = (), seats_changed: bool = False) -> None:
+        await self.store.save_clock_state(live.row.id, clocks=list(clocks.values()), prefs=list(prefs),
+                                          seats=live.seats if seats_changed else None, posts=list(posts))
+        live.clocks = clocks
+        for p in prefs:
+            live.prefs[p.seat] = p
+        self._clocks_changed(live.row.id)
+
+    async def fire_due(self, game_id: int) -> Outcome | None:
+        """Do what the game's clocks owe now: reminders, then timeouts. None if nothing was due."""
+        async with self.lock(game_id):
+            row = await self._row(game_id)
+            if row.status != "running":
+                if self.on_clocks is not None:
+                    self.on_clocks(game_id, None)
+                return None
+            live = await self._running(game_id)
+            now = self.now()
+            clocks = self._synced_clocks(live, now)
+            timed_out = [s for s, c in clocks.items() if now >= c.deadline]
+            if timed_out:
+                live.clocks = clocks
+                return await self._timeout(live, timed_out)
+            posts, reminded = [], []
+            for seat, clock in list(clocks.items()):
+                if clock.next_due > now:
+                    continue
+                points = reminder_points(clock.started_at, clock.deadline)
+                due = [i for i in range(clock.reminders_sent, len(points)) if self._shift(live, seat, points[i]) <= now]
+                if not due:
+                    continue
+                muted = live.prefs.get(seat, SeatPrefs(seat)).muted
+                if not muted:
+                    # One reminder even if several came due while the bot was down; one channel
+                    # mention per turn (the DM carries the rest).
+                    posts.append(PendingPost("remind", seat, {"deadline": clock.deadline,
+                                                              "channel": not clock.channel_told}))
+                    reminded.append(seat)
+                clocks[seat] = self._replan(live, replace(clock, reminders_sent=due[-1] + 1,
+                                                          channel_told=clock.channel_told or not muted))
+            if clocks == live.clocks and not posts:
+                self._clocks_changed(game_id)
+                return None
+            await self._save_clocks(live, clocks, posts=posts)
+            return Outcome(game_id, to_act=tuple(sorted(live.state.to_act())), reminded=tuple(reminded))
+
+    async def _timeout(self, live: _Live, seats: list[int]) -> Outcome:
+        """The table's action for seats whose time ran out (under the game lock)."""
+        state, row = live.state, live.row
+        names = live.names
+        if row.timeout_action == "end":
+            who = ", ".join(names[s] for s in seats)
+            return await self._end_early(live, f"Time ran out for {who}: the game ends with the current standings.")
+        before = self._secrets(live)
+        was_to_act = state.to_act()
+        applied: list[tuple[int, str]] = []
+        events: list = []
+        lines: list[str] = []
+        changed: list[SeatPrefs] = []
+        seats_changed = False
+        for seat in seats:
+            name = names[seat]
+            skipped = False
+            for _ in range(_MAX_TIMEOUT_MOVES):
+                if seat not in state.to_act():
+                    break
+                move = state.timeout_move(seat) if row.timeout_action == "skip" else None
+                if move is None:  # the rules allow no skip here: the AI decides instead
+                    move = ai_move(state, seat, live.definition.ai(self._ai_kind(live.definition)))
+                else:
+                    skipped = True
+                events += state.apply(seat, move)
+                applied.append((seat, str(move)))
+                live.seat_moves[seat] += 1
+            prefs = live.prefs.get(seat, SeatPrefs(seat))
+            prefs = replace(prefs, timeouts=prefs.timeouts + 1)
+            lines.append(f"Time ran out for {name}: " + ("their turn is skipped." if skipped
+                                                         else "the AI played for them."))
+            if prefs.timeouts >= row.max_timeouts:
+                user = live.seats[seat].user_id
+                live.seats[seat] = SeatRow(seat, None, self._ai_kind(live.definition), f"{name} (AI)")
+                prefs = replace(prefs, timeouts=0, away_user_id=user, away_name=name)
+                seats_changed = True
+                lines.append(f"{name} timed out {row.max_timeouts} times in a row: the AI takes the seat for good"
+                             f" ({name} can take it back with /seat back).")
+            changed.append(prefs)
+            live.prefs[seat] = prefs
+        if all(s.is_ai for s in live.seats):
+            return await self._end_early(live, "No player is left: the game ends with the current standings.",
+                                         applied=applied, extra_lines=lines, prefs=changed)
+        return await self._run_ai(live, applied, events, before, extra_lines=lines, was_to_act=was_to_act,
+                                  seats_changed=seats_changed, prefs=changed)
+
+    async def _end_early(self, live: _Live, line: str, *, applied: list[tuple[int, str]] = (),
+                         extra_lines: list[str] = (), prefs: list[SeatPrefs] = ()) -> Outcome:
+        """Stop a running game with the standings as they are (timeout action `end`)."""
+        result = current_standings(live.state, line)
+        names = live.names
+        board = {"lines": [*extra_lines, line], "result": result_lines(replace(result, ended_by=""), names)}
+        first_n = live.state.moves_applied - len(applied)
+        try:
+            await self.store.record_moves(live.row.id, first_n, list(applied), live.state.to_json(),
+                                          [PendingPost("board", None, board)], status="over",
+                                          result=result.to_json(), seats=live.seats, prefs=list(prefs))
+        except BaseException:
+            self._live.pop(live.row.id, None)
+            raise
+        self._forget(live.row)
+        if self.on_clocks is not None:
+            self.on_clocks(live.row.id, None)
+        return Outcome(live.row.id, applied=tuple(applied), public_lines=tuple(board["lines"]), status="over")
+
+    @staticmethod
+    def _ai_kind(definition: GameDefinition) -> str:
+        kinds = list(definition.ais) or ["random"]
+        return "greedy" if "greedy" in kinds else kinds[0]
+
+    async def _seated_live(self, game_id: int, user_id: int) -> tuple[_Live, int]:
+        live = await self._running(game_id)
+        seat = live.seat_of(user_id)
+        if seat is None:
+            raise Refused(NOT_SEATED)
+        return live, seat
+
+    async def pause_clock(self, game_id: int, user_id: int, hours: float) -> float:
+        """Vacation: stop the caller's clock for `hours` (within the table's allowance); returns its end."""
+        async with self.lock(game_id):
+            live, seat = await self._seated_live(game_id, user_id)
+            if not live.row.turn_hours:
+                raise Refused("This game has no turn timer.")
+            prefs = live.prefs.get(seat, SeatPrefs(seat))
+            left = live.row.vacation_hours - prefs.vacation_used
+            if hours <= 0 or hours > left + 1e-9:
+                raise Refused(f"You can pause your clock for at most {left:g} more hours in this game.")
+            now = self.now()
+            until = max(now, prefs.vacation_until or 0) + hours * 3600
+            prefs = replace(prefs, vacation_until=until, vacation_used=prefs.vacation_used + hours)
+            live.prefs[seat] = prefs
+            clocks = dict(live.clocks)
+            if seat in clocks:
+                clock = clocks[seat]
+                deadline = out_of_quiet(clock.deadline + hours * 3600, self._user_prefs(live, seat))
+                clocks[seat] = self._replan(live, replace(clock, deadline=deadline))
+            await self._save_clocks(live, clocks, [prefs])
+            return until
+
+    async def resume_clock(self, game_id: int, user_id: int) -> float:
+        """End a vacation early: the unused hours come back and the deadline moves forward by them."""
+        async with self.lock(game_id):
+            live, seat = await self._seated_live(game_id, user_id)
+            prefs = live.prefs.get(seat, SeatPrefs(seat))
+            now = self.now()
+            if prefs.vacation_until is None or prefs.vacation_until <= now:
+                raise Refused("Your clock is not paused.")
+            refund = prefs.vacation_until - now
+            prefs = replace(prefs, vacation_until=None, vacation_used=max(0.0, prefs.vacation_used - refund / 3600))
+            live.prefs[seat] = prefs
+            clocks = dict(live.clocks)
+            if seat in clocks:
+                clock = clocks[seat]
+                deadline = max(clock.deadline - refund, now + REMIND_BEFORE)
+                clocks[seat] = self._replan(live, replace(clock, deadline=deadline,
+                                                          started_at=min(clock.started_at, now)))
+            await self._save_clocks(live, clocks, [prefs])
+            return refund / 3600
+
+    async def set_muted(self, game_id: int, user_id: int, muted: bool) -> None:
+        async with self.lock(game_id):
+            live, seat = await self._seated_live(game_id, user_id)
+            prefs = replace(live.prefs.get(seat, SeatPrefs(seat)), muted=muted)
+            live.prefs[seat] = prefs
+            clocks = {s: self._replan(live, c) for s, c in live.clocks.items()}
+            await self._save_clocks(live, clocks, [prefs])
+
+    async def set_quiet_hours(self, user_id: int, tz: str, start: str, end: str) -> UserPrefs:
+        """Quiet hours in the user's zone, for all their games: no reminder inside them, and a
+        deadline that would fall inside them moves to their end (for turns that start from now on)."""
+        parse_tz(tz)
+        prefs = UserPrefs(user_id, tz.strip(), parse_hhmm(start), parse_hhmm(end))
+        await self.store.set_user_prefs(prefs)
+        for row in await self.store.games_of_user(user_id, "running"):
+            async with self.lock(row.id):
+                live = await self._running(row.id)
+                live.user_prefs[user_id] = prefs
+                await self._save_clocks(live, {s: self._replan(live, c) for s, c in live.clocks.items()})
+        return prefs
+
+    async def seat_to_ai(self, game_id: int, user_id: int) -> Outcome:
+        """The caller hands their seat to the AI, and may take it back with seat_back."""
+        async with self.lock(game_id):
+            live, seat = await self._seated_live(game_id, user_id)
+            old = live.seats[seat]
+            before = self._secrets(live)
+            live.seats[seat] = SeatRow(seat, None, self._ai_kind(live.definition), f"{old.name} (AI)")
+            prefs = replace(live.prefs.get(seat, SeatPrefs(seat)), away_user_id=user_id, away_name=old.name,
+                            timeouts=0)
+            live.prefs[seat] = prefs
+            line = f"{old.name} hands their seat to the AI for now (/seat back takes it back)."
+            return await self._run_ai(live, [], [], before, extra_lines=[line], seats_changed=True, prefs=[prefs])
+
+    async def seat_back(self, game_id: int, user_id: int) -> Outcome:
+        """A player takes back the seat they (or their timeouts) handed to the AI."""
+        async with self.lock(game_id):
+            live = await self._running(game_id)
+            if live.seat_of(user_id) is not None:
+                raise Refused("You already hold a seat in this game.")
+            seat = next((s for s, p in live.prefs.items() if p.away_user_id == user_id and live.seats[s].is_ai), None)
+            if seat is None:
+                raise Refused("You have no seat with the AI in this game.")
+            prefs = live.prefs[seat]
+            before = self._secrets(live)
+            live.seats[seat] = SeatRow(seat, user_id, None, prefs.away_name or live.seats[seat].name)
+            prefs = replace(prefs, away_user_id=None, away_name=None, timeouts=0)
+            live.prefs[seat] = prefs
+            live.dm_sent.pop(seat, None)
+            line = f"{live.seats[seat].name} takes their seat back from the AI."
+            return await self._run_ai(live, [], [], before, extra_lines=[line], seats_changed=True, prefs=[prefs],
+                                      dm_seats=(seat,))
+
+    async def check_hand_over(self, game_id: int, from_user: int, to_user: int, to_is_bot: bool = False) -> int:
+        """The seat `from_user` may offer to `to_user` (Refused with a reason otherwise)."""
+        live, seat = await self._seated_live(game_id, from_user)
+        if to_is_bot:
+            raise Refused("A bot cannot take a seat; use /seat ai to let the AI play it.")
+        if to_user == from_user or live.seat_of(to_user) is not None:
+            raise Refused("That member already holds a seat in this game.")
+        return seat
+
+    async def hand_over(self, game_id: int, seat: int, from_user: int, to_user: int, to_name: str) -> Outcome:
+        """`to_user` accepts `from_user`'s seat: the seat, its clock and its secrets are theirs now."""
+        async with self.lock(game_id):
+            live = await self._running(game_id)
+            if live.seats[seat].user_id != from_user:
+                raise Refused("This offer is no longer valid.")
+            if live.seat_of(to_user) is not None:
+                raise Refused("You already hold a seat in this game.")
+            old = live.seats[seat]
+            before = self._secrets(live)
+            live.seats[seat] = SeatRow(seat, to_user, None, to_name)
+            live.user_prefs[to_user] = await self.store.user_prefs(to_user)
+            prefs = replace(live.prefs.get(seat, SeatPrefs(seat)), muted=False, timeouts=0, vacation_until=None)
+            live.prefs[seat] = prefs
+            live.dm_sent.pop(seat, None)
+            line = f"{old.name} handed their seat to {to_name}."
+            return await self._run_ai(live, [], [], before, extra_lines=[line], seats_changed=True, prefs=[prefs],
+                                      dm_seats=(seat,))
+
+    async def since_last_turn(self, game_id: int, user_id: int, max_lines: int = 30,
+                              max_views: int = 4) -> SinceReport:
+        """What happened since the caller's seat last acted, replayed from the move log: the moves
+        with the events that seat may see, and a few public views from then to now."""
+        live, seat = await self._seated_live(game_id, user_id)
+        moves = await self.store.moves(game_id)
+        own = [m.n for m in moves if m.seat == seat]
+        start = own[-1] + 1 if own else 0
+        row = live.row
+        state = live.definition.new_game(len(live.seats), row.options, row.seed)
+        for move in moves[:start]:
+            state.apply(move.seat, move.notation)
+        names = live.names
+        views = [state.view(None)]
+        lines = []
+        later = moves[start:]
+        keep = {round(i * (len(later) - 1) / max(1, max_views - 2)) for i in range(max_views - 1)} if later else set()
+        for index, move in enumerate(later):
+            events = state.apply(move.seat, move.notation)
+            said = "; ".join(name_seats(e.text, names) for e in events if e.visible_to(seat))
+            lines.append(f"{names[move.seat]}: {move.notation}" + (f" — {said}" if said else ""))
+            if index in keep:
+                views.append(state.view(None))
+        if len(lines) > max_lines:
+            lines = [f"… {len(lines) - max_lines + 1} earlier moves", *lines[-(max_lines - 1):]]
+        return SinceReport(seat, tuple(lines), tuple(views), tuple(names), len(later))

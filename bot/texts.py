@@ -14,6 +14,23 @@ def who(seat: SeatRow) -> str:
     return f"<@{seat.user_id}>" if seat.user_id is not None else seat.name
 
 
+def until(info: TableInfo, seat: int) -> str:
+    """` (time runs out <t:…:R>)` for a seat with a turn clock: Discord shows it in the reader's time."""
+    deadline = info.deadlines.get(seat)
+    return f" (time runs out <t:{int(deadline)}:R>)" if deadline is not None else ""
+
+
+def clock_line(info: TableInfo) -> list[str]:
+    """`⏰ Time runs out <t:…:R>` (per seat when the deadlines differ), or nothing without a timer."""
+    deadlines = {s: d for s, d in info.deadlines.items() if s in info.to_act}
+    if not deadlines:
+        return []
+    if len(set(deadlines.values())) == 1:
+        return [f"⏰ Time runs out <t:{int(next(iter(deadlines.values())))}:R>."]
+    return ["⏰ Time runs out: " + ", ".join(f"{info.seats[s].name} <t:{int(d)}:R>" for s, d in sorted(deadlines.items()))
+            + "."]
+
+
 def options_line(definition: GameDefinition, options: dict) -> str:
     if not definition.options:
         return ""
@@ -47,7 +64,7 @@ def board_text(info: TableInfo, lines: list[str], result: list[str] | None) -> s
         tail = ["**Game over.**", *result]
     elif info.to_act:
         waiting = [info.seats[s] for s in info.to_act]
-        tail = ["**To act:** " + ", ".join(f"{who(s)}" for s in waiting)]
+        tail = [*clock_line(info), "**To act:** " + ", ".join(f"{who(s)}" for s in waiting)]
     body = [f"• {line}" for line in lines]
     text = "\n".join([head, *body, *tail])
     # Too long: drop the oldest action lines, never the header or who must act.
@@ -62,7 +79,7 @@ def status_text(info: TableInfo) -> str:
         return lobby_text(info)
     text = lobby_text(info) + f"\nMoves so far: {info.moves}."
     if info.row.status == "running" and info.to_act:
-        text += "\nTo act: " + ", ".join(info.seats[s].name for s in info.to_act) + "."
+        text += "\nTo act: " + ", ".join(info.seats[s].name + until(info, s) for s in info.to_act) + "."
     if info.row.result:
         text += "\nFinal: " + ", ".join(f"{info.seats[r['seat']].name} {r['score']}" for r in info.row.result["seats"])
     return text[:MAX_CONTENT]

@@ -133,8 +133,12 @@ class GamesCog(commands.Cog):
             for seat, posts in sorted(by_seat.items()):
                 lines = [line for p in posts for line in p.payload.get("lines", [])]
                 welcome = any(p.payload.get("welcome") for p in posts)
-                if await self._dm_view(info, seat, lines, welcome):
+                since = any(p.payload.get("since") for p in posts)
+                if await self._dm_view(info, seat, lines, welcome, since=since):
                     await self.tables.posts_done([p.id for p in posts])
+            reminders = [p for p in owed if p.kind == "remind"]
+            if reminders and self.bot.clock is not None:  # turn reminders (bot/cogs/clock.py)
+                await self.bot.clock.send_reminders(info, reminders)
 
     async def _post_board(self, info: TableInfo, lines: list[str], result: list[str] | None) -> bool:
         channel = self.bot.get_partial_messageable(info.row.place_id, guild_id=info.row.guild_id)
@@ -155,7 +159,8 @@ class GamesCog(commands.Cog):
         await self.tables.set_message(info.row.id, board_message_id=message.id)
         return True
 
-    async def _dm_view(self, info: TableInfo, seat: int, lines: list[str], welcome: bool) -> bool:
+    async def _dm_view(self, info: TableInfo, seat: int, lines: list[str], welcome: bool,
+                       since: bool = False) -> bool:
         """DM a player their private view. Closed DMs: tell the channel once, without secrets."""
         user_id = info.seats[seat].user_id
         if user_id is None:
@@ -172,7 +177,11 @@ class GamesCog(commands.Cog):
             return True
         except Exception:
             log.exception("rendering the hand of game %s seat %s failed", game_id, seat)
-        text = "\n".join([head, *(f"• {line}" for line in lines)])[: texts.MAX_CONTENT]
+        since_lines: list[str] = []
+        if since and self.bot.clock is not None:  # "since your last turn": the moves and a strip image
+            since_lines, strip = await self.bot.clock.since_parts(info, user_id)
+            kwargs["files"] = [f for f in (kwargs.pop("file", None), strip) if f is not None]
+        text = "\n".join([head, *(f"• {line}" for line in lines), *since_lines])[: texts.MAX_CONTENT]
         try:
             dm = await self.bot.create_dm(discord.Object(user_id))
             await dm.send(text, allowed_mentions=NO_MENTIONS, **kwargs)

@@ -131,6 +131,10 @@ def board_view(game_id: int, over: bool) -> discord.ui.View:
     if not over:
         view.add_item(TurnButton(game_id))
     view.add_item(HandButton(game_id))
+    if not over:
+        from bot.ui.clock import SinceButton
+
+        view.add_item(SinceButton(game_id))
     return view
 
 
