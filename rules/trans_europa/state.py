@@ -21,16 +21,16 @@ from rules.engine import (
     IllegalMove,
     Move,
     Result,
-    SeatResult,
     private,
     public,
-    rank_by,
     rng_from_json,
     rng_to_json,
     seat_token,
 )
 from rules.trans_europa import board
 from rules.trans_europa.moves import End, Lay, Pass, Start, Vex, parse
+from rules.trans_europa.scoring import final_result, penalty, seat_lines
+from rules.trans_europa.setup import deal, piles_for
 
 BLACK_TRACKS: int = board.COMPONENTS["black_tracks"]
 COLOURED_PER_SEAT: int = board.COMPONENTS["coloured_tracks_per_player"]
@@ -71,12 +71,7 @@ class TransEuropaState(GameState):
         self.seed = seed
         self.moves_applied = 0
         self.rng = random.Random(seed)
-        # The card piles in play for the whole game (D3), per colour in JSON order.
-        removed = set(board.REMOVED_FOR_2_3) if num_seats <= 3 else set()
-        self.piles: dict[str, list[str]] = {
-            colour: [c.id for c in board.CITIES if c.colour == colour and c.id not in removed]
-            for colour in board.COLOUR_KEYS
-        }
+        self.piles: dict[str, list[str]] = piles_for(num_seats)  # in play for the whole game (D3)
         self.round = 0
         self.start_seat = 0
         self.phase = "markers"
@@ -117,12 +112,7 @@ class TransEuropaState(GameState):
         self.last_tracks = []
         if self.vexation and self.options["vexation_refill"] == "round":
             self.coloured_left = [COLOURED_PER_SEAT] * self.num_seats
-        self.hands = [[] for _ in range(self.num_seats)]
-        for colour in board.COLOUR_KEYS:
-            pile = list(self.piles[colour])
-            self.rng.shuffle(pile)
-            for i in range(self.num_seats):
-                self.hands[(start_seat + i) % self.num_seats].append(pile[i])
+        self.hands = deal(self.rng, self.piles, self.num_seats, start_seat)
         self._cache = {}
         events = [public(f"Round {self.round}: cities dealt; {seat_token(start_seat)} starts.")]
         for seat in range(self.num_seats):
@@ -177,18 +167,11 @@ class TransEuropaState(GameState):
 
     def board_for(self, seat: int) -> tuple[frozenset[int], frozenset[int]]:
         """(lines costing 0, lines blocked) for the seat's penalty (D12)."""
-        zero = frozenset(e for e, o in self.tracks.items() if o is None or o == seat)
-        blocked = frozenset(e for e, o in self.tracks.items() if o is not None and o != seat)
-        return zero, blocked
+        return seat_lines(self.tracks, seat)
 
     def penalty(self, seat: int) -> int:
         """Exact tracks the seat still needs (D12); before its marker is down, the cities alone."""
-        terminals = self.hand_junctions(seat)
-        if self.markers[seat] is not None:
-            terminals.append(self.markers[seat])
-        zero, blocked = self.board_for(seat)
-        # The tree solver (same exact value) so that the greedy AI's tree is a cache hit.
-        return min(board.INF, board.steiner_tree(tuple(sorted(set(terminals))), zero, blocked)[0])
+        return penalty(self.hand_junctions(seat), self.markers[seat], self.tracks, seat)
 
     def coloured_count(self) -> dict[int, int]:
         counts: dict[int, int] = {}
@@ -465,20 +448,7 @@ class TransEuropaState(GameState):
     def result(self) -> Result | None:
         if self.phase != "game_over":
             return None
-        ranks = rank_by({s: (self.scores[s],) for s in range(self.num_seats)})
-        seats = []
-        for s in range(self.num_seats):
-            # The first round's opening score is start_score (a test fixture may set another).
-            first = self.history[0]["scores_before"][str(s)] if self.history else self.scores[s]
-            breakdown = {"start score": first}
-            for entry in self.history:
-                breakdown[f"round {entry['round']}"] = -entry["penalties"][str(s)]
-            seats.append(SeatResult(s, self.scores[s], breakdown, ranks[s],
-                                    {"penalties": [e["penalties"][str(s)] for e in self.history]}))
-        seats.sort(key=lambda r: (r.rank, r.seat))
-        low = [s for s in range(self.num_seats) if self.scores[s] <= 0]
-        ended = ", ".join(f"{seat_token(s)} at {self.scores[s]}" for s in low)
-        return Result(tuple(seats), ended_by=f"Round {self.round}: {ended}")
+        return final_result(self.scores, self.history, self.round)
 
     def _markers_view(self) -> dict[str, str]:
         return {str(s): board.token(v) for s, v in enumerate(self.markers) if v is not None}
