@@ -57,10 +57,37 @@ def best_completion(ticket_ids: Iterable[int], track: Mapping[str, int]) -> list
         for c in colours:
             demand[i][c] = demand[i + 1][c] + needs[i][c]
 
+    # Dominance: if ticket j needs at least what ticket i needs and weighs less, an optimal set
+    # without i holds no j (swapping j for i would be better). Leaving i therefore bans every such j;
+    # this removes the many symmetric branches of tickets with equal needs.
+    dominated = [
+        [
+            j
+            for j in range(i + 1, count)
+            if values[j] < values[i] and all(needs[j][c] >= needs[i][c] for c in colours)
+        ]
+        for i in range(count)
+    ]
+    banned = [0] * count
+
     best_value = 0
     best_set: list[int] = []
     chosen: list[int] = []
     memo: dict[tuple, int] = {}
+
+    # Per set of scarce colours (a bit mask): each ticket's cost in those colours, and the paying
+    # tickets by value per card, best first. Computed once per mask, so a bound needs no sorting.
+    by_mask: dict[int, tuple[list[int], list[int]]] = {}
+
+    def ranked(mask: int) -> tuple[list[int], list[int]]:
+        entry = by_mask.get(mask)
+        if entry is None:
+            costs = [sum(needs[j][c] for c in colours if mask >> c & 1) for j in range(count)]
+            paying = sorted(
+                (j for j in range(count) if costs[j]), key=lambda j: (-(values[j] * 60 // costs[j]), j)
+            )
+            entry = by_mask[mask] = (costs, paying)
+        return entry
 
     def bound(i: int, have: list[int], locos: int) -> int:
         """An upper bound on the weight still addable from ticket i on (a surrogate relaxation).
@@ -68,23 +95,27 @@ def best_completion(ticket_ids: Iterable[int], track: Mapping[str, int]) -> list
         The short (scarce) colours and the locomotives form one pool of cards, any card for any
         scarce need; tickets needing only plentiful colours are free; then a fractional knapsack.
         """
-        scarce = [c for c in colours if have[c] < demand[i][c]]
-        capacity = locos + sum(have[c] for c in scarce)
+        rest = demand[i]
+        mask = 0
+        capacity = locos
+        for c in colours:
+            if have[c] < rest[c]:
+                mask |= 1 << c
+                capacity += have[c]
+        costs, paying = ranked(mask)
         total = 0
-        items = []
         for j in range(i, count):
-            cost = sum(needs[j][c] for c in scarce)
-            if cost == 0:
+            if not costs[j] and not banned[j]:
                 total += values[j]
-            else:
-                items.append((values[j] * 60 // cost, values[j], cost))
-        items.sort(reverse=True)
-        for _, value, cost in items:
+        for j in paying:
+            if j < i or banned[j]:
+                continue
+            cost = costs[j]
             if cost <= capacity:
                 capacity -= cost
-                total += value
+                total += values[j]
             else:
-                total += value * capacity // cost + 1
+                total += values[j] * capacity // cost + 1
                 break
         return total
 
@@ -94,6 +125,9 @@ def best_completion(ticket_ids: Iterable[int], track: Mapping[str, int]) -> list
             best_value = value
             best_set = list(chosen)
         if i == count:
+            return
+        if banned[i]:
+            leave(i, have, locos, value)
             return
         rest = demand[i]
         key = (
@@ -124,7 +158,14 @@ def best_completion(ticket_ids: Iterable[int], track: Mapping[str, int]) -> list
             if not contested:
                 # Every colour it needs is plentiful for all remaining tickets: leaving it cannot help.
                 return
+        leave(i, have, locos, value)
+
+    def leave(i: int, have: list[int], locos: int, value: int) -> None:
+        for j in dominated[i]:
+            banned[j] += 1
         search(i + 1, have, locos, value)
+        for j in dominated[i]:
+            banned[j] -= 1
 
     search(0, have0, locos0, 0)
     return sorted(best_set)
