@@ -357,7 +357,8 @@ def tracks_needed(terminals, built=(), blocked=()) -> int:
     """Exact tracks still needed to join `terminals` (axial (x, y) junctions).
 
     `built` and `blocked` are lines given as pairs of axial junctions: built lines cost 0,
-    blocked lines may not be used. Raises KeyError for a junction or line not on the board.
+    blocked lines may not be used. Returns `INF` if the terminals cannot be joined; raises
+    KeyError for a junction or line not on the board. Results are cached per (terminals, board).
     """
 
     def line(pair) -> int:
