@@ -109,6 +109,10 @@ def check_full(state: TransEuropaState, viewers: list[int | None] | None = None)
         assert keys == expected
         dumped = json.dumps(view)
         assert json.loads(dumped) == view
+        if viewer is None or not state.options["show_tracks_needed"]:
+            assert '"tracks_needed"' not in dumped
+        if viewer is None:
+            assert '"hand"' not in dumped and '"connected"' not in dumped
         # City cards appear only as {"id": ...} entries: in the current view part, only revealed
         # hands and the viewer's own; the history holds finished rounds only (all revealed then).
         current = {k: v for k, v in view.items() if k not in ("history", "last_round", "result")}
