@@ -398,7 +398,6 @@ def _seat_panel(
         kit.INK,
     )
     y += 26
-    scoring = view["phase"] in ("over", "choose") and view["scorings"]
     if view["phase"] == "over":
         _final_lines(draw, view, seat, x, y, x1 - 14, names)
         return
@@ -410,23 +409,26 @@ def _seat_panel(
     kit.text(draw, (x + 25, y + 21), str(entry["track_count"]), 18, kit.WHITE, bold=True, anchor="mm")
     kit.text(draw, (x + 56, y + 4), "Track stack", 16, kit.MUTED, bold=True)
     if entry["track"] is not None:
-        cx = x + 56
+        cx, cy = x + 56, y + 24
         for kind in KINDS:
             if entry["track"][kind]:
-                cx = _chip(draw, cx, y + 24, kind, entry["track"][kind], 14)
+                if cx > x1 - 120:
+                    cx, cy = x + 56, cy + 32
+                cx = _chip(draw, cx, cy, kind, entry["track"][kind], 14)
+        y = max(y + 64, cy + 38)
     else:
         kit.text(draw, (x + 56, y + 28), "face down: nobody may look", 15, kit.MUTED)
-    y += 64
-    if scoring and view["phase"] == "choose":
-        kit.text(
-            draw,
-            (x, y),
-            "Choosing which tickets to complete" if entry["deciding"] else "Tickets chosen",
-            16,
-            kit.INK,
-            bold=True,
-        )
+        y += 64
+    if view["phase"] == "choose":
+        state = "choosing which tickets to complete" if entry["deciding"] else "nothing to choose / done"
+        kit.text(draw, (x, y), f"Scoring: {state}", 16, kit.HIGHLIGHT, bold=True)
         y += 24
+        if entry["revealed_tickets"] is not None:
+            shown = ", ".join(f"#{t}" for t in entry["revealed_tickets"]) or "none"
+            kit.text(
+                draw, (x, y), kit.fit(f"Tickets in hand (revealed): {shown}", 16, x1 - x - 14), 16, kit.INK
+            )
+            y += 24
     _yard_rows(draw, entry, view, x, y, names)
 
 
@@ -499,7 +501,8 @@ def _panel_height(view: dict[str, Any], entry: dict[str, Any]) -> int:
         final = view["scorings"][-1]["seats"][entry["seat"]]
         return 240 + 22 * (len(final["completed"]) + len(final["failed"]))
     tallest = max([r["locos"] + r["coloured"] for r in entry["yard"]] + [1])
-    return 190 + 40 + 20 * (tallest - 1) + 60 + (24 if view["phase"] == "choose" else 0)
+    track_lines = 32 if entry["track"] is not None and sum(1 for k in KINDS if entry["track"][k]) > 6 else 0
+    return 190 + 40 + 20 * (tallest - 1) + 60 + track_lines + (48 if view["phase"] == "choose" else 0)
 
 
 def board(view: dict[str, Any], names: list[str]) -> bytes:
@@ -637,8 +640,12 @@ def hand(view: dict[str, Any], names: list[str]) -> bytes:
         y += rows_p * 104
     if view["phase"] == "choose":
         pickable = view.get("pickable") or []
-        text = "Picked: " + (", ".join(f"#{t}" for t in view["picks"]) or "none")
-        text += "   Still fits: " + (", ".join(f"#{t}" for t in pickable) or "nothing (send `done`)")
+        if entry["deciding"]:
+            text = "Picked: " + (", ".join(f"#{t}" for t in view["picks"]) or "none")
+            text += "   Still fits: " + (", ".join(f"#{t}" for t in pickable) or "nothing (send `done`)")
+        else:
+            text = "Completed at this scoring: " + (", ".join(f"#{t}" for t in view["picks"]) or "none")
+            text += " (nothing to choose)"
         kit.text(draw, (MARGIN, y + 14), text, 18, kit.INK, bold=True)
         y += 44
     legend = "Letters: " + ", ".join(f"{LETTER[k]} {k}" for k in KINDS) + ".   * = big city"
