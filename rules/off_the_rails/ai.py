@@ -147,17 +147,24 @@ class Planner:
         # the later in the game, the more a cart on the board risks being lost (3 points) with its load
         self.danger = {"mining": 0.0, "collapse": 1.0, "chasm": 2.5 + (16 - supply) * 0.3}[stage]
         self.missions = set(view["face_up"])
+        # with at most one token per seat left, our carts do not move again: what stays on the board is lost
+        self.last_run = stage == "chasm" and supply <= view["num_seats"]
 
     def potential(self, square: str, front: str | None, load: Mapping[str, int]) -> float:
         """Expected future points from a cart standing here with this load."""
         b = self.board
+        value = _load_value(load)
+        if self.last_run:
+            return -3.0 - value
         home = b.togo(b.home, square, front)
         count = board.gem_total(dict(load))
-        value = _load_value(load)
         # gems on the board are not banked yet: collisions, derails and the chasm may take them
-        best = -3.0 - value if home >= INF else 0.85 * value - PER_ACTION * home
+        # no way home: at best the cart derails later (load lost, cart kept); in the chasm it is likely lost
+        stuck = -value - (3.0 if self.stage == "chasm" else 1.5)
+        best = stuck if home >= INF else 0.85 * value - PER_ACTION * home
         room = board.CAPACITY - count
-        if room and self.danger < 3:
+        # a cart with three gems or more heads home: the mining phase is short, banked gems are safe
+        if room and count <= 2 and self.danger < 3:
             gather = b.togo(b.mine, square, front)
             if gather < INF and home < INF:
                 bonus = GATHER_BONUS * min(room, 2) / 2
@@ -262,6 +269,31 @@ class Planner:
             value += 3.0
         return value + 1.0
 
+    def escapes(self, cart: Mapping[str, Any]) -> list[tuple[str, str, str]]:
+        """Upgrades of a tile on the track ahead of the cart: a way to turn off (or derail) before a rift."""
+        b = self.board
+        out: list[tuple[str, str, str]] = []
+        square, front = cart["square"], cart["front"]
+        for _ in range(board.MAX_SPEED):
+            target = board.NEIGHBOUR[(square, front)]
+            via = board.OPPOSITE[front]
+            tile = b.tiles.get(target) if target else None
+            if tile is None or via not in tile or target in b.cart_squares:
+                break
+            if len(tile) == 2:
+                out.extend(
+                    ("upgrade", target, new)
+                    for new in board.UPGRADES
+                    if len(new) == 3 and set(tile) < set(new)
+                )
+            elif len(tile) == 3:
+                out.append(("upgrade", target, "nesw"))
+            exits = [e for e in tile if e != via]
+            if len(exits) != 1:
+                break
+            square, front = target, exits[0]
+        return out
+
     def route(self, cart: Mapping[str, Any], limit: int) -> list[tuple[str, str, str]]:
         """The first `limit` tiles to build on the cart's best route: (verb, square, edges)."""
         b = self.board
@@ -365,17 +397,20 @@ class GreedyAI(AIPlayer):
         ) -> None:
             nonlocal best_gain, best_first
             route = planner.route(cart, budget)
-            for k in range(len(route) + 1):
-                extra = {sq: e for _v, sq, e in route[:k]}
-                spare = budget - k
+            builds = [route[:k] for k in range(len(route) + 1)]
+            if not first and budget >= 1:
+                builds += [[b] for b in planner.escapes(cart)]
+            for build in builds:
+                extra = {sq: e for _v, sq, e in build}
+                spare = budget - len(build)
                 for speed in range(board.MIN_SPEED, board.MAX_SPEED + 1):
                     change = abs(speed - cart["speed"])
                     if change > spare:
                         continue
                     value = planner.run_all([*others, dict(cart, speed=speed)], extra)
-                    gain = value - baseline - 0.01 * (len(first) + k + change)
+                    gain = value - baseline - 0.01 * (len(first) + len(build) + change)
                     if gain > best_gain:
-                        acts = list(first) + [f"{v} {sq} {e}" for v, sq, e in route[:k]]
+                        acts = list(first) + [f"{v} {sq} {e}" for v, sq, e in build]
                         direction = "up" if speed > cart["speed"] else "down"
                         acts += [f"speed {cart['name']} {direction}"] * change
                         if acts and acts[0] in texts:
