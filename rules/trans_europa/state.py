@@ -481,7 +481,7 @@ class TransEuropaState(GameState):
             "completed": [{"seat": s, "cities": [city_entry(c) for c in self.hands[s]]}
                                           for s in self.completed],
             "scores": {str(s): n for s, n in enumerate(self.scores)},
-            "history": self.history,
+            "history": list(self.history),  # entries are never changed once stored
             "last_round": self.history[-1] if self.history else None,
             "options": dict(self.options),
             "result": None if result is None else result.to_json(),
@@ -517,7 +517,7 @@ class TransEuropaState(GameState):
             "coloured_left": list(self.coloured_left),
             "completed": list(self.completed),
             "scores": list(self.scores),
-            "history": self.history,
+            "history": list(self.history),  # entries are never changed once stored
             "last_tracks": list(self.last_tracks),
         }
 

@@ -433,3 +433,14 @@ def test_e14_notation() -> None:
         for seat in range(3):
             for m in example.legal_moves(seat):
                 assert str(example.parse_move(str(m))) == str(m)
+
+
+def test_views_and_json_do_not_alias_the_state() -> None:
+    """What was handed out before a round-ending move does not change under the holder's feet."""
+    state = e7(scores=[40, 40, 40])
+    state.apply(0, "lay wien i19")
+    handed = [state.view(None), state.view(1), state.to_json()]
+    frozen = [json.dumps(x, sort_keys=True) for x in handed]
+    state.apply(0, "end")
+    assert state.round == 2 and len(state.history) == 1
+    assert [json.dumps(x, sort_keys=True) for x in handed] == frozen
