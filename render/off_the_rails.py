@@ -448,9 +448,6 @@ def _draw_board(view: dict[str, Any], names: list[str], private: bool) -> bytes:
     if pending.get("square"):
         x0, y0 = _origin(pending["square"])
         draw.rectangle((x0 - 2, y0 - 2, x0 + CELL + 2, y0 + CELL + 2), outline=kit.HIGHLIGHT, width=5)
-        if pending["kind"] == "go":
-            for edge in pending["options"]:
-                _arrow(draw, _edge_point(pending["square"], edge, -2), edge, 13, kit.HIGHLIGHT)
     if pending.get("kind") == "rift":
         for square in pending["options"]:
             x0, y0 = _origin(square)
@@ -460,6 +457,23 @@ def _draw_board(view: dict[str, Any], names: list[str], private: bool) -> bytes:
         colour = view["colours"][cart["seat"]]
         is_moving = moving.get("seat") == cart["seat"] and moving.get("cart") == cart["name"]
         _cart(draw, cart, colour, cart["seat"], is_moving)
+    if pending.get("kind") == "go":
+        # the exits to choose from: big arrows just outside the square, each with its letter
+        for edge in pending["options"]:
+            tip = _edge_point(pending["square"], edge, -26)
+            _arrow(draw, tip, edge, 18, kit.HIGHLIGHT)
+            lx, ly = _edge_point(pending["square"], edge, -8)
+            dx, dy = geo.OFFSETS[edge]
+            kit.text(
+                draw,
+                (lx - dy * 16, ly + dx * 16),
+                edge,
+                18,
+                kit.HIGHLIGHT,
+                bold=True,
+                anchor="mm",
+                halo=kit.WHITE,
+            )
     _panel(image, view, names, private)
     return kit.encode(image)
 

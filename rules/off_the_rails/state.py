@@ -686,7 +686,7 @@ class OffTheRailsState(GameState):
             kind = "rear"
         else:
             kind = "side"
-        self.last_paths[-1]["outcome"] = f"collided ({kind})"
+        self.last_paths[-1]["outcome"] = f"collided {kind}"
         if mover.back is not None:
             mover.front, mover.back = mover.back, mover.front
         if kind == "head-on" and hit.back is not None:
