@@ -36,6 +36,12 @@ class Sim:
     load: dict[str, int]
 
 
+# (edges of a tile, edge entered by) -> the edges the cart may leave by
+_EXITS: dict[tuple[str, str], tuple[str, ...]] = {
+    (edges, via): tuple(e for e in edges if e != via)
+    for edges in (*board.TILE_TYPE_OF, "nesw")
+    for via in board.EDGES
+}
 # (square, facing) -> (the square ahead, the edge it is entered by)
 _AHEAD: dict[tuple[str, str], tuple[str, str]] = {
     (sq, f): (board.NEIGHBOUR[(sq, f)], board.OPPOSITE[f])  # type: ignore[misc]
@@ -83,9 +89,9 @@ class Board:
         tile = self.tiles.get(target)
         reached = goal == "gems" and target in self.gems
         if tile is None:
-            return 1.0 + STEP_COST + extra, tuple(e for e in board.EDGES if e != via), reached
+            return 1.0 + STEP_COST + extra, _EXITS[("nesw", via)], reached
         if via in tile:
-            return STEP_COST + extra, tuple(e for e in tile if e != via), reached
+            return STEP_COST + extra, _EXITS[(tile, via)], reached
         if target in self.cart_squares:
             return INF, (), False
         if len(tile) in (2, 3):  # upgrade to a T (keeping both edges) or to a cross
