@@ -651,3 +651,117 @@ def hand(view: dict[str, Any], names: list[str]) -> bytes:
     legend = "Letters: " + ", ".join(f"{LETTER[k]} {k}" for k in KINDS) + ".   * = big city"
     kit.text(draw, (MARGIN, y + 16), legend, 16, kit.MUTED)
     return kit.encode(image)
+
+
+# ---------------------------------------------------------------------------- interludes and alt text
+
+
+def intermediate_scoring(view: dict[str, Any], names: list[str]) -> bytes:
+    """The 4-player intermediate scoring: each revealed stack and the tickets it completed."""
+    record = next(r for r in reversed(view["scorings"]) if r["kind"] == "intermediate")
+    seats = record["seats"]
+    rows = [max(len(seats[i]["completed"]), len(seats[i + 1]["completed"])) for i in range(0, len(seats), 2)]
+    height = 110 + sum(150 + 22 * r for r in rows) + MARGIN
+    image = kit.new_canvas(WIDTH, height)
+    draw = ImageDraw.Draw(image)
+    kit.text(draw, (MARGIN, 16), "Intermediate scoring (end of deck 1)", 28, kit.INK, bold=True)
+    kit.text(
+        draw,
+        (MARGIN, 60),
+        "Track stacks revealed. Completed tickets score now; their cards are set aside. "
+        "Other tickets stay secret in hand.",
+        17,
+        kit.MUTED,
+    )
+    y = 100
+    panel_w = (WIDTH - 2 * MARGIN - 12) // 2
+    for row, count in zip(range(0, len(seats), 2), rows, strict=True):
+        box_h = 140 + 22 * count
+        for index, entry in enumerate(seats[row : row + 2]):
+            seat = entry["seat"]
+            x0 = MARGIN + index * (panel_w + 12)
+            draw.rounded_rectangle(
+                (x0, y, x0 + panel_w, y + box_h),
+                radius=8,
+                fill=kit.PANEL_BG,
+                outline=kit.seat_colour(seat),
+                width=4,
+            )
+            kit.draw_seat_token(draw, seat, (x0 + 26, y + 24), 30)
+            kit.text(draw, (x0 + 48, y + 24), _name(names, seat), 22, kit.INK, bold=True, anchor="lm")
+            kit.text(
+                draw,
+                (x0 + panel_w - 14, y + 24),
+                f"+{entry['points']} pts",
+                22,
+                kit.INK,
+                bold=True,
+                anchor="rm",
+            )
+            cx, cy = x0 + 14, y + 54
+            if not any(entry["track"].values()):
+                kit.text(draw, (cx, cy + 6), "empty track stack", 15, kit.MUTED)
+            for kind in KINDS:
+                if entry["track"].get(kind):
+                    if cx > x0 + panel_w - 120:
+                        cx, cy = x0 + 14, cy + 32
+                    cx = _chip(draw, cx, cy, kind, entry["track"][kind], 14)
+            ty = y + 120
+            for tid in entry["completed"]:
+                ticket = TICKETS[tid]
+                kit.text(
+                    draw,
+                    (x0 + 14, ty),
+                    kit.fit(f"#{tid} {ticket.origin}-{ticket.destination}", 15, 250),
+                    15,
+                    kit.INK,
+                )
+                kit.text(draw, (x0 + 276, ty), f"+{ticket.points}", 15, (0, 110, 50), bold=True)
+                tx = x0 + 320
+                used = entry["assignment"][str(tid)]
+                for kind in KINDS:
+                    for _ in range(used.get(kind, 0)):
+                        _circle(draw, (tx, ty + 9), kind, 9)
+                        tx += 22
+                ty += 22
+            if not entry["completed"]:
+                kit.text(draw, (x0 + 14, ty), "no ticket completed", 15, kit.MUTED)
+        y += box_h + 12
+    return kit.encode(image)
+
+
+def interludes(previous: dict[str, Any] | None, view: dict[str, Any], names: list[str]) -> list[bytes]:
+    """Before the first board of deck 2: the intermediate scoring that ended deck 1 (4 players)."""
+    before = len((previous or {}).get("scorings") or [])
+    scorings = view.get("scorings") or []
+    if len(scorings) > before and scorings[-1]["kind"] == "intermediate":
+        return [intermediate_scoring(view, names)]
+    return []
+
+
+def describe(view: dict[str, Any], names: list[str]) -> str:
+    """Alt text for the public table: status, display, piles, and per seat points, cards and yard."""
+    parts = [f"Ticket to Ride card game. {_status(view, names)}."]
+    if view["decks_total"] == 2:
+        parts.append(f"Deck {view['deck_number']} of 2.")
+    if view["final_round"]:
+        parts.append(
+            "Final round, still to play: " + ", ".join(_name(names, s) for s in view["final_round"]) + "."
+        )
+    last = view["last_action"]
+    if last:
+        parts.append("Last: " + _named(last["text"], names) + ".")
+    parts.append(
+        f"Display: {', '.join(view['display'])}. Deck {view['deck_count']}, tickets {view['ticket_deck_count']}."
+    )
+    for entry in view["seats"]:
+        yard = ", ".join(
+            f"{r['colour']} {r['coloured']}" + (f"+{r['locos']} loco" if r["locos"] else "")
+            for r in entry["yard"]
+        )
+        tickets = "?" if entry["tickets_count"] is None else entry["tickets_count"]
+        parts.append(
+            f"{_name(names, entry['seat'])}: {entry['points']} pts, hand {entry['hand_count']}, tickets {tickets}, "
+            f"track {entry['track_count']}, completed {len(entry['completed'])}, yard {yard or 'empty'}."
+        )
+    return " ".join(parts)

@@ -83,3 +83,23 @@ def test_images_hold_no_secret_of_another_seat() -> None:
     assert render.board(state.view(None), NAMES[:3]) == render.board(other.view(None), NAMES[:3])
     assert render.hand(state.view(0), NAMES[:3]) == render.hand(other.view(0), NAMES[:3])
     assert render.hand(state.view(1), NAMES[:3]) != render.hand(other.view(1), NAMES[:3])
+
+
+def test_intermediate_scoring_interlude_and_description() -> None:
+    state = DEFINITION.new_game(4, {}, 3)
+    player = GreedyAI()
+    previous = state.view(None)
+    interludes = []
+    while not state.is_over():
+        seat = min(state.to_act())
+        state.apply(seat, ai_move(state, seat, player))
+        view = state.view(None)
+        found = render.interludes(previous, view, NAMES)
+        if found:
+            interludes.append((view, found))
+            assert view["deck_number"] == 2
+        previous = view
+        text = render.describe(view, NAMES)
+        assert 10 < len(text) <= 1000 and "Ann" in text
+    assert len(interludes) == 1
+    check_png(interludes[0][1][0])
