@@ -108,6 +108,7 @@ def parse(text: str) -> OtrMove:
         return OtrMove(verb, _cart(rest[0]))
     if verb == "go":
         need(1)
+        rest[0] = {"north": "n", "east": "e", "south": "s", "west": "w"}.get(rest[0], rest[0])
         if rest[0] not in board.EDGES:
             raise IllegalMove("go needs one edge: n, e, s or w")
         return OtrMove(verb, rest[0])

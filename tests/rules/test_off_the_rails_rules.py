@@ -210,6 +210,18 @@ def test_notation_is_lenient_and_canonical(edges: str, rnd, square: str) -> None
     assert str(parse(text)) == f"{verb} {square} {edges}"
 
 
+def test_parse_aliases() -> None:
+    assert str(parse("Go North")) == "go n"
+    assert str(parse("cart W e1")) == "cart white e1"
+    assert str(parse("speed b +")) == "speed black up"
+    assert str(parse("pick R")) == "pick right"
+    assert str(parse("take Rubies")) == "take ruby"
+    assert str(parse("split gold ruby")) == "split ruby gold"
+    for bad in ("", "fly e2", "lay e2", "lay e2 nx", "go up", "claim nothing", "rift z1", "speed white fast"):
+        with pytest.raises(IllegalMove):
+            parse(bad)
+
+
 GEM_LOADS = st.lists(st.sampled_from(board.GEM_KINDS), min_size=2, max_size=5)
 
 
