@@ -51,6 +51,10 @@ def lobby_text(info: TableInfo) -> str:
              + ("shuffled at start" if row.seat_order == "shuffle" else "in join order")]
     if d.options:
         lines.append(f"Options: `{options_line(d, row.options)}`")
+    if getattr(row, "turn_hours", 0):
+        action = {"ai": "the AI plays", "skip": "the turn is skipped", "end": "the game ends"}.get(row.timeout_action, "")
+        lines.append(f"Turn timer: {row.turn_hours} h · on timeout {action} · the AI takes a seat after "
+                     f"{row.max_timeouts} timeouts in a row · vacation up to {row.vacation_hours} h each")
     lines.append(seats)
     if row.status == "lobby":
         lines.append(f"Join with the button or `/game join`; <@{row.creator_id}> starts with **Start**.")

@@ -24,7 +24,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot import texts
-from bot.tables import STALE_MOVE, Outcome, Refused, TableInfo, Tables
+from bot.tables import STALE_MOVE, ClockSettings, Outcome, Refused, TableInfo, Tables
 from bot.ui.components import board_view, lobby_view, picker_view
 from bot.ui.picker import autocomplete, menu
 
@@ -366,15 +366,27 @@ class GamesCog(commands.Cog):
         @group.command(name="new", description="Open a lobby for a game in this channel (or a new thread)")
         @app_commands.describe(game="Which game", thread="Play in a new thread of this channel",
                                options="Table options as key=value key=value (see /rules)",
-                               seats="Seat order at the start")
+                               seats="Seat order at the start",
+                               timer="Hours per turn (0: no timer; default 24 or the server's)",
+                               timeout="What happens when a player's time runs out",
+                               strikes="Timeouts in a row before the AI takes the seat (default 3)",
+                               vacation="Hours each player may pause their clock (default 72)")
         @app_commands.choices(game=game_choices, seats=[app_commands.Choice(name="shuffled", value="shuffle"),
-                                                        app_commands.Choice(name="join order", value="join")])
+                                                        app_commands.Choice(name="join order", value="join")],
+                              timeout=[app_commands.Choice(name="the AI plays the turn", value="ai"),
+                                       app_commands.Choice(name="skip the turn (where the rules allow)", value="skip"),
+                                       app_commands.Choice(name="end the game with the standings", value="end")])
         async def new(interaction: discord.Interaction, game: str, thread: bool = False, options: str = "",
-                      seats: str = "shuffle") -> None:
+                      seats: str = "shuffle", timer: app_commands.Range[int, 0, 720] | None = None,
+                      timeout: str | None = None, strikes: app_commands.Range[int, 1, 20] | None = None,
+                      vacation: app_commands.Range[int, 0, 1440] | None = None) -> None:
+            clock = {"turn_hours": timer, "timeout_action": timeout, "max_timeouts": strikes,
+                     "vacation_hours": vacation}  # unset ones: the server's defaults, else built-in
             try:
                 definition = tables.definition(game)
                 given = texts.parse_options(options)
                 definition.resolve_options(given)
+                ClockSettings.resolve(clock)
             except (Refused, ValueError) as error:
                 await cog._reply(interaction, getattr(error, "reason", str(error)))
                 return
@@ -398,7 +410,8 @@ class GamesCog(commands.Cog):
             try:
                 info = await tables.create(game, guild_id=interaction.guild_id, channel_id=interaction.channel_id,
                                            thread_id=thread_id, user_id=interaction.user.id,
-                                           user_name=interaction.user.display_name, options=given, seat_order=seats)
+                                           user_name=interaction.user.display_name, options=given, seat_order=seats,
+                                           clock=clock)
             except Refused as refused:
                 await cog._reply(interaction, refused.reason)
                 return
