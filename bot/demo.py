@@ -7,7 +7,7 @@ from pathlib import Path
 
 import render
 from rules import registry
-from rules.engine import GameDefinition, GameState, name_seats
+from rules.engine import GameDefinition, GameState, ai_move, name_seats
 
 DEMO_NAMES = ("Ann", "Bob", "Cid", "Dee", "Eve", "Fay")
 
@@ -27,7 +27,7 @@ def play_demo(
     state: GameState = definition.new_game(players, options or {}, seed)
     brains = {seat: definition.ai(ai) for seat in range(players)}
     out.mkdir(parents=True, exist_ok=True)
-    for old in out.glob("turn_*.png"):
+    for old in out.glob("turn_*.png"):  # a rerun must not leave a longer game's images behind
         old.unlink()
 
     log_lines: list[str] = []
@@ -45,8 +45,7 @@ def play_demo(
         (out / f"turn_{image_count:04d}.png").write_bytes(png)
 
     snapshot()
-    from rules.engine import ai_move
-
+    previous = state.view(None)
     while state.to_act():
         seat = min(state.to_act())
         acting_before = state.to_act()
@@ -54,6 +53,11 @@ def play_demo(
         for event in state.apply(seat, move):
             if event.seats is None:
                 log_lines.append(name_seats(event.text, names))
+        if images:
+            current = state.view(None)
+            for number, png in enumerate(render.interlude_pngs(previous, current, names), 1):
+                (out / f"turn_{image_count:04d}_moment{number}.png").write_bytes(png)
+            previous = current
         # One image per turn: when someone else is to act now, or the game ended.
         if state.to_act() != acting_before or not state.to_act():
             snapshot()
