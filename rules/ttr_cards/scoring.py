@@ -45,8 +45,19 @@ def best_completion(ticket_ids: Iterable[int], track: Mapping[str, int]) -> list
     if fits(candidates, track):
         return candidates
     weights = {tid: weight(tid) for tid in candidates}
-    # Points per card decides the order; 60 is a common multiple of the card counts 1..5.
-    order = sorted(candidates, key=lambda tid: (-(weights[tid] * 60 // TICKETS[tid].card_count), tid))
+    # Order by value per card in the colours that are short at the start (the bound's own measure,
+    # so the first dive follows the bound's fractional solution); tickets needing no short colour
+    # first. 60 is a common multiple of the possible costs 1..5.
+    total_need = [sum(_NEEDS[t][c] for t in candidates) for c in range(len(COLOURS))]
+    short = [c for c in range(len(COLOURS)) if have0[c] < total_need[c]]
+
+    def root_cost(tid: int) -> int:
+        return sum(_NEEDS[tid][c] for c in short)
+
+    order = sorted(
+        candidates,
+        key=lambda tid: (root_cost(tid) > 0, -(weights[tid] * 60 // max(1, root_cost(tid))), tid),
+    )
     needs = [_NEEDS[tid] for tid in order]
     values = [weights[tid] for tid in order]
     count = len(order)
