@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from rules.engine import Event
 from rules.ttr_cards.cards import (
     COLOURS,
     DISPLAY_SIZE,
@@ -12,6 +13,7 @@ from rules.ttr_cards.cards import (
     LOCO,
     SETUP_TICKETS,
     TICKET_IDS,
+    describe,
     full_set,
 )
 from rules.ttr_cards.state import TTRCardsState
@@ -39,4 +41,20 @@ def create(num_seats: int, options: dict[str, Any], seed: int) -> TTRCardsState:
         state.pending[seat] = tickets[seat * SETUP_TICKETS : (seat + 1) * SETUP_TICKETS]
     state.ticket_deck = tickets[num_seats * SETUP_TICKETS :]
     state.phase = "keep_setup"
+    # The first post of a new game (read by the platform through GameState.opening_events).
+    opening = [
+        Event(
+            f"Each player holds 1 Locomotive and 7 cards. Display: {', '.join(state.display)}. "
+            "Everyone keeps 1 to 6 of their 6 tickets (simultaneously): `keep ID ID ...`."
+        )
+    ]
+    for seat in range(num_seats):
+        opening.append(
+            Event(
+                f"Your cards: {describe(state.hands[seat])}. Your tickets to choose from: "
+                f"{', '.join(map(str, sorted(state.pending[seat])))}.",
+                frozenset((seat,)),
+            )
+        )
+    state._opening_events = opening
     return state

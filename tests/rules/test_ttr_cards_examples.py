@@ -493,3 +493,12 @@ def test_data_invariants() -> None:
     }
     assert sum(BIG_CITIES[c][0] for c in BIG_CITIES) == 65
     assert set(KINDS) == set(COLOURS) | {LOCO}
+
+
+def test_opening_events_tell_each_seat_only_its_own_deal() -> None:
+    state = DEFINITION.new_game(3, {}, 11)
+    events = state._opening_events
+    assert [e.seats for e in events] == [None, frozenset({0}), frozenset({1}), frozenset({2})]
+    for seat in range(3):
+        assert ", ".join(map(str, sorted(state.pending[seat]))) in events[seat + 1].text
+    assert "tickets to choose" not in events[0].text
