@@ -518,8 +518,13 @@ class Tables:
             state = definition.new_game(count, info.row.options, info.row.seed)
             names = [s.name for s in seats]
             order = ", ".join(names)
-            posts = [PendingPost("board", None, {"lines": [f"{definition.title} begins. Seats: {order}."]})]
-            posts += [PendingPost("dm", s.seat, {"lines": [], "welcome": True}) for s in seats if not s.is_ai]
+            opening = state.opening_events()
+            opening_lines = (f"{definition.title} begins. Seats: {order}.",
+                             *(name_seats(e.text, names) for e in opening if e.seats is None))
+            posts = [PendingPost("board", None, {"lines": list(opening_lines)})]
+            posts += [PendingPost("dm", s.seat, {"lines": [name_seats(e.text, names) for e in opening
+                                                           if e.seats is not None and s.seat in e.seats],
+                                                 "welcome": True}) for s in seats if not s.is_ai]
             live = _Live(info.row, definition, seats, state, [0] * count)
             live.user_prefs = {s.user_id: await self.store.user_prefs(s.user_id) for s in seats if not s.is_ai}
             live.clocks = self._synced_clocks(live, self.now())
@@ -532,9 +537,9 @@ class Tables:
             if any(seats[s].is_ai for s in state.to_act()):
                 # AI seats that open the game play now; their DMs merge with the welcome DMs.
                 outcome = await self._run_ai(live, [], [], self._secrets(live))
-                return Outcome(game_id, outcome.applied, (posts[0].payload["lines"][0], *outcome.public_lines),
+                return Outcome(game_id, outcome.applied, (*opening_lines, *outcome.public_lines),
                                outcome.private_lines, humans, outcome.to_act, outcome.status)
-            return Outcome(game_id, public_lines=(posts[0].payload["lines"][0],), views_changed=humans,
+            return Outcome(game_id, public_lines=opening_lines, views_changed=humans,
                            to_act=tuple(sorted(state.to_act())))
 
     async def cancel(self, game_id: int, user_id: int, *, admin: bool = False) -> GameRow:

@@ -282,6 +282,13 @@ class GameState(ABC):
     def is_over(self) -> bool:
         return not self.to_act()
 
+    def opening_events(self) -> list[Event]:
+        """What the setup did (the deal, the start player...), for the first post of a new game.
+
+        Only a freshly created state has them: they are history, not part of the saved state.
+        """
+        return list(getattr(self, "_opening_events", ()))
+
     def timeout_move(self, seat: int) -> Move | None:
         """The move that skips this seat's pending decision where the rules allow it, else None."""
         return None

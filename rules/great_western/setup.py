@@ -13,6 +13,5 @@ def new_game(num_seats: int, options: Mapping[str, Any], seed: int) -> GreatWest
     """Each seat: 1 cube on London, 1 income marker, 10 available, 14 unavailable; dice for round 1."""
     state = GreatWesternState(num_seats, options, seed)
     state.start_player = state.rng.randrange(num_seats)  # D20
-    state.setup_events = [public(f"{seat_token(state.start_player)} is the start player.")]
-    state.setup_events.extend(state._load())
+    state._opening_events = [public(f"{seat_token(state.start_player)} is the start player."), *state._load()]
     return state

@@ -63,7 +63,6 @@ class GreatWesternState(GameState):
         # What the last decision did, for the image: seat, notation, route (city ids).
         self.last: dict[str, Any] | None = None
         # Events of setup and round-1 loading (not persisted; new_game has no other way to return them).
-        self.setup_events: list[Event] = []
 
     # ------------------------------------------------------------------ basic queries
 

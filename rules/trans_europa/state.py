@@ -547,5 +547,5 @@ class TransEuropaState(GameState):
 def create(num_seats: int, options: dict[str, Any], seed: int) -> TransEuropaState:
     """A new game: piles built, round 1 start seat drawn, first deal done."""
     state = TransEuropaState(num_seats, options, seed)
-    state.start_game()
+    state._opening_events = state.start_game()
     return state

@@ -93,8 +93,10 @@ async def test_three_players_play_trans_europa_to_the_end(fake_discord, tmp_path
     names = [next(u.name for u in (ann, bob, cid) if u.id == users[s]) for s in range(3)]
     replayed = TE.new_game(3, state.options, state.seed)
     public_lines, private_lines = set(), {s: set() for s in range(3)}
-    for seat, notation in moves:
-        for event in replayed.apply(seat, notation):
+    dealt = replayed.opening_events()
+    assert any(e.seats is None for e in dealt) and all(any(e.seats == {s} for e in dealt) for s in range(3))
+    for seat, notation in [(None, None), *moves]:
+        for event in dealt if seat is None else replayed.apply(seat, notation):
             text = name_seats(event.text, names)
             if event.seats is None:
                 public_lines.add(text)

@@ -24,6 +24,9 @@ def _games() -> list[tuple[str, int]]:
 def test_contract_holds_through_a_whole_game(key: str, players: int) -> None:
     definition: GameDefinition = registry.get(key)
     state = definition.new_game(players, {}, seed=2024)
+    for event in state.opening_events():
+        assert event.seats is None or event.seats <= set(range(players))
+    assert definition.from_json(state.to_json()).opening_events() == []
     brains = {s: (definition.ai("greedy") if s % 2 else RandomAI()) for s in range(players)}
     log: list[tuple[int, str]] = []
     while state.to_act():
