@@ -61,13 +61,13 @@ def _card(
         draw.rounded_rectangle(box, radius=6, fill=CARD_FILL[kind], outline=outline, width=width)
     text = label if label is not None else kind
     if text:
-        tw, th = kit.text_size(text, size, True)
+        tw, th = kit.text_size(text, size)
         cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
         pad = 4
         draw.rectangle(
             (cx - tw / 2 - pad, cy - th / 2 - pad - 2, cx + tw / 2 + pad, cy + th / 2 + pad), fill=kit.WHITE
         )
-        kit.text(draw, (cx, cy), text, size, kit.INK, bold=True, anchor="mm")
+        kit.text(draw, (cx, cy), text, size, kit.INK, bold=False, anchor="mm")
 
 
 def _chip(
@@ -84,7 +84,7 @@ def _circle(draw: ImageDraw.ImageDraw, centre: tuple[float, float], kind: str, r
     cx, cy = centre
     fill = CARD_FILL.get(kind, kit.WHITE)
     draw.ellipse((cx - r, cy - r, cx + r, cy + r), fill=fill, outline=kit.INK, width=2)
-    kit.text(draw, (cx, cy), LETTER[kind], int(r * 1.2), kit.contrast_text(fill), bold=True, anchor="mm")
+    kit.text(draw, (cx, cy), LETTER[kind], int(r * 1.2), kit.contrast_text(fill), bold=False, anchor="mm")
 
 
 # ---------------------------------------------------------------------------- header and draw area
@@ -161,7 +161,7 @@ def _draw_area(image: Image.Image, view: dict[str, Any], top: int) -> int:
     draw = ImageDraw.Draw(image)
     last = view["last_action"] or {}
     card_w, card_h, gap = 112, 150, 16
-    kit.text(draw, (MARGIN, top), "Display", 18, kit.MUTED, bold=True)
+    kit.text(draw, (MARGIN, top), "Display", 18, kit.MUTED, bold=False)
     y0 = top + 26
     for slot, kind in enumerate(view["display"]):
         x0 = MARGIN + slot * (card_w + gap)
@@ -201,7 +201,7 @@ def _draw_area(image: Image.Image, view: dict[str, Any], top: int) -> int:
         back = (90, 70, 50) if label != "Ticket deck" else (230, 220, 190)
         draw.rounded_rectangle((px, py, px + 44, py + 62), radius=5, fill=back, outline=kit.INK, width=2)
         empty = label == "Train deck" and view["deck_count"] == 0
-        kit.text(draw, (px + 52, py + 6), label, 16, kit.MUTED, bold=True)
+        kit.text(draw, (px + 52, py + 6), label, 16, kit.MUTED, bold=False)
         kit.text(draw, (px + 52, py + 28), value, 18, kit.DANGER if empty else kit.INK, bold=True)
         if empty:
             kit.text(draw, (px + 52, py + 50), "drawing closed", 15, kit.DANGER, bold=True)
@@ -211,7 +211,12 @@ def _draw_area(image: Image.Image, view: dict[str, Any], top: int) -> int:
 def _cities(image: Image.Image, view: dict[str, Any], top: int, names: list[str]) -> int:
     draw = ImageDraw.Draw(image)
     kit.text(
-        draw, (MARGIN, top), "Big-city bonuses (completed tickets naming each city)", 18, kit.MUTED, bold=True
+        draw,
+        (MARGIN, top),
+        "Big-city bonuses (completed tickets naming each city)",
+        18,
+        kit.MUTED,
+        bold=False,
     )
     top += 26
     width = (WIDTH - 2 * MARGIN - 5 * 10) / 6
@@ -263,7 +268,7 @@ def _yard_rows(
         if last.get("type") == "yard"
         else []
     )
-    kit.text(draw, (x, y), "Rail yard", 16, kit.MUTED, bold=True)
+    kit.text(draw, (x, y), "Rail yard", 16, kit.MUTED, bold=False)
     y += 24
     if not entry["yard"] and not robbed:
         kit.text(draw, (x, y + 4), "empty", 16, kit.MUTED)
@@ -290,15 +295,15 @@ def _yard_rows(
                     LETTER[kind],
                     12,
                     kit.contrast_text(fill),
-                    bold=True,
+                    bold=False,
                     anchor="mm",
                 )
             if last_card:
                 label = "loco" if kind == LOCO else kind
-                tw = kit.text_size(label, 13, True)[0]
+                tw = kit.text_size(label, 13)[0]
                 mid = cx + card_w / 2
                 draw.rectangle((mid - tw / 2 - 3, top_y + 12, mid + tw / 2 + 3, top_y + 30), fill=kit.WHITE)
-                kit.text(draw, (mid, top_y + 21), label, 13, kit.INK, bold=True, anchor="mm")
+                kit.text(draw, (mid, top_y + 21), label, 13, kit.INK, bold=False, anchor="mm")
             bottom = top_y + (card_h if last_card else step)
         if row["colour"] in new_rows:
             draw.rectangle((cx - 5, y - 5, cx + card_w + 5, bottom + 5), outline=kit.HIGHLIGHT, width=4)
@@ -407,7 +412,7 @@ def _seat_panel(
         (x + 5, y - 5, x + 45, y + 47), radius=4, fill=(110, 90, 65), outline=kit.INK, width=2
     )
     kit.text(draw, (x + 25, y + 21), str(entry["track_count"]), 18, kit.WHITE, bold=True, anchor="mm")
-    kit.text(draw, (x + 56, y + 4), "Track stack", 16, kit.MUTED, bold=True)
+    kit.text(draw, (x + 56, y + 4), "Track stack", 16, kit.MUTED, bold=False)
     if entry["track"] is not None:
         cx, cy = x + 56, y + 24
         for kind in KINDS:
@@ -444,7 +449,7 @@ def _final_lines(
     """The scoring image of a seat: revealed stack, tickets with the cards used, failures, cities, total."""
     final = view["scorings"][-1]["seats"][seat]
     result = next(s for s in view["result"]["seats"] if s["seat"] == seat)
-    kit.text(draw, (x, y), "Track stack revealed:", 15, kit.MUTED, bold=True)
+    kit.text(draw, (x, y), "Track stack revealed:", 15, kit.MUTED, bold=False)
     cx = x + 170
     if not any(final["track"].values()):
         kit.text(draw, (cx, y), "empty", 15, kit.MUTED)
