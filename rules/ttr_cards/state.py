@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import itertools
+import json
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
@@ -786,6 +787,4 @@ def _copy_fields(data: dict[str, Any]) -> dict[str, Any]:
 
 
 def _json_copy(data: Any) -> Any:
-    import json
-
     return json.loads(json.dumps(data))
