@@ -7,7 +7,7 @@ import importlib
 from rules.engine import GameDefinition
 
 # Each game package exposes DEFINITION in rules/<key>/__init__.py. Listed in menu order.
-GAME_KEYS: tuple[str, ...] = ("trans_europa", "great_western", "santa_fe")
+GAME_KEYS: tuple[str, ...] = ("ttr_cards", "great_western", "trans_europa", "santa_fe")
 
 
 def _load() -> dict[str, GameDefinition]:
