@@ -108,7 +108,7 @@ class Board:
         # seed: states whose next entry reaches the goal
         for (square, f), (target, via) in _AHEAD.items():
             c, _exits, home = entries[(target, via)]
-            reached = home if gems is None else target in gems
+            reached = home if gems is None else target in gems and target not in board.START
             if reached and c < INF:
                 heap.append((c, square, f))
                 best[(square, f)] = c
