@@ -329,18 +329,9 @@ class OffTheRailsState(GameState):
             if verb not in ("lay", "upgrade", "cart", "speed", "undo", "end"):
                 raise IllegalMove(f"it is the action phase: {verb} is not an action (play actions or end)")
             return self._action(move)
-        expected = {
-            "run": "run",
-            "take": "take",
-            "go": "go",
-            "split": "split",
-            "pick": "pick",
-            "claim": "claim",
-            "rift": "rift",
-        }[phase]
         if verb in ("lay", "upgrade", "cart", "speed", "undo", "end"):
             raise IllegalMove(f"the action phase is over; the pending decision is {self.decision_text()}")
-        if verb != expected:
+        if verb != phase:  # each pending decision is answered by the verb of the same name
             raise IllegalMove(f"the pending decision is {self.decision_text()}")
         events: list[Event] = []
         handler = getattr(self, f"_decide_{phase}")
