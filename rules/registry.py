@@ -7,7 +7,7 @@ import importlib
 from rules.engine import GameDefinition
 
 # Each game package exposes DEFINITION in rules/<key>/__init__.py. Listed in menu order.
-GAME_KEYS: tuple[str, ...] = ("ttr_cards", "great_western", "trans_europa", "santa_fe")
+GAME_KEYS: tuple[str, ...] = ("ttr_cards", "great_western", "trans_europa", "off_the_rails", "santa_fe")
 
 
 def _load() -> dict[str, GameDefinition]:
