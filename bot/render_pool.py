@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import importlib.util
 import multiprocessing
 from collections.abc import Callable
 from concurrent.futures import Executor, ProcessPoolExecutor
@@ -16,6 +17,13 @@ Renderer = Callable[[dict[str, Any], list[str]], bytes]
 
 def _warm() -> int:
     return 0
+
+
+def _interludes(previous: dict[str, Any] | None, view: dict[str, Any], names: list[str]) -> list[bytes]:
+    """render.interlude_pngs, or none for a game without a render module (test games)."""
+    if importlib.util.find_spec(f"render.{view['game']}") is None:
+        return []
+    return render.interlude_pngs(previous, view, names)
 
 
 class RenderPool:
@@ -48,17 +56,35 @@ class RenderPool:
     async def hand(self, view: dict[str, Any], names: list[str]) -> bytes:
         return await self._run(self._hand, view, names)
 
+    async def interludes(self, previous: dict[str, Any] | None, view: dict[str, Any], names: list[str]) -> list[bytes]:
+        """The images a move calls for before its board (render.interlude_pngs), off the event loop."""
+        return await self.call(_interludes, previous, view, list(names))
+
+    async def replay(self, views: list[dict[str, Any]], names: list[str]) -> bytes:
+        """An animated GIF of sampled public views, drawn with this pool's board renderer."""
+        from render.replay import replay_gif
+
+        return await self.call(replay_gif, views, list(names), self._board)
+
+    async def describe(self, view: dict[str, Any], names: list[str]) -> str:
+        """Alt text for a public board (cheap: in a thread, not worth a process hop)."""
+        return await asyncio.to_thread(render.describe, view, list(names))
+
     async def _run(self, function: Renderer, view: dict[str, Any], names: list[str]) -> bytes:
+        return await self.call(function, view, list(names))
+
+    async def call(self, function: Callable[..., Any], *args: Any) -> Any:
+        """Run any picklable top-level drawing function in the pool (a thread when workers=0)."""
         if self._pool is None:
-            return await asyncio.to_thread(function, view, names)
+            return await asyncio.to_thread(function, *args)
         loop = asyncio.get_running_loop()
         try:
-            return await loop.run_in_executor(self._pool, function, view, list(names))
+            return await loop.run_in_executor(self._pool, function, *args)
         except BrokenProcessPool:
             # A worker died (e.g. killed for memory): start a fresh pool and try once more.
             self._pool.shutdown(wait=False, cancel_futures=True)
             self._pool = self._new_pool()
-            return await loop.run_in_executor(self._pool, function, view, list(names))
+            return await loop.run_in_executor(self._pool, function, *args)
 
     def close(self) -> None:
         self._workers = 0

@@ -115,3 +115,39 @@ def parse_options(text: str) -> dict[str, str]:
             raise ValueError(f"Write options as key=value, e.g. `{word}=on`.")
         given[key.strip().lower()] = value.strip()
     return given
+
+
+MISSING_ATTACH = ("(I cannot attach images here: please give me the **Attach Files** permission in this channel "
+                  "so the board image can be posted.)")
+
+
+def clip(text: str, limit: int = MAX_CONTENT) -> str:
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def _detail(value: object) -> str:
+    """A result detail (any JSON value) in words: lists comma separated, mappings as key value."""
+    if isinstance(value, dict):
+        return "; ".join(f"{k}: {_detail(v)}" for k, v in value.items())
+    if isinstance(value, list | tuple):
+        return ", ".join(_detail(v) for v in value) or "none"
+    return str(value)
+
+
+def final_report(info: TableInfo, names: list[str], log_lines: list[str]) -> str:
+    """The downloadable end-of-game file: seats, standings with breakdown, revealed details, every move."""
+    d, row = info.definition, info.row
+    out = [f"{d.title} · game #{row.id}", f"Options: {options_line(d, row.options) or '(none)'}",
+           "Seats: " + ", ".join(f"{i + 1}. {n}" for i, n in enumerate(names)), "", "Final standings:"]
+    result = row.result or {}
+    for line in result.get("seats", []):
+        name = names[line["seat"]] if line["seat"] < len(names) else f"Seat {line['seat'] + 1}"
+        out.append(f"{line['rank']}. {name}: {line['score']}")
+        out += [f"     {category}: {points}" for category, points in line.get("breakdown", {}).items()]
+        out += [f"     {key} (revealed): {_detail(value)}" for key, value in (line.get("details") or {}).items()]
+    if result.get("ended_by"):
+        from rules.engine import name_seats
+
+        out.append(name_seats(result["ended_by"], names))
+    out += ["", f"Moves ({len(log_lines)}):", *log_lines]
+    return "\n".join(out) + "\n"

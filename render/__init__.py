@@ -32,3 +32,18 @@ def interlude_pngs(previous: dict[str, Any] | None, view: dict[str, Any], names:
     """
     function = getattr(module_for(view["game"]), "interludes", None)
     return function(previous, view, names) if function is not None else []
+
+
+# Imported before `describe` below is defined: importing the submodule binds `render.describe` to
+# the module, and the function definition must come after so that `render.describe(...)` is the call.
+from render import describe as _describe_text  # noqa: E402
+
+
+def describe(view: dict[str, Any], names: list[str]) -> str:
+    """A short text description of a public board view (alt text): the game's own, else generic."""
+    try:
+        function = getattr(module_for(view["game"]), "describe", None)
+    except ImportError:  # a game without a render module (e.g. a test game) still gets the generic text
+        function = None
+    text = function(view, names) if function is not None else _describe_text.generic(view, names)
+    return _describe_text.clip(text)

@@ -692,3 +692,22 @@ def interludes(previous: dict[str, Any] | None, view: dict[str, Any], names: lis
     if len(view.get("history") or []) > finished_before:
         return [round_end(view, names)]
     return []
+
+
+def describe(view: dict[str, Any], names: list[str]) -> str:
+    """Alt text for a public board: round, tracks laid, scores, who completed, whose turn or the end."""
+    tracks = _tracks(view.get("tracks"))
+    parts = [f"Trans Europa, round {view.get('round', 1)}: {len(tracks)} tracks on the map."]
+    newest = _tracks(view.get("last_tracks"))
+    if newest:
+        parts.append(f"Newest: {len(newest)} track{'s' if len(newest) != 1 else ''}.")
+    scores = _per_seat(view.get("scores"))
+    if scores:
+        parts.append("Scores: " + ", ".join(f"{_name(names, s)} {v}" for s, v in sorted(scores.items())) + ".")
+    done = [_name(names, int(c["seat"])) for c in view.get("completed") or () if isinstance(c, Mapping)]
+    if done:
+        parts.append("Connected all cities this round: " + ", ".join(done) + ".")
+    status = _status(view, names)
+    if status:
+        parts.append(status + ".")
+    return " ".join(parts)

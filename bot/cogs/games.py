@@ -43,8 +43,9 @@ def _is_moderator(interaction: discord.Interaction) -> bool:
     return bool(perms.manage_guild or perms.manage_messages)
 
 
-def _png(data: bytes, name: str) -> discord.File:
-    return discord.File(io.BytesIO(data), filename=name)
+def _png(data: bytes, name: str, description: str | None = None) -> discord.File:
+    """An image attachment; `description` is its alt text for screen readers."""
+    return discord.File(io.BytesIO(data), filename=name, description=description)
 
 
 class GamesCog(commands.Cog):
@@ -122,7 +123,9 @@ class GamesCog(commands.Cog):
             if boards:
                 lines = [line for p in boards for line in p.payload.get("lines", [])]
                 result = next((p.payload["result"] for p in reversed(boards) if "result" in p.payload), None)
-                if await self._post_board(info, lines, result):
+                # The view before the first move of these posts: interlude images compare it with now.
+                previous = next((p.payload["previous_view"] for p in boards if "previous_view" in p.payload), None)
+                if await self._post_board(info, lines, result, previous):
                     await self.tables.posts_done([p.id for p in boards])
                 if info.row.status in ("over", "cancelled"):
                     await self.refresh_lobby(game_id)  # the lobby message says how it ended
@@ -140,24 +143,59 @@ class GamesCog(commands.Cog):
             if reminders and self.bot.clock is not None:  # turn reminders (bot/cogs/clock.py)
                 await self.bot.clock.send_reminders(info, reminders)
 
-    async def _post_board(self, info: TableInfo, lines: list[str], result: list[str] | None) -> bool:
+    async def _post_board(self, info: TableInfo, lines: list[str], result: list[str] | None,
+                          previous: dict[str, Any] | None = None) -> bool:
         channel = self.bot.get_partial_messageable(info.row.place_id, guild_id=info.row.guild_id)
-        kwargs: dict[str, Any] = {}
+        files: list[discord.File] = []
+        interludes: list[discord.File] = []
+        over = info.row.status != "running"
         if info.row.status in ("running", "over"):
             view, names = await self.tables.public_view(info.row.id)
             try:
-                kwargs["file"] = _png(await self.bot.renderer.board(view, names), "board.png")
+                alt = await self.bot.renderer.describe(view, names)
+                files.append(_png(await self.bot.renderer.board(view, names), "board.png", alt))
+                if previous is not None:
+                    interludes = [_png(png, f"interlude-{i + 1}.png", alt)
+                                  for i, png in enumerate(await self.bot.renderer.interludes(previous, view, names))]
             except Exception:
                 log.exception("rendering the board of game %s failed", info.row.id)
-        over = info.row.status != "running"
+            if info.row.status == "over":
+                files += await self._end_of_game_files(info, names)
+        text = texts.board_text(info, lines, result)
         try:
-            message = await channel.send(texts.board_text(info, lines, result), view=board_view(info.row.id, over),
-                                         allowed_mentions=MENTION_USERS, **kwargs)
+            if interludes:
+                await channel.send(files=interludes[:10], allowed_mentions=NO_MENTIONS)
+            message = await channel.send(text, view=board_view(info.row.id, over), allowed_mentions=MENTION_USERS,
+                                         files=files)
+        except discord.Forbidden as error:
+            # Missing Attach Files (or a thread the bot may not post in): say so in words, never silently.
+            log.warning("board post of game %s refused (%s); posting it without files", info.row.id, error)
+            try:
+                message = await channel.send(
+                    texts.clip(text + "\n" + texts.MISSING_ATTACH), view=board_view(info.row.id, over),
+                    allowed_mentions=MENTION_USERS)
+            except discord.HTTPException as again:
+                log.warning("board post of game %s failed (%s); it stays owed", info.row.id, again)
+                return False
         except discord.HTTPException as error:
             log.warning("board post of game %s failed (%s); it stays owed", info.row.id, error)
             return False
         await self.tables.set_message(info.row.id, board_message_id=message.id)
         return True
+
+    async def _end_of_game_files(self, info: TableInfo, names: list[str]) -> list[discord.File]:
+        """At the end, everything hidden is shown: each seat's hand image, and the whole log as text."""
+        files: list[discord.File] = []
+        try:
+            for seat, view in (await self.tables.revealed_views(info.row.id)).items():
+                png = await self.bot.renderer.hand(view, names)
+                files.append(_png(png, f"hand-{seat + 1}.png", f"{names[seat]}'s hand at the end of the game"))
+        except Exception:
+            log.exception("rendering the revealed hands of game %s failed", info.row.id)
+        report = texts.final_report(info, names, await self.tables.log(info.row.id))
+        files.append(discord.File(io.BytesIO(report.encode()), filename=f"game-{info.row.id}-log.txt",
+                                  description="The whole move log and the final standings"))
+        return files[-9:] if len(files) > 9 else files  # Discord allows 10 files; the board is one
 
     async def _dm_view(self, info: TableInfo, seat: int, lines: list[str], welcome: bool,
                        since: bool = False) -> bool:
@@ -335,7 +373,8 @@ class GamesCog(commands.Cog):
         await self._reply(interaction, f"Your hand in **{info.definition.title}** (game #{game_id}).",
                           file=_png(png, "hand.png"))
 
-    async def show_board(self, interaction: discord.Interaction, game_id: int) -> None:
+    async def show_board(self, interaction: discord.Interaction, game_id: int, as_text: bool = False) -> None:
+        """The public board (image with alt text), or with `as_text` its description in words only."""
         await interaction.response.defer(ephemeral=True, thinking=True)
         try:
             view, names = await self.tables.public_view(game_id)
@@ -343,11 +382,40 @@ class GamesCog(commands.Cog):
         except Refused as refused:
             await self._reply(interaction, refused.reason)
             return
-        png = await self.bot.renderer.board(view, names)
+        alt = await self.bot.renderer.describe(view, names)
         result = None
         if info.row.result:
             result = [f"{info.seats[r['seat']].name}: {r['score']}" for r in info.row.result["seats"]]
-        await self._reply(interaction, texts.board_text(info, [], result), file=_png(png, "board.png"))
+        if as_text:
+            await self._reply(interaction, texts.clip(texts.board_text(info, [], result) + "\n" + alt))
+            return
+        png = await self.bot.renderer.board(view, names)
+        await self._reply(interaction, texts.board_text(info, [], result), file=_png(png, "board.png", alt))
+
+    async def post_replay(self, interaction: discord.Interaction, game_id: int) -> None:
+        """Post an animated GIF of the game so far, replayed from the stored log (public views only)."""
+        from render.replay import replay_views
+
+        await interaction.response.defer(thinking=True)
+        try:
+            info = await self.tables.info(game_id)
+            if info.row.status in ("lobby", "cancelled") and not info.moves:
+                raise Refused("This game has no moves to replay.")
+            moves = [(m.seat, m.notation) for m in await self.tables.store.moves(game_id)]
+            if not moves:
+                raise Refused("This game has no moves to replay.")
+            views = await asyncio.to_thread(replay_views, info.definition, len(info.seats), info.row.options,
+                                            info.row.seed, moves)
+            gif = await self.bot.renderer.replay(views, info.names)
+        except Refused as refused:
+            await interaction.followup.send(refused.reason, allowed_mentions=NO_MENTIONS)
+            return
+        alt = (f"Replay of {info.definition.title} game #{game_id}: {len(views)} frames over {len(moves)} moves. "
+               + await self.bot.renderer.describe(views[-1], info.names))
+        await interaction.followup.send(
+            f"**{info.definition.title}** · game #{game_id} · replay of {len(moves)} moves ({len(views)} frames)",
+            file=discord.File(io.BytesIO(gif), filename=f"game-{game_id}-replay.gif", description=alt[:1000]),
+            allowed_mentions=NO_MENTIONS)
 
     # ------------------------------------------------------------------ slash commands
 
@@ -476,7 +544,7 @@ class GamesCog(commands.Cog):
         async def log_command(interaction: discord.Interaction) -> None:
             try:
                 game_id = await here(interaction)
-                lines = await tables.log(game_id)
+                lines = await tables.log(game_id, interaction.user.id)
             except Refused as refused:
                 await cog._reply(interaction, refused.reason)
                 return
@@ -516,13 +584,23 @@ class GamesCog(commands.Cog):
             await cog.on_hand(interaction, game_id)
 
         @app_commands.command(name="board", description="See the current board of this channel's game")
-        async def board(interaction: discord.Interaction) -> None:
+        @app_commands.describe(text="Describe the board in words instead of an image (screen readers)")
+        async def board(interaction: discord.Interaction, text: bool = False) -> None:
             try:
                 game_id = await here(interaction, user_fallback=True)
             except Refused as refused:
                 await cog._reply(interaction, refused.reason)
                 return
-            await cog.show_board(interaction, game_id)
+            await cog.show_board(interaction, game_id, as_text=text)
+
+        @group.command(name="replay", description="Post an animated replay (GIF) of this channel's game")
+        async def replay(interaction: discord.Interaction) -> None:
+            try:
+                game_id = await here(interaction)
+            except Refused as refused:
+                await cog._reply(interaction, refused.reason)
+                return
+            await cog.post_replay(interaction, game_id)
 
         @app_commands.command(name="rules", description="How a game plays and which table options it has")
         @app_commands.describe(game="Which game")

@@ -62,7 +62,8 @@ State to inspect (plain Python objects, updated live):
     ``fake.command("game")`` (registered JSON incl. localizations), ``fake.interactions``,
     ``fake.requests`` (``(method, path)`` log), ``fake.reactions``.
     :class:`FakeMessage`: ``content``, ``embeds``, ``components``, ``attachments``
-    (:class:`FakeAttachment`: ``filename``, ``data`` bytes, ``is_png``), ``flags``, ``ephemeral``,
+    (:class:`FakeAttachment`: ``filename``, ``data`` bytes, ``is_png``,
+    ``description`` = alt text), ``flags``, ``ephemeral``,
     ``edits``, ``deleted``, ``pinned``, ``thread``, ``text()`` (content + embed + component text),
     ``versions`` (snapshots before each edit), ``all_text()`` / ``all_attachments()`` (over every
     version: for secrecy checks), ``buttons()``, ``component(custom_id=|label=)``, ``custom_ids()``.
@@ -191,6 +192,7 @@ class FakeAttachment:
     data: bytes
     content_type: str
     url: str
+    description: str = ""  # alt text, from the body's "attachments" entry of the upload
 
     @property
     def is_png(self) -> bool:
@@ -204,6 +206,7 @@ class FakeAttachment:
             "url": self.url,
             "proxy_url": self.url,
             "content_type": self.content_type,
+            **({"description": self.description} if self.description else {}),
         }
 
 
@@ -1244,13 +1247,21 @@ class FakeDiscord:
 
     # -- messages
 
-    def _new_attachments(self, channel_id: int, files: list[tuple[str, bytes]]) -> list[FakeAttachment]:
+    def _new_attachments(
+        self, channel_id: int, files: list[tuple[str, bytes]], body: dict[str, Any] | None = None
+    ) -> list[FakeAttachment]:
+        # New uploads are listed in body["attachments"] by their index as id (kept ones by snowflake).
+        described = {
+            int(a["id"]): a.get("description") or ""
+            for a in (body or {}).get("attachments") or []
+            if int(a["id"]) < 1 << 22
+        }
         out = []
-        for filename, data in files:
+        for index, (filename, data) in enumerate(files):
             aid = self.next_id()
             ctype = "image/png" if data.startswith(b"\x89PNG") else "application/octet-stream"
             url = f"{self.base_url}/attachments/{channel_id}/{aid}/{filename}"
-            att = FakeAttachment(aid, filename, data, ctype, url)
+            att = FakeAttachment(aid, filename, data, ctype, url, described.get(index, ""))
             self.attachments[aid] = att
             out.append(att)
         return out
@@ -1281,7 +1292,7 @@ class FakeDiscord:
             content=body.get("content") or "",
             embeds=body.get("embeds") or [],
             components=body.get("components") or [],
-            attachments=self._new_attachments(ch.id, files),
+            attachments=self._new_attachments(ch.id, files, body),
             flags=flags,
             type=0 if interaction is None else 20,
         )
@@ -1322,7 +1333,7 @@ class FakeDiscord:
         if "flags" in body and body["flags"] is not None:
             # Only "suppress embeds" and components v2 may change on edit; ephemeral stays as it was.
             msg.flags = (msg.flags & (64 | 128)) | (int(body["flags"]) & ~(64 | 128))
-        new = self._new_attachments(msg.channel_id, files)
+        new = self._new_attachments(msg.channel_id, files, body)
         if "attachments" in body:
             kept = {int(a["id"]) for a in body["attachments"] if int(a["id"]) >= 1 << 22}
             msg.attachments = [a for a in msg.attachments if a.id in kept] + new

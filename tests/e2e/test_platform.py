@@ -328,7 +328,8 @@ async def test_thread_ai_seats_status_log_rules_board_leave_and_cancel(fake_disc
     await fake.wait_for(lambda: not store_fingerprint(db)[2], what="leave posts")
     assert any("Bob left the game; the AI plays their seat." in m.content for m in board_posts(thread))
     ix = await fake.slash(ann, thread, "game log")
-    assert "1. AI 1: bid" in ix.content and "Ann: bid 1" in ix.content
+    # The AI's bid was secret when made: the log shows its public line, Ann sees her own bid.
+    assert "1. AI 1: AI 1 has bid." in ix.content and "Ann: bid 1" in ix.content
     ix = await fake.slash(dee, thread, "board")
     assert ix.ephemeral and ix.reply.attachments[0].is_png and "game #1" in ix.content
     ix = await fake.slash(ann, thread, "game status")
