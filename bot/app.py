@@ -11,6 +11,7 @@ from typing import Any
 import discord
 from discord.ext import commands
 
+from bot import i18n
 from bot.render_pool import Renderer, RenderPool
 from bot.scheduler import Scheduler
 from bot.store import Store
@@ -66,6 +67,10 @@ class JunctionBot(commands.Bot):
         self.store: Store | None = None
         self.tables: Tables = None  # type: ignore[assignment]  # set in setup_hook
         self.junction: Any = None  # the GamesCog; components call into it
+        # Each user's Discord locale as of their last interaction (memory only): DMs the bot starts
+        # have no interaction to read it from. Unknown users get English.
+        self.user_locales: dict[int, str] = {}
+        self.admin: Any = None  # the AdminCog (server settings, /game list, /mygames)
         self.clock: Any = None  # the ClockCog (turn timers, reminders, seats)
         self.now: Callable[[], float] = now or time.time
         self.scheduler = Scheduler(self._clock_due, self.now)
@@ -86,6 +91,12 @@ class JunctionBot(commands.Bot):
 
         self.clock = ClockCog(self)
         await self.add_cog(self.clock)
+        from bot.cogs.admin import AdminCog
+
+        self.admin = AdminCog(self)  # after GamesCog: it adds /game list to the game group
+        await self.add_cog(self.admin)
+        # Japanese descriptions for commands, options and choices (bot/i18n.py), sent with the sync.
+        await self.tree.set_translator(i18n.Translator())
         # One registration per component kind re-attaches every game's buttons after a restart.
         self.add_dynamic_items(*DYNAMIC_ITEMS, *CLOCK_ITEMS)
         if self.dev_guild:

@@ -646,3 +646,27 @@ class Store:
                 "INSERT OR REPLACE INTO user_prefs (user_id, tz, quiet_start, quiet_end) VALUES (?, ?, ?, ?)",
                 (prefs.user_id, prefs.tz, prefs.quiet_start, prefs.quiet_end))
             await self._db.commit()
+
+    # ------------------------------------------------------------------ server admin (part B)
+
+    async def games_in_guild(self, guild_id: int, *statuses: str, limit: int = 50) -> list[GameRow]:
+        """A server's games with these statuses, newest first (for /game list and /admin end)."""
+        marks = ", ".join("?" for _ in statuses)
+        rows = await self._db.execute_fetchall(
+            f"SELECT {_GAME_COLUMNS} FROM games WHERE guild_id = ? AND status IN ({marks}) ORDER BY id DESC LIMIT ?",
+            (guild_id, *statuses, limit))
+        return [_game(row) for row in rows]
+
+    async def guild_stats(self, guild_id: int) -> dict[str, Any]:
+        """Counts for /admin stats: games by status and by game, moves played, distinct players."""
+        by_status = dict(await self._db.execute_fetchall(
+            "SELECT status, count(*) FROM games WHERE guild_id = ? GROUP BY status", (guild_id,)))
+        by_game = dict(await self._db.execute_fetchall(
+            "SELECT game_key, count(*) FROM games WHERE guild_id = ? GROUP BY game_key ORDER BY count(*) DESC",
+            (guild_id,)))
+        moves = (await self._db.execute_fetchall(
+            "SELECT count(*) FROM moves m JOIN games g ON g.id = m.game_id WHERE g.guild_id = ?", (guild_id,)))[0][0]
+        players = (await self._db.execute_fetchall(
+            "SELECT count(DISTINCT s.user_id) FROM seats s JOIN games g ON g.id = s.game_id"
+            " WHERE g.guild_id = ? AND s.user_id IS NOT NULL", (guild_id,)))[0][0]
+        return {"by_status": by_status, "by_game": by_game, "moves": moves, "players": players}

@@ -980,6 +980,15 @@ class Tables:
             self.on_clocks(live.row.id, None)
         return Outcome(live.row.id, applied=tuple(applied), public_lines=tuple(board["lines"]), status="over")
 
+    async def end_by_admin(self, game_id: int) -> Outcome | GameRow:
+        """A server admin ends a game: a lobby is cancelled, a running game ends with its standings."""
+        row = await self._row(game_id)
+        if row.status == "lobby":
+            return await self.cancel(game_id, row.creator_id, admin=True)
+        async with self.lock(game_id):
+            live = await self._running(game_id)
+            return await self._end_early(live, "A server admin ended the game: final standings as they are.")
+
     @staticmethod
     def _ai_kind(definition: GameDefinition) -> str:
         kinds = list(definition.ais) or ["random"]

@@ -23,7 +23,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot import texts
+from bot import i18n, texts
 from bot.tables import STALE_MOVE, ClockSettings, Outcome, Refused, TableInfo, Tables
 from bot.ui.components import board_view, lobby_view, picker_view
 from bot.ui.picker import autocomplete, menu
@@ -83,16 +83,21 @@ class GamesCog(commands.Cog):
 
     @staticmethod
     async def _reply(interaction: discord.Interaction, text: str, **kwargs: Any) -> None:
-        """An ephemeral answer, whether or not the interaction was deferred."""
+        """An ephemeral answer, whether or not the interaction was deferred (in the user's language)."""
         kwargs.setdefault("allowed_mentions", NO_MENTIONS)
+        text = i18n.localize(interaction.locale, text)
         if interaction.response.is_done():
             await interaction.followup.send(text, ephemeral=True, **kwargs)
         else:
             await interaction.response.send_message(text, ephemeral=True, **kwargs)
 
     @staticmethod
-    async def _update(interaction: discord.Interaction, text: str, view: discord.ui.View | None) -> None:
-        """Replace the message a component sits on (the ephemeral picker, the lobby)."""
+    async def _update(interaction: discord.Interaction, text: str, view: discord.ui.View | None,
+                      locale: Any = None) -> None:
+        """Replace the message a component sits on (the ephemeral picker, the lobby).
+
+        `locale`: the language of a public message (the lobby: the server's); else the user's."""
+        text = i18n.localize(locale if locale is not None else interaction.locale, text)
         if interaction.response.is_done():
             await interaction.edit_original_response(content=text, view=view, allowed_mentions=NO_MENTIONS)
         else:
@@ -161,7 +166,7 @@ class GamesCog(commands.Cog):
                 log.exception("rendering the board of game %s failed", info.row.id)
             if info.row.status == "over":
                 files += await self._end_of_game_files(info, names)
-        text = texts.board_text(info, lines, result)
+        text = i18n.localize(self.place_locale(info.row.guild_id), texts.board_text(info, lines, result))
         try:
             if interludes:
                 await channel.send(files=interludes[:10], allowed_mentions=NO_MENTIONS)
@@ -172,7 +177,8 @@ class GamesCog(commands.Cog):
             log.warning("board post of game %s refused (%s); posting it without files", info.row.id, error)
             try:
                 message = await channel.send(
-                    texts.clip(text + "\n" + texts.MISSING_ATTACH), view=board_view(info.row.id, over),
+                    texts.clip(text + "\n" + i18n.localize(self.place_locale(info.row.guild_id), texts.MISSING_ATTACH)),
+                    view=board_view(info.row.id, over),
                     allowed_mentions=MENTION_USERS)
             except discord.HTTPException as again:
                 log.warning("board post of game %s failed (%s); it stays owed", info.row.id, again)
@@ -207,6 +213,7 @@ class GamesCog(commands.Cog):
         head = (f"Welcome to **{title}** (game #{game_id} in <#{info.row.place_id}>). Your private hand comes "
                 "here after every change; `/hand` shows it too." if welcome
                 else f"**{title}** · game #{game_id} · your hand")
+        head = i18n.localize(self.bot.user_locales.get(user_id), head)  # the language of their last command
         kwargs: dict[str, Any] = {}
         try:
             _, view, names = await self.tables.private_view(game_id, user_id)
@@ -237,12 +244,18 @@ class GamesCog(commands.Cog):
             return False
         return True
 
+    def place_locale(self, guild_id: int | None) -> Any:
+        """The language of public posts: the server's (Community "primary language"), English in DMs."""
+        guild = self.bot.get_guild(guild_id) if guild_id else None
+        return guild.preferred_locale if guild is not None else None
+
     async def refresh_lobby(self, game_id: int, interaction: discord.Interaction | None = None) -> None:
         info = await self.tables.info(game_id)
         view = lobby_view(game_id) if info.row.status == "lobby" else None
-        text = texts.lobby_text(info)
+        locale = self.place_locale(info.row.guild_id)
+        text = i18n.localize(locale, texts.lobby_text(info))
         if interaction is not None:
-            await self._update(interaction, text, view)
+            await self._update(interaction, text, view, locale)
             return
         if info.row.lobby_message_id is None:
             return
@@ -408,12 +421,14 @@ class GamesCog(commands.Cog):
                                             info.row.seed, moves)
             gif = await self.bot.renderer.replay(views, info.names)
         except Refused as refused:
-            await interaction.followup.send(refused.reason, allowed_mentions=NO_MENTIONS)
+            await interaction.followup.send(i18n.localize(interaction.locale, refused.reason),
+                                            allowed_mentions=NO_MENTIONS)
             return
         alt = (f"Replay of {info.definition.title} game #{game_id}: {len(views)} frames over {len(moves)} moves. "
                + await self.bot.renderer.describe(views[-1], info.names))
         await interaction.followup.send(
-            f"**{info.definition.title}** · game #{game_id} · replay of {len(moves)} moves ({len(views)} frames)",
+            i18n.t(interaction.locale, "**{title}** · game #{id} · replay of {n} moves ({frames} frames)",
+                   title=info.definition.title, id=game_id, n=len(moves), frames=len(views)),
             file=discord.File(io.BytesIO(gif), filename=f"game-{game_id}-replay.gif", description=alt[:1000]),
             allowed_mentions=NO_MENTIONS)
 
@@ -461,6 +476,11 @@ class GamesCog(commands.Cog):
             if tables.game_at(interaction.channel_id) is not None:
                 await cog._reply(interaction, "There is already an open game here.")
                 return
+            if cog.bot.admin is not None:  # allowed channels, the server's thread rule, the bot's permissions
+                refusal, thread = await cog.bot.admin.new_game_policy(interaction, thread)
+                if refusal:
+                    await cog._reply(interaction, refusal)
+                    return
             channel = interaction.channel
             thread_id = None
             if thread:
@@ -484,8 +504,17 @@ class GamesCog(commands.Cog):
                 await cog._reply(interaction, refused.reason)
                 return
             place = cog.bot.get_partial_messageable(info.row.place_id, guild_id=interaction.guild_id)
-            lobby = await place.send(texts.lobby_text(info), view=lobby_view(info.row.id),
-                                     allowed_mentions=NO_MENTIONS)
+            try:
+                lobby = await place.send(i18n.localize(cog.place_locale(interaction.guild_id), texts.lobby_text(info)),
+                                         view=lobby_view(info.row.id), allowed_mentions=NO_MENTIONS)
+            except discord.Forbidden:
+                # Never a silent failure: drop the lobby nobody can see and say which permission is missing.
+                await tables.cancel(info.row.id, interaction.user.id)
+                key = ("I cannot post in that thread: I need the **{permissions}** permission." if thread_id else
+                       "I cannot post here: I need the **{permissions}** permission in this channel.")
+                await cog._reply(interaction, i18n.t(interaction.locale, key, permissions=(
+                    "Send Messages in Threads" if thread_id else "Send Messages")))
+                return
             await tables.set_message(info.row.id, lobby_message_id=lobby.id)
             where = f" in <#{thread_id}>" if thread_id else ""
             await cog._reply(interaction, f"Lobby for {definition.title} opened{where} (game #{info.row.id}).")
@@ -611,6 +640,6 @@ class GamesCog(commands.Cog):
             except Refused as refused:
                 await cog._reply(interaction, refused.reason)
                 return
-            await cog._reply(interaction, texts.rules_text(definition))
+            await cog._reply(interaction, i18n.rules_text(interaction.locale, definition, texts.rules_text(definition)))
 
         return [group, play, hand, board, rules]

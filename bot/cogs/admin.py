@@ -1,0 +1,370 @@
+"""Server admin commands (/admin settings|end|kick|stats), /game list, /mygames, and the rules for /game new.
+
+Who is an admin: a member with Manage Server in the channel, or one holding the role an admin chose
+(`/admin settings admin_role:`). The commands are visible to everyone (a role-based admin could not
+see them otherwise); each checks the permission itself and says clearly when it is missing.
+
+Guild settings (JSON in the store's `guild_settings`): `game_channels` (channel ids; empty: any),
+`turn_hours` and `timeout_action` (defaults for new tables, read by the clock code through
+`ClockSettings.resolve`), `threads` ("always" | "never" | "choice"), `admin_role` (role id or None).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING, Any
+
+import discord
+from discord import app_commands
+from discord.app_commands import locale_str as _
+from discord.ext import commands
+
+from bot import i18n
+from bot.tables import Outcome, Refused, TableInfo, Tables
+
+if TYPE_CHECKING:
+    from bot.app import JunctionBot
+
+NO_MENTIONS = discord.AllowedMentions.none()
+MAX_TURN_HOURS = 24 * 30
+MAX_LISTED = 20
+THREAD_MODES = {"always": "always in a thread", "never": "never in a thread", "choice": "the player chooses"}
+TIMEOUT_NAMES = {"ai": "the AI plays the turn", "skip": "the turn is skipped", "end": "the game ends"}
+
+
+def jump_url(guild_id: int | None, place_id: int, message_id: int | None = None) -> str:
+    """A link that opens the channel (or the message) in Discord."""
+    base = f"https://discord.com/channels/{guild_id or '@me'}/{place_id}"
+    return f"{base}/{message_id}" if message_id else base
+
+
+def missing_permissions(perms: discord.Permissions, *, thread: bool, in_thread: bool) -> list[str]:
+    """The bot permissions a new game here lacks, by their names in Discord's settings."""
+    needed = [("view_channel", "View Channel"), ("attach_files", "Attach Files")]
+    needed.append(("send_messages_in_threads", "Send Messages in Threads") if in_thread
+                  else ("send_messages", "Send Messages"))
+    if thread:
+        needed += [("create_public_threads", "Create Public Threads"),
+                   ("send_messages_in_threads", "Send Messages in Threads")]
+    seen: list[str] = []
+    for attribute, label in needed:
+        if not getattr(perms, attribute) and label not in seen:
+            seen.append(label)
+    return seen
+
+
+class AdminCog(commands.Cog):
+    """Admin commands and listings; the game rules themselves stay in Tables."""
+
+    def __init__(self, bot: JunctionBot) -> None:
+        self.bot = bot
+        self.tables: Tables = bot.tables
+        self.commands_built, self.list_command = self._build_commands()
+
+    async def cog_load(self) -> None:
+        for command in self.commands_built:
+            self.bot.tree.add_command(command)
+        game = self.bot.tree.get_command("game")
+        if isinstance(game, app_commands.Group):
+            game.add_command(self.list_command)
+
+    async def cog_unload(self) -> None:
+        for command in self.commands_built:
+            self.bot.tree.remove_command(command.name)
+        game = self.bot.tree.get_command("game")
+        if isinstance(game, app_commands.Group):
+            game.remove_command(self.list_command.name)
+
+    @commands.Cog.listener()
+    async def on_interaction(self, interaction: discord.Interaction) -> None:
+        # DMs the bot starts later (hands, reminders) use the language of the user's last interaction.
+        self.bot.user_locales[interaction.user.id] = str(interaction.locale)
+
+    # ------------------------------------------------------------------ helpers
+
+    @staticmethod
+    async def _reply(interaction: discord.Interaction, text: str, **kwargs: Any) -> None:
+        text = text[:2000]
+        if interaction.response.is_done():
+            await interaction.followup.send(text, ephemeral=True, allowed_mentions=NO_MENTIONS, **kwargs)
+        else:
+            await interaction.response.send_message(text, ephemeral=True, allowed_mentions=NO_MENTIONS, **kwargs)
+
+    async def settings(self, guild_id: int | None) -> dict[str, Any]:
+        return await self.tables.store.guild_settings(guild_id) if guild_id else {}
+
+    async def refusal(self, interaction: discord.Interaction) -> str | None:
+        """None if the caller may use admin commands here, else the reason in their language."""
+        locale = interaction.locale
+        if interaction.guild_id is None:
+            return i18n.t(locale, "Admin commands work in a server only.")
+        perms = interaction.permissions
+        if perms.manage_guild or perms.administrator:
+            return None
+        role_id = (await self.settings(interaction.guild_id)).get("admin_role")
+        user = interaction.user
+        if role_id and isinstance(user, discord.Member) and any(r.id == role_id for r in user.roles):
+            return None
+        if role_id:
+            return i18n.t(locale, "You need the **Manage Server** permission (or the admin role {role}) to use this "
+                                  "command.", role=f"<@&{role_id}>")
+        return i18n.t(locale, "You need the **Manage Server** permission to use this command.")
+
+    async def new_game_policy(self, interaction: discord.Interaction, thread: bool) -> tuple[str | None, bool]:
+        """(refusal, thread) for /game new here: allowed channels, the thread rule, the bot's permissions."""
+        locale = interaction.locale
+        settings = await self.settings(interaction.guild_id)
+        channel = interaction.channel
+        in_thread = isinstance(channel, discord.Thread)
+        home = channel.parent_id if isinstance(channel, discord.Thread) else interaction.channel_id
+        allowed = settings.get("game_channels") or []
+        if allowed and home not in allowed and interaction.channel_id not in allowed:
+            listed = ", ".join(f"<#{c}>" for c in allowed)
+            return i18n.t(locale, "Games cannot be started in this channel. A server admin allows them in: "
+                                  "{channels}.", channels=listed), thread
+        mode = settings.get("threads", "choice")
+        if mode == "always" and not in_thread:
+            thread = True
+            if not isinstance(channel, discord.TextChannel):
+                return i18n.t(locale, "On this server games are played in threads only, and I cannot open one "
+                                      "here."), thread
+        elif mode == "never":
+            thread = False
+        if interaction.guild_id is not None:
+            missing = missing_permissions(interaction.app_permissions, thread=thread, in_thread=in_thread)
+            if missing:
+                key = ("I cannot open a thread here: I need the **{permissions}** permission in this channel."
+                       if thread and any(m in ("Create Public Threads", "Send Messages in Threads") for m in missing)
+                       else "I cannot post here: I need the **{permissions}** permission in this channel.")
+                return i18n.t(locale, key, permissions="**, **".join(missing)), thread
+        return None, thread
+
+    async def _guild_game(self, interaction: discord.Interaction, game_id: int) -> TableInfo | None:
+        try:
+            info = await self.tables.info(game_id)
+        except Refused:
+            return None
+        return info if info.row.guild_id == interaction.guild_id else None
+
+    async def _game_choices(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[int]]:
+        if interaction.guild_id is None:
+            return []
+        rows = await self.tables.store.games_in_guild(interaction.guild_id, "lobby", "running", limit=25)
+        choices = []
+        for row in rows:
+            title = self.tables.games[row.game_key].title if row.game_key in self.tables.games else row.game_key
+            label = f"#{row.id} {title} ({row.status})"
+            if current.strip().lstrip("#") in label:
+                choices.append(app_commands.Choice(name=label[:100], value=row.id))
+        return choices
+
+    def _turn_words(self, locale: Any, info: TableInfo, user_id: int | None = None) -> str:
+        if info.row.status == "lobby":
+            return i18n.t(locale, "lobby")
+        if user_id is not None and info.seat_of(user_id) in info.to_act:
+            return i18n.t(locale, "your turn")
+        who = ", ".join(info.seats[s].name for s in info.to_act) or "-"
+        return i18n.t(locale, "waiting for {who}", who=who)
+
+    # ------------------------------------------------------------------ commands
+
+    def _build_commands(self) -> tuple[list[app_commands.Command | app_commands.Group], app_commands.Command]:
+        cog = self
+        tables = self.tables
+        admin = app_commands.Group(name="admin", description=_("Server admin controls for Junction games"),
+                                   guild_only=True)
+
+        @admin.command(name="settings", description=_("Show or change this server's game settings"))
+        @app_commands.describe(
+            channels=_("Channels where games may be started (mention them; 'any' allows every channel)"),
+            timer_hours=_("Default turn timer in hours for new games (0 = off)"),
+            timeout=_("Default action when a turn times out"),
+            threads=_("Whether new games open their own thread"),
+            admin_role=_("A role whose members may use the admin commands"),
+            clear_role=_("Remove the admin role (only Manage Server then)"))
+        @app_commands.choices(
+            timeout=[app_commands.Choice(name=_(v), value=k) for k, v in TIMEOUT_NAMES.items()],
+            threads=[app_commands.Choice(name=_(v), value=k) for k, v in THREAD_MODES.items()])
+        async def settings(interaction: discord.Interaction, channels: str | None = None,
+                           timer_hours: int | None = None, timeout: str | None = None, threads: str | None = None,
+                           admin_role: discord.Role | None = None, clear_role: bool = False) -> None:
+            refused = await cog.refusal(interaction)
+            if refused:
+                await cog._reply(interaction, refused)
+                return
+            locale = interaction.locale
+            current = await cog.settings(interaction.guild_id)
+            changed = dict(current)
+            if channels is not None:
+                ids = [int(c) for c in re.findall(r"<#(\d+)>", channels)]
+                if channels.strip().lower() == "any":
+                    ids = []
+                elif not ids:
+                    await cog._reply(interaction, i18n.t(locale, "Write channels as mentions (#channel), or 'any'."))
+                    return
+                changed["game_channels"] = list(dict.fromkeys(ids))
+            if timer_hours is not None:
+                if not 0 <= timer_hours <= MAX_TURN_HOURS:
+                    await cog._reply(interaction, i18n.t(locale, "The turn timer goes from 0 (off) to {max} hours.",
+                                                         max=MAX_TURN_HOURS))
+                    return
+                changed["turn_hours"] = timer_hours
+            if timeout is not None:
+                changed["timeout_action"] = timeout
+            if threads is not None:
+                changed["threads"] = threads
+            if admin_role is not None:
+                changed["admin_role"] = admin_role.id
+            if clear_role:
+                changed.pop("admin_role", None)
+            lines = []
+            if changed != current:
+                await tables.store.set_guild_settings(interaction.guild_id, changed)
+                lines.append(i18n.t(locale, "Settings saved."))
+            lines += cog.settings_lines(locale, changed)
+            await cog._reply(interaction, "\n".join(lines))
+
+        @admin.command(name="end", description=_("End a game of this server now"))
+        @app_commands.describe(game=_("The game number (#id; start typing to see this server's games)"))
+        async def end(interaction: discord.Interaction, game: int) -> None:
+            refused = await cog.refusal(interaction)
+            if refused:
+                await cog._reply(interaction, refused)
+                return
+            locale = interaction.locale
+            info = await cog._guild_game(interaction, game)
+            if info is None:
+                await cog._reply(interaction, i18n.t(locale, "There is no game #{id} on this server.", id=game))
+                return
+            if info.row.status not in ("lobby", "running"):
+                await cog._reply(interaction, i18n.t(locale, "Game #{id} is already finished.", id=game))
+                return
+            await interaction.response.defer(ephemeral=True, thinking=True)
+            try:
+                await tables.end_by_admin(game)
+            except Refused as error:
+                await cog._reply(interaction, i18n.localize(locale, error.reason))
+                return
+            await cog._reply(interaction, i18n.t(locale, "Game #{id} ended.", id=game))
+            await cog.bot.junction.flush(game)
+            await cog.bot.junction.refresh_lobby(game)
+
+        @admin.command(name="kick", description=_("Remove a player from a game: the AI takes their seat"))
+        @app_commands.describe(user=_("The player to remove"),
+                               game=_("The game number (#id; start typing to see this server's games)"))
+        async def kick(interaction: discord.Interaction, user: discord.User, game: int) -> None:
+            refused = await cog.refusal(interaction)
+            if refused:
+                await cog._reply(interaction, refused)
+                return
+            locale = interaction.locale
+            info = await cog._guild_game(interaction, game)
+            if info is None:
+                await cog._reply(interaction, i18n.t(locale, "There is no game #{id} on this server.", id=game))
+                return
+            if info.seat_of(user.id) is None:
+                await cog._reply(interaction, i18n.t(locale, "{name} is not playing in game #{id}.",
+                                                     name=user.display_name, id=game))
+                return
+            try:
+                result = await tables.leave(game, user.id)
+            except Refused as error:
+                await cog._reply(interaction, i18n.localize(locale, error.reason))
+                return
+            if isinstance(result, Outcome):
+                text = "{name} was removed from game #{id}; the AI plays their seat."
+            else:
+                text = "{name} was removed from the lobby of game #{id}."
+            await cog._reply(interaction, i18n.t(locale, text, name=user.display_name, id=game))
+            await cog.bot.junction.refresh_lobby(game)
+            await cog.bot.junction.flush(game)
+
+        @end.autocomplete("game")
+        async def end_games(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[int]]:
+            return await cog._game_choices(interaction, current)
+
+        @kick.autocomplete("game")
+        async def kick_games(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[int]]:
+            return await cog._game_choices(interaction, current)
+
+        @admin.command(name="stats", description=_("Games, moves and players on this server"))
+        async def stats(interaction: discord.Interaction) -> None:
+            refused = await cog.refusal(interaction)
+            if refused:
+                await cog._reply(interaction, refused)
+                return
+            locale = interaction.locale
+            data = await tables.store.guild_stats(interaction.guild_id)
+            counts = data["by_status"]
+            by_game = ", ".join(f"{tables.games[k].title if k in tables.games else k} {n}"
+                                for k, n in data["by_game"].items()) or "-"
+            lines = [i18n.t(locale, "**Junction on this server**"),
+                     i18n.t(locale, "Games: {total} · running {running} · lobbies {lobby} · finished {over} · "
+                                    "cancelled {cancelled}", total=sum(counts.values()),
+                            **{k: counts.get(k, 0) for k in ("running", "lobby", "over", "cancelled")}),
+                     i18n.t(locale, "Moves played: {moves} · players: {players}", moves=data["moves"],
+                            players=data["players"]),
+                     i18n.t(locale, "By game: {games}", games=by_game)]
+            await cog._reply(interaction, "\n".join(lines))
+
+        @app_commands.command(name="list", description=_("This server's running games and lobbies, whose turn and "
+                                                           "since when"))
+        async def list_games(interaction: discord.Interaction) -> None:
+            locale = interaction.locale
+            rows = await tables.store.games_in_guild(interaction.guild_id, "lobby", "running", limit=MAX_LISTED)
+            if not rows:
+                await cog._reply(interaction, i18n.t(locale, "No running games or lobbies on this server."))
+                return
+            lines = [i18n.t(locale, "**Games on this server**")]
+            for row in rows:
+                info = await tables.info(row.id)
+                since = row.board_posted_at or row.updated_at
+                message = row.board_message_id or row.lobby_message_id
+                lines.append(f"• [#{row.id} {info.definition.title}]({jump_url(row.guild_id, row.place_id, message)})"
+                             f" · {cog._turn_words(locale, info)} · "
+                             + i18n.t(locale, "since {when}", when=f"<t:{int(since)}:R>"))
+            await cog._reply(interaction, "\n".join(lines))
+
+        @app_commands.command(name="mygames", description=_("Your games on every server, and whose turn it is"))
+        async def mygames(interaction: discord.Interaction) -> None:
+            locale = interaction.locale
+            rows = await tables.store.games_of_user(interaction.user.id, "lobby", "running")
+            if not rows:
+                await cog._reply(interaction, i18n.t(locale, "You have no running games or lobbies."))
+                return
+            lines = [i18n.t(locale, "**Your games**")]
+            for row in rows[:MAX_LISTED]:
+                info = await tables.info(row.id)
+                message = row.board_message_id or row.lobby_message_id
+                line = (f"• [#{row.id} {info.definition.title}]({jump_url(row.guild_id, row.place_id, message)})"
+                        f" · {cog._turn_words(locale, info, interaction.user.id)}")
+                mine = info.seat_of(interaction.user.id)
+                deadline = info.deadlines.get(mine) if getattr(info, "deadlines", None) and mine is not None else None
+                if deadline and mine in info.to_act:
+                    line += " · " + i18n.localize(locale, f"⏰ Time runs out <t:{int(deadline)}:R>.")
+                lines.append(line)
+            await cog._reply(interaction, "\n".join(lines))
+
+        return [admin, mygames], list_games
+
+    def settings_lines(self, locale: Any, settings: dict[str, Any]) -> list[str]:
+        channels = settings.get("game_channels") or []
+        hours = settings.get("turn_hours")
+        action = settings.get("timeout_action")
+        role = settings.get("admin_role")
+        lines = [i18n.t(locale, "**Junction settings for this server**"),
+                 i18n.t(locale, "Games may start in: {channels}",
+                        channels=", ".join(f"<#{c}>" for c in channels) or i18n.t(locale, "any channel"))]
+        if hours is None:
+            lines.append(i18n.t(locale, "Default turn timer: not set (24 h)"))
+        elif hours == 0:
+            lines.append(i18n.t(locale, "Default turn timer: off"))
+        else:
+            lines.append(i18n.t(locale, "Default turn timer: {hours} h", hours=hours))
+        lines.append(i18n.t(locale, "On timeout: {action}", action=i18n.t(locale, TIMEOUT_NAMES[action]))
+                     if action in TIMEOUT_NAMES else i18n.t(locale, "On timeout: not set (the AI plays)"))
+        lines.append(i18n.t(locale, "Threads: {mode}", mode=i18n.t(locale, THREAD_MODES[settings.get("threads",
+                                                                                                      "choice")])))
+        lines.append(i18n.t(locale, "Admin role: {role}", role=f"<@&{role}>") if role
+                     else i18n.t(locale, "Admin role: none (Manage Server only)"))
+        return lines

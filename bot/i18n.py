@@ -1,0 +1,360 @@
+"""Japanese and English: the catalog (English source text -> Japanese), `t`, `localize` and the command Translator.
+
+The English text in the code is the key. `t(locale, key, **kw)` formats one entry for a user's
+Discord locale; `localize(locale, text)` translates text the bot already composed in English
+(replies, lobby and board texts), line by line: an exact entry, else an entry with `{name}`
+placeholders read as a pattern (`You played `{move}`.` matches `You played `lay a1 b2`.`), else
+the line stays as it is. Engine texts (events, refusal reasons, move notations, option
+descriptions) stay English: they come from the rules packages, which know nothing of languages.
+Command, option and choice descriptions reach Discord through `Translator` (set on the tree in
+`JunctionBot.setup_hook`); command and option *names* stay English so that `/game new` is the
+same command for everyone.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+from typing import Any
+
+import discord
+from discord import app_commands
+
+# --------------------------------------------------------------------------- catalog
+
+JA: dict[str, str] = {
+    # ---- command, group and option descriptions, choice names
+    "Open, join, start and manage a game in this channel": "このチャンネルでゲームを作成・参加・開始・管理します",
+    "Open a lobby for a game in this channel (or a new thread)": "このチャンネル（または新しいスレッド）でゲームの募集を始めます",
+    "Which game": "どのゲーム",
+    "Play in a new thread of this channel": "このチャンネルの新しいスレッドで遊ぶ",
+    "Table options as key=value key=value (see /rules)": "卓のオプション（key=value key=value 形式、/rules 参照）",
+    "Seat order at the start": "開始時の席順",
+    "shuffled": "シャッフル",
+    "join order": "参加順",
+    "Hours per turn (0: no timer; default 24 or the server's)": "1 手番の時間（0 でタイマーなし。既定は 24 またはサーバー設定）",
+    "What happens when a player's time runs out": "プレイヤーの時間切れのときの処理",
+    "Timeouts in a row before the AI takes the seat (default 3)": "AI が席を引き継ぐまでの連続時間切れ回数（既定 3）",
+    "Hours each player may pause their clock (default 72)": "各プレイヤーが持ち時間を止められる時間（既定 72）",
+    "skip the turn (where the rules allow)": "手番をスキップ（ルールが許す場合）",
+    "end the game with the standings": "その時点の順位でゲームを終了",
+    "Take a seat in this channel's lobby": "このチャンネルの募集に参加します",
+    "Leave the lobby, or hand your seat in a running game to the AI": "募集から抜けます（進行中のゲームでは席を AI に任せます）",
+    "Cancel this channel's game (its creator or a moderator)": "このチャンネルのゲームを中止します（作成者またはモデレーター）",
+    "Start the game in this channel's lobby": "このチャンネルの募集中のゲームを開始します",
+    "Players, options and whose turn it is": "プレイヤー、オプション、手番を表示します",
+    "Every move of this channel's game so far": "このチャンネルのゲームのこれまでの全手順",
+    "Make your move (start typing to see your legal moves)": "手を指します（入力を始めると合法手が表示されます）",
+    "Your move, as offered": "候補から選んだあなたの手",
+    "See your private hand (only you see the answer)": "自分の手札を見ます（あなただけに表示）",
+    "See the current board of this channel's game": "このチャンネルのゲームの現在の盤面を見ます",
+    "Describe the board in words instead of an image (screen readers)": "画像の代わりに盤面を文章で説明します（スクリーンリーダー向け）",
+    "Post an animated replay (GIF) of this channel's game": "このチャンネルのゲームのリプレイ（GIF アニメ）を投稿します",
+    "How a game plays and which table options it has": "ゲームの遊び方と卓のオプション",
+    "Server admin controls for Junction games": "Junction のゲームのサーバー管理",
+    "Show or change this server's game settings": "このサーバーのゲーム設定を表示・変更します",
+    "Channels where games may be started (mention them; 'any' allows every channel)":
+        "ゲームを始められるチャンネル（メンションで指定。'any' で全チャンネル）",
+    "Default turn timer in hours for new games (0 = off)": "新しいゲームの手番タイマーの既定値（時間、0 でなし）",
+    "Default action when a turn times out": "時間切れのときの既定の処理",
+    "the AI plays the turn": "AI が手番を指す",
+    "the turn is skipped": "手番をスキップ",
+    "the game ends": "ゲームを終了",
+    "Whether new games open their own thread": "新しいゲームで専用スレッドを作るか",
+    "always in a thread": "常にスレッド",
+    "never in a thread": "スレッドを使わない",
+    "the player chooses": "プレイヤーが選ぶ",
+    "A role whose members may use the admin commands": "管理コマンドを使えるロール",
+    "Remove the admin role (only Manage Server then)": "管理ロールを解除（サーバー管理権限のみに戻す）",
+    "End a game of this server now": "このサーバーのゲームを今すぐ終了します",
+    "The game number (#id; start typing to see this server's games)": "ゲーム番号（#id、入力するとこのサーバーのゲームが表示されます）",
+    "Remove a player from a game: the AI takes their seat": "プレイヤーをゲームから外し、AI が席を引き継ぎます",
+    "The player to remove": "外すプレイヤー",
+    "Games, moves and players on this server": "このサーバーのゲーム数・手数・プレイヤー数",
+    "This server's running games and lobbies, whose turn and since when": "このサーバーの進行中のゲームと募集、手番とその開始時刻",
+    "Your games on every server, and whose turn it is": "全サーバーでのあなたのゲームと手番",
+    # part A's commands (bot/cogs/clock.py)
+    "Turn timer: deadlines, vacation, reminders, quiet hours": "手番タイマー：期限・休暇・リマインダー・静かな時間",
+    "Hand your seat to the AI or to another member": "席を AI または他のメンバーに任せます",
+    "This game's timer and your deadline, pause and reminders": "このゲームのタイマー、あなたの期限・一時停止・リマインダー",
+    "Vacation: pause your clock in this game for some hours": "休暇：このゲームであなたの持ち時間を数時間止めます",
+    "How many hours (the table sets the total allowed)": "何時間か（合計の上限は卓の設定）",
+    "End your vacation early (the unused hours come back)": "休暇を早めに終えます（使わなかった時間は戻ります）",
+    "Turn your turn reminders for this game on or off": "このゲームの手番リマインダーをオン・オフします",
+    "Quiet hours in your time zone: no reminders, no deadline inside": "あなたのタイムゾーンでの静かな時間：リマインダーも期限もなし",
+    "Let the AI play your seat for now (take it back with /seat back)": "しばらく AI に席を任せます（/seat back で戻ります）",
+    "Take back your seat from the AI": "AI から席を取り戻します",
+    "Offer your seat, with its hand, to another member": "手札ごと席を他のメンバーに譲ります",
+    "Who takes your seat (they accept with a button)": "席を引き継ぐ人（ボタンで承諾します）",
+    # ---- replies (bot/cogs/games.py)
+    "You played `{move}`.": "`{move}` を指しました。",
+    "The game begins.": "ゲーム開始です。",
+    "There is already an open game here.": "ここにはすでに進行中または募集中のゲームがあります。",
+    "Threads can be opened in text channels only.": "スレッドはテキストチャンネルでのみ作れます。",
+    "I cannot open a thread here; try without thread:true.": "ここではスレッドを作れません。thread:true なしで試してください。",
+    "You left; the AI plays your seat.": "抜けました。あなたの席は AI が指します。",
+    "You left.": "抜けました。",
+    "You joined.": "参加しました。",
+    "Game cancelled.": "ゲームを中止しました。",
+    "Lobby for {title} opened (game #{id}).": "{title} の募集を始めました（ゲーム #{id}）。",
+    "Lobby for {title} opened in {where} (game #{id}).": "{where} で {title} の募集を始めました（ゲーム #{id}）。",
+    "Your hand in **{title}** (game #{id}).": "**{title}**（ゲーム #{id}）のあなたの手札。",
+    "{n} moves:": "{n} 手：",
+    "No moves yet.": "まだ手はありません。",
+    "Your move in **{title}** (game #{id}): {n} to choose from.": "**{title}**（ゲーム #{id}）のあなたの手番：候補 {n} 手。",
+    "Page {page} of {pages}.": "{page} / {pages} ページ。",
+    "Your move in **{title}** (game #{id}): {n} to choose from. Page {page} of {pages}.":
+        "**{title}**（ゲーム #{id}）のあなたの手番：候補 {n} 手。{page} / {pages} ページ。",
+    "Welcome to **{title}** (game #{id} in {place}). Your private hand comes here after every change; "
+    "`/hand` shows it too.": "**{title}**（{place} のゲーム #{id}）へようこそ。あなたの手札は変化のたびにここに届きます。"
+                             "`/hand` でも見られます。",
+    "**{title}** · game #{id} · your hand": "**{title}** · ゲーム #{id} · あなたの手札",
+    "{who}, I cannot send you direct messages, so your hand in game #{id} cannot reach you by DM. Allow direct "
+    "messages from server members (server menu → Privacy Settings), or use `/hand` here whenever you want to see it.":
+        "{who} さん、DM を送れないため、ゲーム #{id} の手札を DM で届けられません。サーバーメンバーからの DM を許可する"
+        "（サーバーメニュー → プライバシー設定）か、ここで `/hand` を使ってください。",
+    "The AI plays your seat now; `/seat back` takes it back.": "今は AI があなたの席を指します。`/seat back` で戻ります。",
+    "Your seat is yours again.": "席があなたに戻りました。",
+    "This game has no moves to replay.": "このゲームにはリプレイする手がありません。",
+    "**{title}** · game #{id} · replay of {n} moves ({frames} frames)":
+        "**{title}** · ゲーム #{id} · {n} 手のリプレイ（{frames} コマ）",
+    # ---- service refusals (bot/tables.py)
+    "It is not your turn.": "あなたの手番ではありません。",
+    "That move is no longer possible.": "その手はもう指せません。",
+    "You are not playing in this game.": "あなたはこのゲームに参加していません。",
+    "This game is not running.": "このゲームは進行中ではありません。",
+    "This game has already started.": "このゲームはすでに始まっています。",
+    "This game is finished.": "このゲームは終了しています。",
+    "This game is already finished.": "このゲームはすでに終了しています。",
+    "There is no game here. Open one with /game new.": "ここにはゲームがありません。/game new で始めてください。",
+    "There is no such game.": "そのゲームはありません。",
+    "You have already joined.": "すでに参加しています。",
+    "The table is full ({n} players).": "卓は満席です（{n} 人）。",
+    "There is no AI seat to remove.": "外せる AI の席はありません。",
+    "At least one player must sit at the table.": "少なくとも 1 人のプレイヤーが必要です。",
+    "Only the player who created the game (or a moderator) can cancel it.": "ゲームを中止できるのは作成者（またはモデレーター）だけです。",
+    "Seat order must be shuffle or join.": "席順は shuffle か join です。",
+    "Hands are shown only when the game is over.": "手札はゲーム終了時にのみ公開されます。",
+    "{title} needs {min} to {max} players; there are {n}.": "{title} には {min}〜{max} 人が必要です。現在 {n} 人です。",
+    "Unknown game {name}.": "不明なゲーム {name}。",
+    "This game has no turn timer.": "このゲームには手番タイマーがありません。",
+    "Your clock is not paused.": "あなたの持ち時間は止まっていません。",
+    "You have no seat with the AI in this game.": "このゲームで AI に任せている席はありません。",
+    "That member already holds a seat in this game.": "そのメンバーはすでにこのゲームの席に着いています。",
+    "You already hold a seat in this game.": "あなたはすでにこのゲームの席に着いています。",
+    "This offer is no longer valid.": "この申し出はもう有効ではありません。",
+    "The turn timer goes from 0 (off) to 720 hours.": "手番タイマーは 0（なし）〜720 時間です。",
+    "On timeout the table can choose ai, skip or end.": "時間切れの処理は ai・skip・end から選べます。",
+    "Vacation per player goes from 0 to 1440 hours.": "プレイヤーごとの休暇は 0〜1440 時間です。",
+    "Timeouts in a row before the AI takes over: 1 to 20.": "AI が引き継ぐまでの連続時間切れ回数：1〜20。",
+    "You can pause your clock for at most {h} more hours in this game.": "このゲームであと最大 {h} 時間まで持ち時間を止められます。",
+    # ---- lobby, board and status texts (bot/texts.py)
+    "**{title}** · game #{id} · Lobby open": "**{title}** · ゲーム #{id} · 募集中",
+    "**{title}** · game #{id} · Started": "**{title}** · ゲーム #{id} · 開始済み",
+    "**{title}** · game #{id} · Finished": "**{title}** · ゲーム #{id} · 終了",
+    "**{title}** · game #{id} · Cancelled": "**{title}** · ゲーム #{id} · 中止",
+    "Players: {n} of {min}–{max} · seats: shuffled at start": "プレイヤー：{n} 人（{min}〜{max} 人）· 席順：開始時にシャッフル",
+    "Players: {n} of {min}–{max} · seats: in join order": "プレイヤー：{n} 人（{min}〜{max} 人）· 席順：参加順",
+    "Options: `{options}`": "オプション：`{options}`",
+    "(nobody yet)": "（まだ誰もいません）",
+    "Join with the button or `/game join`; {who} starts with **Start**.":
+        "ボタンか `/game join` で参加できます。{who} が **Start** で開始します。",
+    "**{title}** · game #{id} · move {n}": "**{title}** · ゲーム #{id} · {n} 手目",
+    "**Game over.**": "**ゲーム終了。**",
+    "**To act:** {who}": "**手番：** {who}",
+    "Moves so far: {n}.": "これまでの手数：{n}。",
+    "To act: {who}.": "手番：{who}。",
+    "Final: {scores}": "最終結果：{scores}",
+    "⏰ Time runs out {when}.": "⏰ 期限 {when}。",
+    "⏰ Time runs out: {when}.": "⏰ 期限：{when}。",
+    "{title} begins. Seats: {seats}.": "{title} 開始。席順：{seats}。",
+    "The game was cancelled.": "ゲームは中止されました。",
+    "A server admin ended the game: final standings as they are.": "サーバー管理者がゲームを終了しました。現時点の順位で確定します。",
+    "{name} left the game; the AI plays their seat.": "{name} がゲームを離れました。その席は AI が指します。",
+    "No player is left: the game ends.": "プレイヤーがいなくなったため、ゲームは終了します。",
+    "(I cannot attach images here: please give me the **Attach Files** permission in this channel so the board "
+    "image can be posted.)": "（ここでは画像を添付できません。盤面画像を投稿できるよう、このチャンネルで"
+                            "**ファイルを添付** 権限を与えてください。）",
+    # ---- /rules
+    "**{title}** ({min}–{max} players)": "**{title}**（{min}〜{max} 人）",
+    "Options for `/game new options:` (key=value, space separated):": "`/game new options:` のオプション（key=value をスペース区切り）：",
+    "Play: **Take turn** under the board, or `/play move:` (start typing to see your legal moves). "
+    "`/hand` shows your secret hand; `/board` the table.":
+        "遊び方：盤面の下の **Take turn**、または `/play move:`（入力を始めると合法手が出ます）。"
+        "`/hand` で自分の手札、`/board` で盤面を表示します。",
+    # ---- admin, list and mygames (bot/cogs/admin.py)
+    "You need the **Manage Server** permission (or the admin role {role}) to use this command.":
+        "このコマンドには **サーバー管理** 権限（または管理ロール {role}）が必要です。",
+    "You need the **Manage Server** permission to use this command.": "このコマンドには **サーバー管理** 権限が必要です。",
+    "Admin commands work in a server only.": "管理コマンドはサーバー内でのみ使えます。",
+    "Settings saved.": "設定を保存しました。",
+    "**Junction settings for this server**": "**このサーバーの Junction 設定**",
+    "Games may start in: {channels}": "ゲームを始められるチャンネル：{channels}",
+    "any channel": "すべてのチャンネル",
+    "Default turn timer: {hours} h": "手番タイマーの既定値：{hours} 時間",
+    "Default turn timer: off": "手番タイマーの既定値：なし",
+    "Default turn timer: not set (24 h)": "手番タイマーの既定値：未設定（24 時間）",
+    "On timeout: {action}": "時間切れのとき：{action}",
+    "On timeout: not set (the AI plays)": "時間切れのとき：未設定（AI が指す）",
+    "Threads: {mode}": "スレッド：{mode}",
+    "Admin role: {role}": "管理ロール：{role}",
+    "Admin role: none (Manage Server only)": "管理ロール：なし（サーバー管理権限のみ）",
+    "Write channels as mentions (#channel), or 'any'.": "チャンネルはメンション（#channel）か 'any' で指定してください。",
+    "The turn timer goes from 0 (off) to {max} hours.": "手番タイマーは 0（なし）〜{max} 時間です。",
+    "There is no game #{id} on this server.": "このサーバーにゲーム #{id} はありません。",
+    "Game #{id} is already finished.": "ゲーム #{id} はすでに終了しています。",
+    "Game #{id} ended.": "ゲーム #{id} を終了しました。",
+    "{name} is not playing in game #{id}.": "{name} はゲーム #{id} に参加していません。",
+    "{name} was removed from game #{id}; the AI plays their seat.": "{name} をゲーム #{id} から外しました。その席は AI が指します。",
+    "{name} was removed from the lobby of game #{id}.": "{name} をゲーム #{id} の募集から外しました。",
+    "**Junction on this server**": "**このサーバーの Junction**",
+    "Games: {total} · running {running} · lobbies {lobby} · finished {over} · cancelled {cancelled}":
+        "ゲーム：{total} · 進行中 {running} · 募集中 {lobby} · 終了 {over} · 中止 {cancelled}",
+    "Moves played: {moves} · players: {players}": "指された手：{moves} · プレイヤー：{players} 人",
+    "By game: {games}": "ゲーム別：{games}",
+    "No running games or lobbies on this server.": "このサーバーには進行中のゲームも募集もありません。",
+    "**Games on this server**": "**このサーバーのゲーム**",
+    "You have no running games or lobbies.": "進行中のゲームも参加中の募集もありません。",
+    "**Your games**": "**あなたのゲーム**",
+    "lobby": "募集中",
+    "your turn": "あなたの手番",
+    "waiting for {who}": "{who} の手番",
+    "since {when}": "{when} から",
+    "Games cannot be started in this channel. A server admin allows them in: {channels}.":
+        "このチャンネルではゲームを始められません。サーバー管理者が許可したチャンネル：{channels}。",
+    "On this server games are played in threads only, and I cannot open one here.":
+        "このサーバーではゲームはスレッドでのみ遊べますが、ここではスレッドを作れません。",
+    "I cannot post here: I need the **{permissions}** permission in this channel.":
+        "ここには投稿できません。このチャンネルで **{permissions}** 権限が必要です。",
+    "I cannot open a thread here: I need the **{permissions}** permission in this channel.":
+        "ここではスレッドを作れません。このチャンネルで **{permissions}** 権限が必要です。",
+    "I cannot post in that thread: I need the **{permissions}** permission.":
+        "そのスレッドには投稿できません。**{permissions}** 権限が必要です。",
+}
+
+# /rules summaries in Japanese, by game key (the English ones are GameDefinition.summary).
+RULES_JA: dict[str, str] = {
+    "ttr_cards": (
+        "列車カードを集め、同じ色 2 枚以上（機関車はワイルド）か異なる 3 色のセットを自分の操車場に出します。"
+        "ある色でより大きなセットを出すと、他のプレイヤーのその色の列を奪えます。\n"
+        "各手番の最初に、操車場の各列の一番上のカードを裏向きの線路の山に移します（誰も見られません）。"
+        "手番ではカードを 2 枚引く（表向きの機関車は 2 枚分）、操車場に出す、またはチケットを 4 枚引いて好きなだけ残す、のいずれかです。\n"
+        "山札が尽きたら全員がもう 1 手番ずつ行い、線路の山でチケットを達成します（最適な組み合わせはエンジンが探します）。"
+        "未達成のチケットは失点、6 つの大都市それぞれを含むチケットが最も多い人にボーナス。4 人では山札を 2 周します。"
+    ),
+    "great_western": (
+        "全員ロンドンから始めます。毎ラウンド 3 つのダイスで各列車に黒キューブを積み、"
+        "自分のキューブで列車を競り落とします（`bid t2 3`、上回られたキューブは戻ります）。"
+        "落札者は自分のキューブを列車に積み直し、先頭に近いキューブの順に建設します。"
+        "都市の接続（`connect oxford`）には乗客キューブでその人口を、任意のキューブで路線（区間数、"
+        "他のプレイヤーの都市を通るごとに +1）を支払い、1 個は都市に残ります。収入は都市数で決まります。"
+        "すべての都市にキューブが置かれたら、金貨が最も多い人の勝ち（同点なら都市が少ない方）。"
+    ),
+    "trans_europa": (
+        "各ラウンド、全員が地域ごとに 1 つずつ、秘密のヨーロッパの都市を 5 つ受け取り、開始マーカーを置きます。\n"
+        "手番では自分のネットワークにつながるように、単線に黒い線路を 1〜2 本、または複線（川・山・海）に 1 本敷きます。"
+        "線路は共有なので、触れたネットワークは両者のものとしてつながります。\n"
+        "誰かのマーカーと 5 都市がネットワークでつながった時点でラウンド終了。"
+        "他の全員は、まだ足りない単線 1 本につき 1 点（複線は 2 点）を正確に数えて失います。\n"
+        "全員 13 点から始め、誰かが 0 点以下になったラウンドの後、最も得点の高い人の勝ちです。"
+    ),
+    "off_the_rails": (
+        "線路を敷き、2 台のトロッコをスタートのマスに置いて速度を決めます：1 手番に最大 4 アクション。"
+        "その後トロッコはちょうど速度分進み、通過するマスごとに宝石を 1 個、止まったマスで 2 個拾います。"
+        "T 字では進路を選び、交差点は直進します。宝石をいずれかのスタートのマスに戻すと得点"
+        "（ルビー 1、エメラルド 2、金 3、ダイヤ 4、石 0、ルビー最多に +5）。"
+        "トロッコにぶつけると自分のトロッコは逆走し、相手は宝石を 2 つの手に分け、あなたが見ずに 1 つを選んで捨てさせます。"
+        "ミッションは 4 点、手元のトロッコは 1 台 3 点。崩落カードの後は毎手番、裂け目が広がり、終了時に盤上のトロッコは失われます。"
+    ),
+    "santa_fe": (
+        "鉄道は誰のものでもありません：配置のたびに、ミシシッピ川から西へ延びる 5 路線のどれでも延ばせます。"
+        "各ラウンド、全員が秘密に都市カード（または 1 パスに 2 回置けるダブルターンカード）を出し、その後 2 回の敷設パスを行います。"
+        "都市に最初に到達すると $2、鉄道のボーナス都市は $4（ダブルターンカードではどちらも倍）。"
+        "終了時、出した都市カードはそれぞれ「価値 × そこに到達した鉄道の数」で得点し、所持金を加えます。"
+        "線路が尽きるか、敷くべきプレイヤーが敷けなくなったらゲーム終了です。"
+    ),
+}
+
+
+# --------------------------------------------------------------------------- lookup
+
+
+def is_japanese(locale: Any) -> bool:
+    """True for Discord's `ja` locale (a discord.Locale, its value, or None)."""
+    value = getattr(locale, "value", locale)
+    return isinstance(value, str) and value.lower().startswith("ja")
+
+
+def t(locale: Any, key: str, **kw: Any) -> str:
+    """The catalog entry `key` (English source) for this locale, formatted with kw."""
+    template = JA.get(key, key) if is_japanese(locale) else key
+    return template.format(**kw) if kw else template
+
+
+_PLACEHOLDER = re.compile(r"\{(\w+)\}")
+
+
+@lru_cache(maxsize=1)
+def _patterns() -> list[tuple[re.Pattern[str], str]]:
+    """Entries with placeholders as full-line regexes, longest literal text first (most specific)."""
+    out = []
+    for english, japanese in JA.items():
+        if not _PLACEHOLDER.search(english):
+            continue
+        parts = _PLACEHOLDER.split(english)
+        regex = "".join(re.escape(p) if i % 2 == 0 else f"(?P<{p}>.+?)" for i, p in enumerate(parts))
+        literal = len(_PLACEHOLDER.sub("", english))
+        out.append((literal, re.compile(regex + r"\Z", re.DOTALL), japanese))
+    out.sort(key=lambda item: -item[0])
+    return [(pattern, japanese) for _, pattern, japanese in out]
+
+
+def _line(text: str) -> str:
+    if text in JA:
+        return JA[text]
+    for pattern, japanese in _patterns():
+        match = pattern.match(text)
+        if match:
+            # Values may themselves be catalog words ("lobby"), never templates: translate exact ones.
+            return japanese.format(**{k: JA.get(v, v) for k, v in match.groupdict().items()})
+    return text
+
+
+def localize(locale: Any, text: str) -> str:
+    """Text the bot composed in English, in the reader's language (unknown lines stay as they are)."""
+    if not is_japanese(locale) or not text:
+        return text
+    if text in JA:
+        return JA[text]
+    return "\n".join(_line(line) for line in text.split("\n"))
+
+
+def rules_text(locale: Any, definition: Any, english: str) -> str:
+    """`/rules` in the reader's language: the Japanese summary of the game, the rest localized."""
+    if not is_japanese(locale):
+        return english
+    summary = RULES_JA.get(definition.key)
+    if summary and definition.summary and definition.summary in english:
+        english = english.replace(definition.summary, "\u0000")
+        return localize(locale, english).replace("\u0000", summary)[:2000]
+    return localize(locale, english)
+
+
+# --------------------------------------------------------------------------- commands
+
+
+class Translator(app_commands.Translator):
+    """Japanese descriptions and choice names for the command tree (names stay as they are)."""
+
+    _LOCATIONS = frozenset({
+        app_commands.TranslationContextLocation.command_description,
+        app_commands.TranslationContextLocation.group_description,
+        app_commands.TranslationContextLocation.parameter_description,
+        app_commands.TranslationContextLocation.choice_name,
+    })
+
+    async def translate(self, string: app_commands.locale_str, locale: discord.Locale,
+                        context: app_commands.TranslationContextTypes) -> str | None:
+        if locale is not discord.Locale.japanese or context.location not in self._LOCATIONS:
+            return None
+        return JA.get(string.message)

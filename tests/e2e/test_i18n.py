@@ -1,0 +1,98 @@
+"""Japanese and English through the fake Discord: synced localizations, replies, public posts, /rules."""
+
+from __future__ import annotations
+
+from bot import i18n
+from rules.registry import GAMES
+from tests.e2e.test_platform import make_bot
+
+OURS = ("game", "play", "hand", "board", "rules", "admin", "mygames")
+
+
+def described(command):
+    """Every (description, localizations) pair of a command, its subcommands and options, and choices."""
+    yield command["description"], command.get("description_localizations") or {}
+    for option in command.get("options") or []:
+        yield from described(option)
+        for choice in option.get("choices") or []:
+            yield choice["name"], choice.get("name_localizations") or {}
+
+
+async def test_command_sync_carries_japanese_descriptions(fake_discord, tmp_path):
+    fake = fake_discord
+    await fake.start_bot(make_bot(fake, str(tmp_path / "j.db")))
+    names = {c["name"] for c in fake.commands()}
+    assert set(OURS) <= names
+    for name in OURS:
+        command = fake.command(name)
+        assert not command.get("name_localizations")  # /game new is the same command for everyone
+        for text, localized in described(command):
+            if text in {d.title for d in GAMES.values()} or text == "Guess":
+                continue  # game titles are names
+            assert localized.get("ja") == i18n.JA[text], (name, text)
+            assert len(localized["ja"]) <= 100
+    game_new = next(o for o in fake.command("game")["options"] if o["name"] == "new")
+    seats = next(o for o in game_new["options"] if o["name"] == "seats")
+    assert [c["name_localizations"]["ja"] for c in seats["choices"]] == ["シャッフル", "参加順"]
+
+
+async def test_a_japanese_user_gets_japanese_replies_an_english_one_english(fake_discord, tmp_path):
+    fake = fake_discord
+    await fake.start_bot(make_bot(fake, str(tmp_path / "j.db")))
+    ann, bob, dee = fake.user("Ann"), fake.user("Bob"), fake.user("Dee")
+    general = fake.channel("general")
+    ix = await fake.slash(ann, general, "game new", options={"game": "guess", "seats": "join"}, locale="ja")
+    assert ix.content == "Guess の募集を始めました（ゲーム #1）。"
+    lobby = next(m for m in general.messages if not m.ephemeral)
+    assert "Lobby open" in lobby.content  # a public post: the server's language (English here)
+    assert (await fake.slash(bob, general, "game join", locale="ja")).content == "参加しました。"
+    assert (await fake.slash(dee, general, "game join")).content == "You joined."
+    ix = await fake.slash(ann, general, "game start", locale="ja")
+    assert ix.content == "ゲーム開始です。"
+    await fake.wait_for(lambda: any("game #1 · move" in m.content for m in general.messages), what="board")
+    ix = await fake.slash(bob, general, "play", options={"move": "fly"}, locale="ja")
+    assert ix.content == "I cannot read 'fly'; try bid 2, guess s2 3 or pass."  # engine texts stay English
+    ix = await fake.slash(bob, general, "play", options={"move": "bid 1"}, locale="ja")
+    assert ix.content == "`bid 1` を指しました。"
+    ix = await fake.slash(bob, general, "play", options={"move": "bid 1"}, locale="ja")
+    assert ix.content == "あなたの手番ではありません。"
+    ix = await fake.slash(bob, general, "play", options={"move": "bid 1"})
+    assert ix.content == "It is not your turn."
+    ix = await fake.slash(fake.user("Cid"), general, "hand", locale="ja")
+    assert ix.content == "あなたはこのゲームに参加していません。"
+    ix = await fake.slash(ann, general, "board", options={"text": True}, locale="ja")
+    assert ix.content.startswith("**Guess** · ゲーム #1 · 1 手目")
+    ix = await fake.click(ann, next(m for m in reversed(general.messages) if m.buttons()), label="Take turn",
+                          locale="ja")
+    assert ix.content.startswith("**Guess**（ゲーム #1）のあなたの手番：候補 4 手。")
+    ix = await fake.slash(ann, general, "admin stats", locale="ja")
+    assert ix.content.startswith("**このサーバーの Junction**")
+    ix = await fake.slash(bob, general, "admin stats", locale="ja")
+    assert ix.content == "このコマンドには **サーバー管理** 権限が必要です。"
+
+
+async def test_rules_summaries_in_both_languages(fake_discord, tmp_path):
+    fake = fake_discord
+    await fake.start_bot(make_bot(fake, str(tmp_path / "j.db")))
+    ann, general = fake.user("Ann"), fake.channel("general")
+    ix = await fake.slash(ann, general, "rules", options={"game": "guess"}, locale="ja")
+    assert ix.content.startswith("**Guess**（2〜4 人）") and "遊び方" in ix.content
+    ix = await fake.slash(ann, general, "rules", options={"game": "guess"})
+    assert ix.content.startswith("**Guess** (2–4 players)") and "Bid on your secret number" in ix.content
+
+
+async def test_public_posts_follow_the_servers_language(fake_discord, tmp_path):
+    fake = fake_discord
+    fake.guild_locale = "ja"
+    await fake.start_bot(make_bot(fake, str(tmp_path / "j.db")))
+    ann, bob, general = fake.user("Ann"), fake.user("Bob"), fake.channel("general")
+    ix = await fake.slash(ann, general, "game new", options={"game": "guess"})
+    assert ix.content == "Lobby for Guess opened (game #1)."  # Ann's own locale is English
+    lobby = next(m for m in general.messages if not m.ephemeral)
+    assert lobby.content.startswith("**Guess** · ゲーム #1 · 募集中")
+    await fake.click(bob, lobby, label="Join")
+    assert "募集中" in fake.message(lobby.id).content  # Bob's click keeps the server's language
+    await fake.slash(ann, general, "game start")
+    board = await fake.wait_for(lambda: next((m for m in general.messages if "ゲーム #1 · 0 手目" in m.content), None),
+                                what="Japanese board post")
+    assert "**手番：**" in board.content and "Guess 開始。席順：" in board.content
