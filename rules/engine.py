@@ -226,6 +226,15 @@ class GameState(ABC):
     options: dict[str, Any]
     seed: int
     moves_applied: int
+    rng: random.Random
+
+    def __init__(self, num_seats: int, options: Mapping[str, Any], seed: int) -> None:
+        """The table settings every game keeps, and the game's RNG seeded from the table's seed."""
+        self.num_seats = num_seats
+        self.options = dict(options)
+        self.seed = seed
+        self.moves_applied = 0
+        self.rng = random.Random(seed)
 
     # -- whose decision and which
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import random
 from collections.abc import Mapping
 from typing import Any
 
@@ -37,11 +36,7 @@ class GreatWesternState(GameState):
     key = "great_western"
 
     def __init__(self, num_seats: int, options: Mapping[str, Any], seed: int) -> None:
-        self.num_seats = num_seats
-        self.options = dict(options)
-        self.seed = seed
-        self.moves_applied = 0
-        self.rng = random.Random(seed)
+        super().__init__(num_seats, options, seed)
         self.round = 1
         self.phase = "auction"
         self.start_player = 0

@@ -5,7 +5,6 @@ from __future__ import annotations
 import copy
 import itertools
 import json
-import random
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
@@ -113,11 +112,7 @@ class OffTheRailsState(GameState):
     key: ClassVar[str] = "off_the_rails"
 
     def __init__(self, num_seats: int, options: dict[str, Any], seed: int) -> None:
-        self.num_seats = num_seats
-        self.options = dict(options)
-        self.seed = seed
-        self.moves_applied = 0
-        self.rng = random.Random(seed)
+        super().__init__(num_seats, options, seed)
         self.colours: list[str] = list(board.colours_for(num_seats))
         self.stage = "mining"
         self.phase = "action"

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import random
 from collections import Counter
 from collections.abc import Mapping
 from typing import Any
@@ -50,11 +49,7 @@ class SantaFeState(GameState):
     # ------------------------------------------------------------------ construction
 
     def __init__(self, num_seats: int, options: Mapping[str, Any], seed: int) -> None:
-        self.num_seats = num_seats
-        self.options = dict(options)
-        self.seed = seed
-        self.moves_applied = 0
-        self.rng = random.Random(seed)
+        super().__init__(num_seats, options, seed)
         n = num_seats
         self.round = 0
         self.phase = "choose"

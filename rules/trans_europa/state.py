@@ -11,7 +11,6 @@ of its five cities alone (the best any marker could do). At game end the last bo
 
 from __future__ import annotations
 
-import random
 from collections.abc import Iterator, Mapping
 from typing import Any
 
@@ -66,11 +65,7 @@ class TransEuropaState(GameState):
     key = "trans_europa"
 
     def __init__(self, num_seats: int, options: Mapping[str, Any], seed: int) -> None:
-        self.num_seats = num_seats
-        self.options = dict(options)
-        self.seed = seed
-        self.moves_applied = 0
-        self.rng = random.Random(seed)
+        super().__init__(num_seats, options, seed)
         self.piles: dict[str, list[str]] = piles_for(num_seats)  # in play for the whole game (D3)
         self.round = 0
         self.start_seat = 0

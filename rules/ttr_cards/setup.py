@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import random
 from typing import Any
 
 from rules.engine import Event
@@ -21,8 +20,7 @@ from rules.ttr_cards.state import TTRCardsState
 
 def create(num_seats: int, options: dict[str, Any], seed: int) -> TTRCardsState:
     state = TTRCardsState(num_seats, options, seed)
-    rng = random.Random(seed)
-    state.rng = rng
+    rng = state.rng
     # Each seat starts with one face-up Locomotive; the rest is shuffled and dealt in blocks (D3).
     counts = full_set()
     counts[LOCO] -= num_seats

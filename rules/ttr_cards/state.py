@@ -67,12 +67,8 @@ class TTRCardsState(GameState):
     key: ClassVar[str] = "ttr_cards"
 
     def __init__(self, num_seats: int, options: dict[str, Any], seed: int) -> None:
+        super().__init__(num_seats, options, seed)
         n = num_seats
-        self.num_seats = n
-        self.options = dict(options)
-        self.seed = seed
-        self.moves_applied = 0
-        self.rng = None  # set by setup / from_json
         self.phase = "keep_setup"  # keep_setup | turn | choose | over
         self.step: str | None = None  # action | second_draw | keep (phase turn)
         self.active = 0

@@ -10,7 +10,6 @@ only to the guesser; at round end a seat whose bid equals its number scores 1 mo
 from __future__ import annotations
 
 import io
-import random
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -64,11 +63,7 @@ class GuessState(GameState):
     key = KEY
 
     def __init__(self, num_seats: int, options: dict[str, Any], seed: int) -> None:
-        self.num_seats = num_seats
-        self.options = dict(options)
-        self.seed = seed
-        self.moves_applied = 0
-        self.rng = random.Random(seed)
+        super().__init__(num_seats, options, seed)
         self.round = 1
         self.scores = [0] * num_seats
         self.phase = "bid"

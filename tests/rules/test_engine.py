@@ -109,8 +109,7 @@ class Race(GameState):
     key = "race"
 
     def __init__(self, num_seats: int, options: dict[str, Any], seed: int) -> None:
-        self.num_seats, self.options, self.seed = num_seats, options, seed
-        self.moves_applied = 0
+        super().__init__(num_seats, options, seed)
         self.counter = 0
         self.turn = 0
         self.winner: int | None = None
