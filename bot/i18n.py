@@ -161,6 +161,7 @@ JA: dict[str, str] = {
         "ボタンか `/game join` で参加できます。{who} が **Start** で開始します。",
     "**{title}** · game #{id} · move {n}": "**{title}** · ゲーム #{id} · {n} 手目",
     "**Game over.**": "**ゲーム終了。**",
+    "**Revealed:**": "**公開された情報：**",
     "**To act:** {who}": "**手番：** {who}",
     "Moves so far: {n}.": "これまでの手数：{n}。",
     "To act: {who}.": "手番：{who}。",

@@ -134,6 +134,17 @@ def _detail(value: object) -> str:
     return str(value)
 
 
+def revealed_lines(result: dict | None, names: list[str], width: int = 180) -> list[str]:
+    """What each seat's result details reveal (tickets, cards...), one short line per seat; [] if none."""
+    lines = []
+    for line in (result or {}).get("seats", []):
+        details = line.get("details") or {}
+        if details:
+            name = names[line["seat"]] if line["seat"] < len(names) else f"Seat {line['seat'] + 1}"
+            lines.append(clip(f"{name}: " + "; ".join(f"{k} {_detail(v)}" for k, v in details.items()), width))
+    return ["**Revealed:**", *lines] if lines else []
+
+
 def final_report(info: TableInfo, names: list[str], log_lines: list[str]) -> str:
     """The downloadable end-of-game file: seats, standings with breakdown, revealed details, every move."""
     d, row = info.definition, info.row

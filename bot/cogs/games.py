@@ -166,7 +166,13 @@ class GamesCog(commands.Cog):
                 log.exception("rendering the board of game %s failed", info.row.id)
             if info.row.status == "over":
                 files += await self._end_of_game_files(info, names)
-        text = i18n.localize(self.place_locale(info.row.guild_id), texts.board_text(info, lines, result))
+        text = texts.board_text(info, lines, result)
+        if info.row.status == "over" and result is not None:
+            # The hidden details the engine's result reveals, in the post itself when they fit.
+            revealed = texts.revealed_lines(info.row.result, info.names)
+            if revealed and len(text) + len("\n".join(revealed)) + 1 <= texts.MAX_CONTENT:
+                text = texts.board_text(info, lines, result + revealed)
+        text = i18n.localize(self.place_locale(info.row.guild_id), text)
         try:
             if interludes:
                 await channel.send(files=interludes[:10], allowed_mentions=NO_MENTIONS)

@@ -50,6 +50,10 @@ async def test_a_japanese_user_gets_japanese_replies_an_english_one_english(fake
     ix = await fake.slash(ann, general, "game start", locale="ja")
     assert ix.content == "ゲーム開始です。"
     await fake.wait_for(lambda: any("game #1 · move" in m.content for m in general.messages), what="board")
+    # DMs the bot starts use the language of the user's last interaction.
+    await fake.wait_for(lambda: fake.dms(bob) and fake.dms(dee), what="welcome DMs")
+    assert fake.dms(bob)[0].content.startswith(f"**Guess**（<#{general.id}> のゲーム #1）へようこそ。")
+    assert fake.dms(dee)[0].content.startswith("Welcome to **Guess**")
     ix = await fake.slash(bob, general, "play", options={"move": "fly"}, locale="ja")
     assert ix.content == "I cannot read 'fly'; try bid 2, guess s2 3 or pass."  # engine texts stay English
     ix = await fake.slash(bob, general, "play", options={"move": "bid 1"}, locale="ja")
