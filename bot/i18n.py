@@ -86,6 +86,17 @@ JA: dict[str, str] = {
     "Take back your seat from the AI": "AI から席を取り戻します",
     "Offer your seat, with its hand, to another member": "手札ごと席を他のメンバーに譲ります",
     "Who takes your seat (they accept with a button)": "席を引き継ぐ人（ボタンで承諾します）",
+    "e.g. Europe/Paris, Asia/Tokyo or +09:00": "例：Europe/Paris、Asia/Tokyo、+09:00",
+    "From (HH or HH:MM)": "開始（HH または HH:MM）",
+    "Until (HH or HH:MM); the same as start turns quiet hours off": "終了（HH または HH:MM）。開始と同じなら静かな時間をオフ",
+    "Nothing happened since your last turn.": "前回の手番から何も起きていません。",
+    "This seat is offered to someone else.": "この席は別の人に譲られようとしています。",
+    "Game #{id} has no turn timer.": "ゲーム #{id} には手番タイマーがありません。",
+    "Reminders for game #{id} are muted. `/clock reminders on:true` turns them on again.":
+        "ゲーム #{id} のリマインダーをミュートしました。`/clock reminders on:true` で再開します。",
+    "Your clock is paused until {when}.": "あなたの持ち時間は {when} まで止まっています。",
+    "Your clock runs again; {hours} unused hours are back.": "持ち時間が再び動き始めました。未使用の {hours} 時間が戻りました。",
+    "Vacation used: {used} of {total} h.": "使用した休暇：{total} 時間中 {used} 時間。",
     # ---- replies (bot/cogs/games.py)
     "You played `{move}`.": "`{move}` を指しました。",
     "The game begins.": "ゲーム開始です。",
