@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import pytest
+
 from bot.store import GameRow, SeatRow
-from bot.tables import TableInfo
+from bot.tables import Refused, TableInfo
 from bot.texts import MAX_CONTENT, final_report, revealed_lines
 from rules.engine import play_out
 from rules.registry import GAMES
@@ -39,3 +41,29 @@ def test_revealed_lines_are_short_and_only_when_there_are_details():
     assert sum(map(len, lines)) < MAX_CONTENT
     assert revealed_lines({"seats": [{"seat": 0, "score": 1, "rank": 1, "breakdown": {}, "details": {}}]},
                           ["Ann"]) == []
+
+
+async def test_board_posts_carry_the_view_before_the_batch_and_hands_show_only_at_the_end(tables):
+    """The outbox row of a move holds the public view before it (interlude images survive a restart)."""
+    info = await tables.create("guess", guild_id=9, channel_id=50, user_id=1, user_name="Ann",
+                               options={"rounds": "1"})
+    game_id = info.row.id
+    await tables.join(game_id, 2, "Bob")
+    await tables.start(game_id, 1)
+    await tables.posts_done([p.id for p in await tables.owed_posts(game_id)])
+    before, _ = await tables.public_view(game_id)
+    with pytest.raises(Refused, match="only when the game is over"):
+        await tables.revealed_views(game_id)
+    await tables.play(game_id, 1, "bid 1")
+    [board] = [p for p in await tables.owed_posts(game_id) if p.kind == "board"]
+    assert board.payload["previous_view"] == before and before["moves_applied"] == 0
+    await tables.play(game_id, 2, "bid 2")
+    after_first = [p for p in await tables.owed_posts(game_id) if p.kind == "board"][-1]
+    assert after_first.payload["previous_view"]["moves_applied"] == 1
+    while True:
+        info = await tables.info(game_id)
+        if not info.to_act:
+            break
+        await tables.play(game_id, info.seats[info.to_act[0]].user_id, "pass")
+    views = await tables.revealed_views(game_id)
+    assert sorted(views) == [0, 1] and all("secret" in v for v in views.values())

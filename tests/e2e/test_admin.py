@@ -96,8 +96,13 @@ async def test_admin_commands_refuse_without_permission_and_work_with_it(fake_di
     assert ix.content == "There is no game #99 on this server."
     ix = await fake.slash(ann, games, "game list")
     assert ix.content == "No running games or lobbies on this server."
-    ix = await fake.slash(ann, games, "admin settings", options={"channels": "any"})
+    ix = await fake.slash(ann, games, "admin settings", options={"channels": "any", "threads": "always"})
     assert "Games may start in: any channel" in ix.content and guild_settings(db)["game_channels"] == []
+    assert "Threads: always in a thread" in ix.content
+    ix = await fake.slash(cid, general, "game new", options={"game": "guess"})  # no thread asked: one anyway
+    [thread] = fake.threads
+    assert f"Lobby for Guess opened in {thread.mention} (game #2)" in ix.content
+    assert any("Lobby open" in m.content for m in thread.messages)
 
 
 async def test_an_admin_role_grants_the_commands_without_manage_server(fake_discord, tmp_path):
