@@ -70,6 +70,12 @@ JA: dict[str, str] = {
     "The game number (#id; start typing to see this server's games)": "ゲーム番号（#id、入力するとこのサーバーのゲームが表示されます）",
     "Remove a player from a game: the AI takes their seat": "プレイヤーをゲームから外し、AI が席を引き継ぎます",
     "The player to remove": "外すプレイヤー",
+    "Language of the bot's posts in channels (replies follow each user's Discord language)":
+        "チャンネルへの投稿の言語（返信は各ユーザーの Discord の言語に従います）",
+    "Japanese": "日本語",
+    "English": "英語",
+    "the server's Discord language": "サーバーの Discord の言語",
+    "Language of posts: {language}": "投稿の言語：{language}",
     "Games, moves and players on this server": "このサーバーのゲーム数・手数・プレイヤー数",
     "This server's running games and lobbies, whose turn and since when": "このサーバーの進行中のゲームと募集、手番とその開始時刻",
     "Your games on every server, and whose turn it is": "全サーバーでのあなたのゲームと手番",

@@ -670,3 +670,8 @@ class Store:
             "SELECT count(DISTINCT s.user_id) FROM seats s JOIN games g ON g.id = s.game_id"
             " WHERE g.guild_id = ? AND s.user_id IS NOT NULL", (guild_id,)))[0][0]
         return {"by_status": by_status, "by_game": by_game, "moves": moves, "players": players}
+
+    async def all_guild_settings(self) -> dict[int, dict[str, Any]]:
+        """Every server's settings (few rows: one per server that changed one), for caches at start."""
+        rows = await self._db.execute_fetchall("SELECT guild_id, settings FROM guild_settings")
+        return {row[0]: json.loads(row[1]) for row in rows}

@@ -6,7 +6,8 @@ see them otherwise); each checks the permission itself and says clearly when it 
 
 Guild settings (JSON in the store's `guild_settings`): `game_channels` (channel ids; empty: any),
 `turn_hours` and `timeout_action` (defaults for new tables, read by the clock code through
-`ClockSettings.resolve`), `threads` ("always" | "never" | "choice"), `admin_role` (role id or None).
+`ClockSettings.resolve`), `threads` ("always" | "never" | "choice"), `admin_role` (role id or None),
+`language` ("ja" | "en"; unset: the server's Discord locale) for the bot's public posts.
 """
 
 from __future__ import annotations
@@ -30,6 +31,7 @@ MAX_TURN_HOURS = 24 * 30
 MAX_LISTED = 20
 THREAD_MODES = {"always": "always in a thread", "never": "never in a thread", "choice": "the player chooses"}
 TIMEOUT_NAMES = {"ai": "the AI plays the turn", "skip": "the turn is skipped", "end": "the game ends"}
+LANGUAGES = {"ja": "Japanese", "en": "English", "auto": "the server's Discord language"}
 
 
 def jump_url(guild_id: int | None, place_id: int, message_id: int | None = None) -> str:
@@ -60,8 +62,16 @@ class AdminCog(commands.Cog):
         self.bot = bot
         self.tables: Tables = bot.tables
         self.commands_built, self.list_command = self._build_commands()
+        # Servers' chosen language for public posts (settings["language"]), kept in memory because
+        # every board post asks; loaded at start, updated by /admin settings.
+        self.languages: dict[int, str] = {}
+
+    def post_language(self, guild_id: int | None) -> str | None:
+        return self.languages.get(guild_id) if guild_id else None
 
     async def cog_load(self) -> None:
+        self.languages = {guild: settings["language"] for guild, settings
+                          in (await self.tables.store.all_guild_settings()).items() if settings.get("language")}
         for command in self.commands_built:
             self.bot.tree.add_command(command)
         game = self.bot.tree.get_command("game")
@@ -181,13 +191,16 @@ class AdminCog(commands.Cog):
             timeout=_("Default action when a turn times out"),
             threads=_("Whether new games open their own thread"),
             admin_role=_("A role whose members may use the admin commands"),
-            clear_role=_("Remove the admin role (only Manage Server then)"))
+            clear_role=_("Remove the admin role (only Manage Server then)"),
+            language=_("Language of the bot's posts in channels (replies follow each user's Discord language)"))
         @app_commands.choices(
             timeout=[app_commands.Choice(name=_(v), value=k) for k, v in TIMEOUT_NAMES.items()],
-            threads=[app_commands.Choice(name=_(v), value=k) for k, v in THREAD_MODES.items()])
+            threads=[app_commands.Choice(name=_(v), value=k) for k, v in THREAD_MODES.items()],
+            language=[app_commands.Choice(name=_(v), value=k) for k, v in LANGUAGES.items()])
         async def settings(interaction: discord.Interaction, channels: str | None = None,
                            timer_hours: int | None = None, timeout: str | None = None, threads: str | None = None,
-                           admin_role: discord.Role | None = None, clear_role: bool = False) -> None:
+                           admin_role: discord.Role | None = None, clear_role: bool = False,
+                           language: str | None = None) -> None:
             refused = await cog.refusal(interaction)
             if refused:
                 await cog._reply(interaction, refused)
@@ -217,9 +230,17 @@ class AdminCog(commands.Cog):
                 changed["admin_role"] = admin_role.id
             if clear_role:
                 changed.pop("admin_role", None)
+            if language == "auto":
+                changed.pop("language", None)
+            elif language is not None:
+                changed["language"] = language
             lines = []
             if changed != current:
                 await tables.store.set_guild_settings(interaction.guild_id, changed)
+                if changed.get("language"):
+                    cog.languages[interaction.guild_id] = changed["language"]
+                else:
+                    cog.languages.pop(interaction.guild_id, None)
                 lines.append(i18n.t(locale, "Settings saved."))
             lines += cog.settings_lines(locale, changed)
             await cog._reply(interaction, "\n".join(lines))
@@ -367,4 +388,6 @@ class AdminCog(commands.Cog):
                                                                                                       "choice")])))
         lines.append(i18n.t(locale, "Admin role: {role}", role=f"<@&{role}>") if role
                      else i18n.t(locale, "Admin role: none (Manage Server only)"))
+        lines.append(i18n.t(locale, "Language of posts: {language}",
+                            language=i18n.t(locale, LANGUAGES[settings.get("language", "auto")])))
         return lines

@@ -251,7 +251,10 @@ class GamesCog(commands.Cog):
         return True
 
     def place_locale(self, guild_id: int | None) -> Any:
-        """The language of public posts: the server's (Community "primary language"), English in DMs."""
+        """The language of public posts: the one an admin chose, else the server's Discord locale."""
+        chosen = self.bot.admin.post_language(guild_id) if self.bot.admin is not None else None
+        if chosen:
+            return chosen
         guild = self.bot.get_guild(guild_id) if guild_id else None
         return guild.preferred_locale if guild is not None else None
 

@@ -100,3 +100,21 @@ async def test_public_posts_follow_the_servers_language(fake_discord, tmp_path):
     board = await fake.wait_for(lambda: next((m for m in general.messages if "ゲーム #1 · 0 手目" in m.content), None),
                                 what="Japanese board post")
     assert "**手番：**" in board.content and "Guess 開始。席順：" in board.content
+
+
+async def test_an_admin_can_choose_the_language_of_public_posts(fake_discord, tmp_path):
+    fake = fake_discord
+    db = str(tmp_path / "j.db")
+    bot = await fake.start_bot(make_bot(fake, db))
+    ann, general = fake.user("Ann"), fake.channel("general")  # the server's locale is en-US
+    ix = await fake.slash(ann, general, "admin settings", options={"language": "ja"}, locale="ja")
+    assert "投稿の言語：日本語" in ix.content
+    await fake.slash(ann, general, "game new", options={"game": "guess"})
+    assert any(m.content.startswith("**Guess** · ゲーム #1 · 募集中") for m in general.messages)
+    bot = await fake.restart_bot(bot, make_bot(fake, db))  # the choice is stored
+    await fake.slash(ann, general, "game cancel")
+    lobby = next(m for m in general.messages if m.content.startswith("**Guess** · ゲーム #1"))
+    await fake.wait_for(lambda: "· 中止" in fake.message(lobby.id).content, what="lobby edited after a restart")
+    await fake.slash(ann, general, "admin settings", options={"language": "auto"})
+    await fake.slash(ann, general, "game new", options={"game": "guess"})
+    assert general.messages[-2].content.startswith("**Guess** · game #2 · Lobby open")
