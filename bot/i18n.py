@@ -328,6 +328,8 @@ def _patterns() -> list[tuple[re.Pattern[str], str]]:
 
 
 def _line(text: str) -> str:
+    if text.startswith("• "):  # a bullet of a post: translate what follows it
+        return "• " + _line(text[2:])
     if text in JA:
         return JA[text]
     for pattern, japanese in _patterns():

@@ -37,6 +37,7 @@ def test_localize_reads_composed_english_line_by_line():
     board = "**Guess** · game #1 · move 4\n• Ann guesses Bob: 3.\n**To act:** <@1>"
     assert i18n.localize("ja", board) == "**Guess** · ゲーム #1 · 4 手目\n• Ann guesses Bob: 3.\n**手番：** <@1>"
     assert i18n.localize("en-US", board) == board
+    assert i18n.localize("ja", "head\n• The game was cancelled.") == "head\n• ゲームは中止されました。"
     # A value that is itself a catalog word is translated too.
     assert i18n.localize("ja", "Threads: the player chooses") == "スレッド：プレイヤーが選ぶ"
 
