@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import importlib.util
+import logging
 import multiprocessing
 from collections.abc import Callable
 from concurrent.futures import Executor, ProcessPoolExecutor
@@ -17,6 +18,18 @@ Renderer = Callable[[dict[str, Any], list[str]], bytes]
 
 def _warm() -> int:
     return 0
+
+
+def _describe(view: dict[str, Any], names: list[str]) -> str:
+    """render.describe; a game's own describe failing must not cost the board post its image."""
+    try:
+        return render.describe(view, names)
+    except Exception:
+        logging.getLogger("bot.render").warning("describe failed for %s; generic text used", view.get("game"),
+                                                exc_info=True)
+        from render.describe import clip, generic
+
+        return clip(generic(view, names))
 
 
 def _interludes(previous: dict[str, Any] | None, view: dict[str, Any], names: list[str]) -> list[bytes]:
@@ -68,7 +81,7 @@ class RenderPool:
 
     async def describe(self, view: dict[str, Any], names: list[str]) -> str:
         """Alt text for a public board (cheap: in a thread, not worth a process hop)."""
-        return await asyncio.to_thread(render.describe, view, list(names))
+        return await asyncio.to_thread(_describe, view, list(names))
 
     async def _run(self, function: Renderer, view: dict[str, Any], names: list[str]) -> bytes:
         return await self.call(function, view, list(names))

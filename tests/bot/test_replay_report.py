@@ -67,3 +67,17 @@ async def test_board_posts_carry_the_view_before_the_batch_and_hands_show_only_a
         await tables.play(game_id, info.seats[info.to_act[0]].user_id, "pass")
     views = await tables.revealed_views(game_id)
     assert sorted(views) == [0, 1] and all("secret" in v for v in views.values())
+
+
+async def test_alt_text_falls_back_to_the_generic_description_when_a_game_describe_fails():
+    from bot.render_pool import RenderPool
+
+    pool = RenderPool(workers=0)
+    try:
+        broken = {"game": "trans_europa", "num_seats": 2, "to_act": [0], "over": False, "moves_applied": 3,
+                  "tracks": 5}
+        assert await pool.describe(broken, ["Ann", "Bob"]) == "Trans Europa board after 3 moves. To act: Ann."
+        good = GAMES["trans_europa"].new_game(2, {}, 1).view(None)
+        assert (await pool.describe(good, ["Ann", "Bob"])).startswith("Trans Europa, round 1:")
+    finally:
+        pool.close()
