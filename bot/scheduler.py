@@ -32,6 +32,7 @@ class Scheduler:
         self._wake = asyncio.Event()
         self._running = asyncio.Lock()
         self._task: asyncio.Task | None = None
+        self._stopping = False
         self.fired: list[tuple[float, int]] = []  # (clock time, game) of every firing, for tests and logs
 
     def schedule(self, game_id: int, due: float | None) -> None:
@@ -82,13 +83,14 @@ class Scheduler:
 
     async def stop(self) -> None:
         if self._task is not None:
+            # The flag too: Python 3.11's wait_for can swallow a cancel that lands as it returns.
+            self._stopping = True
             self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._task
+            await asyncio.wait({self._task}, timeout=5)
             self._task = None
 
     async def _loop(self) -> None:
-        while True:
+        while not self._stopping:
             self._wake.clear()
             await self.run_due()
             head = self.next_due()

@@ -1144,7 +1144,12 @@ class Tables:
         for index, move in enumerate(later):
             events = state.apply(move.seat, move.notation)
             said = "; ".join(name_seats(e.text, names) for e in events if e.visible_to(seat))
-            lines.append(f"{names[move.seat]}: {move.notation}" + (f" — {said}" if said else ""))
+            # A move that drew a private event may carry the secret in its notation (a hidden bid):
+            # others see only what its events tell them (as in /game log).
+            if move.seat == seat or all(e.seats is None for e in events):
+                lines.append(f"{names[move.seat]}: {move.notation}" + (f" — {said}" if said else ""))
+            else:
+                lines.append(f"{names[move.seat]}: {said or '(a hidden decision)'}")
             if index in keep:
                 views.append(state.view(None))
         if len(lines) > max_lines:

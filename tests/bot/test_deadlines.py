@@ -323,17 +323,22 @@ async def test_seat_to_ai_plays_at_once_and_is_refused_twice(timed, store, clock
 
 
 async def test_since_last_turn_tells_the_moves_the_seat_may_see(timed, store, clock):
-    game_id = await start(timed, users=(ANN, BOB, CID))
+    game_id = await start(timed, users=(ANN, BOB, CID), rounds=2)
     for user in (ANN, BOB, CID):
         await timed.play(game_id, user, "bid 1")
     await timed.play(game_id, ANN, "pass")
     await timed.play(game_id, BOB, "guess s1 2")
     report = await timed.since_last_turn(game_id, CID)
     assert report.moves == 2 and report.lines[0] == "Ann: pass — Ann passes."
-    assert report.lines[1].startswith("Bob: guess s1 2 — Bob guesses Ann: ")
+    assert report.lines[1].startswith("Bob: ") and "Bob guesses Ann: " in report.lines[1]
     assert len(report.views) == 3 and all(v["seat"] is None for v in report.views)
     ann = await timed.since_last_turn(game_id, ANN)
     assert ann.moves == 1 and "holds" not in " ".join(ann.lines)  # Bob's secret news is not Ann's
+    # A secret bid: others read "has bid", never the amount; the bidder sees their own.
+    await timed.play(game_id, CID, "pass")  # round 1 ends, round 2 bids begin
+    await timed.play(game_id, ANN, "bid 3")
+    bob = await timed.since_last_turn(game_id, BOB)
+    assert "Ann: Ann has bid." in bob.lines and not any("bid 3" in line for line in bob.lines)
     dms = [p for p in await timed.owed_posts(game_id) if p.kind == "dm" and p.seat == 2]
     assert dms and dms[-1].payload.get("since") is True  # Cid's turn came after others moved
 
