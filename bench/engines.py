@@ -85,7 +85,7 @@ def main() -> None:
     parser.add_argument("--players", type=int, default=0, help="seats (default: 4 or the game's maximum)")
     args = parser.parse_args()
     print(f"{'game':<15}{'legal_moves':>12}{'apply':>12}{'AI game':>12}{'render+png':>12}"
-          f"{'PNG KB':>9}{'moves':>7}  greedy wins (vs random)")
+          f"{'PNG KB':>9}{'moves':>7}  greedy seat in 1st place (shared counts) vs random")
     for key in args.games.split(","):
         definition = registry.get(key)
         players = args.players or min(4, definition.max_players)
