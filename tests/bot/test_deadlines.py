@@ -359,3 +359,32 @@ async def test_scheduler_fires_due_games_once_in_order(clock):
     clock.at = T0 + 6
     assert await scheduler.run_due() == [2, 1]
     assert await scheduler.run_due() == [] and scheduler.pending() == 0
+
+
+async def test_concede_stops_the_clock_and_cannot_be_taken_back(timed, store, clock):
+    game_id = await start(timed)
+    outcome = await timed.leave(game_id, BOB)  # /game leave in a running game concedes
+    assert "Bob left the game; the AI plays their seat." in outcome.public_lines
+    assert (await timed.info(game_id)).deadlines.keys() == {0}
+    with pytest.raises(Refused, match="no seat with the AI"):
+        await timed.seat_back(game_id, BOB)
+
+
+async def test_a_version_1_database_migrates_and_its_games_keep_no_timer(db_path, clock):
+    import sqlite3
+
+    from bot.store import MIGRATIONS
+
+    with sqlite3.connect(db_path) as raw:
+        raw.executescript(MIGRATIONS[0] + "CREATE TABLE schema_version (version INTEGER NOT NULL);"
+                          "INSERT INTO schema_version VALUES (1);"
+                          "INSERT INTO games (game_key, seed, status, channel_id, creator_id, created_at, updated_at)"
+                          " VALUES ('guess', 1, 'lobby', 5, 1, 0, 0);")
+    store = await Store.open(db_path)
+    try:
+        assert await store.schema_version() == 2
+        row = await store.game(1)
+        assert (row.turn_hours, row.timeout_action, row.max_timeouts, row.vacation_hours) == (0, "ai", 3, 72)
+        assert await store.next_due_by_game() == {}
+    finally:
+        await store.close()

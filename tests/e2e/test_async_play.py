@@ -6,8 +6,6 @@ Never a real wait: tests move the injected clock, then run the scheduler's due w
 
 from __future__ import annotations
 
-import dataclasses
-
 from bot.app import create_bot
 from tests.bot import guess_game
 from tests.bot.test_deadlines import GAMES, HOUR, T0, Clock
@@ -154,6 +152,8 @@ async def test_vacation_pauses_the_clock_and_the_board_shows_it(fake_discord, tm
     assert f"Ann <t:{int(T0 + 30 * HOUR)}:R>, Bob <t:{int(T0 + 24 * HOUR)}:R>" in edited.content
     ix = await fake.slash(ann, general, "clock status")
     assert "paused until" in ix.content and "Vacation used: 6 of 10 h" in ix.content
+    ix = await fake.slash(bob, general, "game status")
+    assert f"To act: Ann (time runs out <t:{int(T0 + 30 * HOUR)}:R>), Bob (time runs out" in ix.content
     await tick(bot, clock, 2)
     posts = len(board_posts(general))
     ix = await fake.slash(ann, general, "clock resume")  # back after 2 of 6 hours: 4 come back
@@ -250,6 +250,10 @@ async def test_thread_is_kept_open_while_the_game_runs(fake_discord, tmp_path):
     await fake.click(bob, lobby, label="Join")
     await fake.click(ann, lobby, label="Start")
     await fake.wait_for(lambda: board_posts(thread), what="board")
+    assert ix.ephemeral and "opened in <#" in ix.content
     await fake.archive_thread(thread)
     await fake.wait_for(lambda: not thread.archived, what="thread unarchived")
-    assert ix.ephemeral and dataclasses.is_dataclass(thread)
+    assert ("PATCH", f"/api/v10/channels/{thread.id}") in fake.requests or any(
+        method == "PATCH" and str(thread.id) in path for method, path in fake.requests)
+    ix = await fake.slash(ann, thread, "play", options={"move": "bid 1"})  # play goes on in the thread
+    assert ix.content == "You played `bid 1`."
