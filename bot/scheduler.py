@@ -64,10 +64,13 @@ class Scheduler:
         fired: list[int] = []
         async with self._running:
             now = self.now()
-            while (head := self.next_due()) is not None and head[0] <= now and head[1] not in fired:
-                due, game_id = heapq.heappop(self._heap)
-                del self._due[game_id]
-                fired.append(game_id)
+            # Take everything due first: a game that reschedules itself into the past waits for
+            # the next call instead of starving the others.
+            while (head := self.next_due()) is not None and head[0] <= now:
+                heapq.heappop(self._heap)
+                del self._due[head[1]]
+                fired.append(head[1])
+            for game_id in fired:
                 self.fired.append((now, game_id))
                 try:
                     await self._fire(game_id)

@@ -388,3 +388,31 @@ async def test_a_version_1_database_migrates_and_its_games_keep_no_timer(db_path
         assert await store.next_due_by_game() == {}
     finally:
         await store.close()
+
+
+async def test_scheduler_retries_a_failed_game_later_without_starving_others(clock):
+    calls = []
+
+    async def fire(game_id):
+        calls.append(game_id)
+        if game_id == 1:
+            raise RuntimeError("boom")
+
+    scheduler = Scheduler(fire, clock)
+    scheduler.schedule(1, T0 - 10)
+    scheduler.schedule(2, T0 - 5)
+    assert await scheduler.run_due() == [1, 2] and calls == [1, 2]
+    assert scheduler.due(1) == T0 + 60 and scheduler.due(2) is None
+
+
+def test_since_strip_is_one_small_image():
+    from io import BytesIO
+
+    from PIL import Image
+
+    from bot.cogs.clock import STRIP_HEIGHT, strip_png
+    from tests.bot.guess_game import _png
+
+    data = strip_png([_png("a"), _png("b"), _png("c")])
+    image = Image.open(BytesIO(data))
+    assert image.height == STRIP_HEIGHT and image.width < 3 * 700 and len(data) < 60_000
