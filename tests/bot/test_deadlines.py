@@ -416,3 +416,29 @@ def test_since_strip_is_one_small_image():
     data = strip_png([_png("a"), _png("b"), _png("c")])
     image = Image.open(BytesIO(data))
     assert image.height == STRIP_HEIGHT and image.width < 3 * 700 and len(data) < 60_000
+
+
+@pytest.mark.parametrize("action", ["skip", "ai"])
+async def test_every_registered_game_survives_a_timeout(store, clock, action):
+    """Each real engine: a human's time runs out, the table's action is taken, the log replays."""
+    from rules.engine import replay
+    from rules.registry import GAMES as REAL
+
+    tables = Tables(store, games=REAL, now=clock)
+    await tables.load()
+    for channel, (key, definition) in enumerate(sorted(REAL.items()), start=100):
+        info = await tables.create(key, guild_id=9, channel_id=channel, user_id=ANN, user_name="Ann", seat_order="join",
+                                   seed=7, clock={"turn_hours": 1, "timeout_action": action})
+        for _ in range(definition.min_players - 1):
+            await tables.add_ai(info.row.id, ANN)
+        await tables.start(info.row.id, ANN)
+        clock.advance(1)
+        outcome = await tables.fire_due(info.row.id)
+        assert outcome is not None and any(line.startswith("Time ran out for Ann") for line in outcome.public_lines), key
+        if action == "skip" and "their turn is skipped." in " ".join(outcome.public_lines):
+            state = definition.new_game(definition.min_players, info.row.options, 7)
+            assert str(state.timeout_move(0)) == outcome.applied[0][1], key
+        row = await store.game(info.row.id)
+        moves = [(m.seat, m.notation) for m in await store.moves(info.row.id)]
+        rebuilt = replay(definition, definition.min_players, row.options, row.seed, moves)
+        assert rebuilt.to_json() == (await store.snapshot(info.row.id))[1], key
