@@ -230,17 +230,28 @@ def reminder_points(started: float, deadline: float) -> list[float]:
 
 
 def current_standings(state: GameState, ended_by: str) -> Result:
-    """The standings of a game stopped early: its result if over, else the scores its public view
-    shows (`scores`, a list or a dict by seat), ranked; games without scores rank everyone equal."""
+    """The standings of a game stopped early: its result if over, else the score its public view
+    shows (`scores` as a list or a dict by seat, or per-seat entries of `seats`/`players` with
+    `score`, `points` or `gold`), ranked; a game showing none ranks everyone equal.
+    (The engine contract has no "standings so far"; the public view is what every game shares.)"""
     final = state.result()
     if final is not None:
         return final
-    raw = state.view(None).get("scores")
+    view = state.view(None)
+    raw = view.get("scores")
     scores: dict[int, int] = {s: 0 for s in range(state.num_seats)}
     if isinstance(raw, list):
         scores.update({s: int(v) for s, v in enumerate(raw) if isinstance(v, int | float)})
     elif isinstance(raw, dict):
         scores.update({int(k): int(v) for k, v in raw.items() if str(k).isdigit() and isinstance(v, int | float)})
+    else:
+        entries = [e for key in ("seats", "players") if isinstance(view.get(key), list)
+                   for e in view[key] if isinstance(e, dict) and isinstance(e.get("seat"), int)]
+        for field_name in ("score", "points", "gold"):
+            found = {e["seat"]: e[field_name] for e in entries if isinstance(e.get(field_name), int | float)}
+            if found:
+                scores.update({s: int(v) for s, v in found.items() if s in scores})
+                break
     ranks = rank_by({s: (scores[s],) for s in scores})
     lines = sorted((SeatResult(s, scores[s], {"points": scores[s]}, ranks[s]) for s in scores), key=lambda r: r.rank)
     return Result(tuple(lines), ended_by=ended_by)

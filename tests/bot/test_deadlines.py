@@ -418,7 +418,7 @@ def test_since_strip_is_one_small_image():
     assert image.height == STRIP_HEIGHT and image.width < 3 * 700 and len(data) < 60_000
 
 
-@pytest.mark.parametrize("action", ["skip", "ai"])
+@pytest.mark.parametrize("action", ["skip", "ai", "end"])
 async def test_every_registered_game_survives_a_timeout(store, clock, action):
     """Each real engine: a human's time runs out, the table's action is taken, the log replays."""
     from rules.engine import replay
@@ -435,6 +435,10 @@ async def test_every_registered_game_survives_a_timeout(store, clock, action):
         clock.advance(1)
         outcome = await tables.fire_due(info.row.id)
         assert outcome is not None and any(line.startswith("Time ran out for Ann") for line in outcome.public_lines), key
+        if action == "end":
+            row = await store.game(info.row.id)
+            assert row.status == "over" and len(row.result["seats"]) == definition.min_players, key
+            continue
         if action == "skip" and "their turn is skipped." in " ".join(outcome.public_lines):
             state = definition.new_game(definition.min_players, info.row.options, 7)
             assert str(state.timeout_move(0)) == outcome.applied[0][1], key
