@@ -41,7 +41,7 @@ from rules.engine import ai_move  # noqa: E402
 from rules.registry import GAMES  # noqa: E402
 from tests.e2e.fake_discord import FakeDiscord, FakeMessage  # noqa: E402
 
-VERSION = "startup-v1"  # change when the layout of the built database changes
+VERSION = "startup-v2"  # change when the layout of the built database changes
 TOTAL = 10_000
 PLAN = {"running_timer": 500, "running": 1_000, "lobby": 500, "over": 8_000}
 TEMPLATE_SEEDS = 4  # template games per engine and status
@@ -169,6 +169,13 @@ def build(path: str) -> None:
             for move in game["moves"]:
                 counts[move["seat"]] += 1
             game["seat_moves"] = counts
+        if game["snapshots"]:  # the log replays to the snapshot: the copies are real games
+            definition = GAMES[game["game_key"]]
+            state = definition.new_game(len(game["seats"]), json.loads(game["options"]), game["seed"])
+            for move in game["moves"]:
+                state.apply(move["seat"], move["notation"])
+            if json.loads(json.dumps(state.to_json())) != json.loads(game["snapshots"][0]["state"]):
+                raise AssertionError(f"template game {gid}: the moves do not replay to the snapshot")
         templates[game["status"]].append(game)
     src.close()
 
