@@ -160,7 +160,8 @@ class GamesCog(commands.Cog):
                 alt = await self.bot.renderer.describe(view, names)
                 files.append(_png(await self.bot.renderer.board(view, names), "board.png", alt))
                 if previous is not None:
-                    interludes = [_png(png, f"interlude-{i + 1}.png", alt)
+                    summary = f"What the last move ended (e.g. a round). {alt}"[:1000]
+                    interludes = [_png(png, f"interlude-{i + 1}.png", summary)
                                   for i, png in enumerate(await self.bot.renderer.interludes(previous, view, names))]
             except Exception:
                 log.exception("rendering the board of game %s failed", info.row.id)

@@ -49,7 +49,7 @@ async def test_round_end_image_precedes_the_board_post(fake_discord, tmp_path):
     posted = [m for m in games.messages if not m.ephemeral]
     at = next(i for i, m in enumerate(posted) if any(a.filename.startswith("interlude") for a in m.attachments))
     interlude, board = posted[at], posted[at + 1]
-    assert interlude.attachments[0].is_png and interlude.attachments[0].description.startswith("Trans Europa")
+    assert interlude.attachments[0].is_png and interlude.attachments[0].description.startswith("What the last move ended (e.g. a round). Trans Europa")
     assert "game #1 · move" in board.content and board.attachments[0].filename == "board.png"
     # Exactly one interlude so far: the round ended once.
     assert sum(a.filename.startswith("interlude") for m in posted for a in m.attachments) == 1
