@@ -117,6 +117,11 @@ MIGRATIONS: tuple[str, ...] = (
         quiet_end INTEGER
     );
     """,
+    # 3: which seats a running game awaits, so a restart resumes only games where an AI owes a
+    # move instead of loading every running game's state (NULL: unknown, check on next start).
+    """
+    ALTER TABLE games ADD COLUMN to_act TEXT;
+    """,
 )
 
 OPEN_STATUSES = ("lobby", "running")
@@ -261,6 +266,10 @@ def _game(row: Sequence[Any]) -> GameRow:
     )
 
 
+def _to_act(seats: Sequence[int] | None) -> str | None:
+    return None if seats is None else _dumps(sorted(seats))
+
+
 def _dumps(data: Any) -> str:
     return json.dumps(data, separators=(",", ":"), sort_keys=True)
 
@@ -387,6 +396,20 @@ class Store:
         )
         return [_game(row) for row in rows]
 
+    async def games_owing_ai(self) -> list[int]:
+        """Running games where an AI seat is to act, or where that is unknown (to_act NULL)."""
+        rows = await self._db.execute_fetchall(
+            "SELECT g.id, g.to_act, group_concat(s.seat) FROM games g"
+            " LEFT JOIN seats s ON s.game_id = g.id AND s.user_id IS NULL"
+            " WHERE g.status = 'running' GROUP BY g.id ORDER BY g.id"
+        )
+        owing = []
+        for game_id, to_act, ai_seats in rows:
+            ai = {int(seat) for seat in ai_seats.split(",")} if ai_seats else set()
+            if to_act is None or ai & set(json.loads(to_act)):
+                owing.append(game_id)
+        return owing
+
     async def games_with_status(self, *statuses: str) -> list[GameRow]:
         marks = ", ".join("?" for _ in statuses)
         rows = await self._db.execute_fetchall(
@@ -432,7 +455,7 @@ class Store:
 
     async def start_game(
         self, game_id: int, seats: Sequence[SeatRow], state: dict[str, Any], posts: Sequence[PendingPost],
-        clocks: Sequence[ClockRow] = (),
+        clocks: Sequence[ClockRow] = (), to_act: Sequence[int] | None = None,
     ) -> None:
         """Lobby -> running: final seat order, first snapshot and the posts owed, in one transaction."""
         now = self.now()
@@ -448,7 +471,8 @@ class Store:
             )
             await self._insert_posts(game_id, posts, now)
             await self._db.execute(
-                "UPDATE games SET status = 'running', updated_at = ? WHERE id = ?", (now, game_id)
+                "UPDATE games SET status = 'running', to_act = ?, updated_at = ? WHERE id = ?",
+                (_to_act(to_act), now, game_id),
             )
             await self._write_clocks(game_id, clocks)
             await self._db.commit()
@@ -466,6 +490,7 @@ class Store:
         clocks: Sequence[ClockRow] | None = None,
         seats: Sequence[SeatRow] | None = None,
         prefs: Sequence[SeatPrefs] = (),
+        to_act: Sequence[int] | None = None,
     ) -> None:
         """Append moves first_n.. with the snapshot after them and the posts they owe: one transaction.
 
@@ -487,8 +512,8 @@ class Store:
                 )
                 await self._insert_posts(game_id, posts, now)
                 await self._db.execute(
-                    "UPDATE games SET status = ?, result = ?, updated_at = ? WHERE id = ?",
-                    (status, None if result is None else _dumps(result), now, game_id),
+                    "UPDATE games SET status = ?, result = ?, to_act = ?, updated_at = ? WHERE id = ?",
+                    (status, None if result is None else _dumps(result), _to_act(to_act), now, game_id),
                 )
                 if seats is not None:
                     await self._write_seats(game_id, seats)

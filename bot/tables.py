@@ -293,10 +293,11 @@ class Tables:
     # ------------------------------------------------------------------ index
 
     async def load(self) -> list[int]:
-        """Load the index of open games (not their states); return the running game ids."""
+        """Load the index of open games (not their states); return the running games an AI may owe
+        a move (only those need their state loaded now)."""
         rows = await self.store.games_with_status("lobby", "running")
         self._index = {row.place_id: row.id for row in rows}
-        return [row.id for row in rows if row.status == "running"]
+        return await self.store.games_owing_ai()
 
     def game_at(self, place_id: int) -> int | None:
         return self._index.get(place_id)
@@ -539,7 +540,8 @@ class Tables:
             live = _Live(info.row, definition, seats, state, [0] * count)
             live.user_prefs = {s.user_id: await self.store.user_prefs(s.user_id) for s in seats if not s.is_ai}
             live.clocks = self._synced_clocks(live, self.now())
-            await self.store.start_game(game_id, seats, state.to_json(), posts, clocks=list(live.clocks.values()))
+            await self.store.start_game(game_id, seats, state.to_json(), posts, clocks=list(live.clocks.values()),
+                                        to_act=state.to_act())
             live.row = await self._row(game_id)
             live.dm_sent = self._secrets(live)  # the welcome DMs carry the opening hands
             self._live[game_id] = live
@@ -734,6 +736,7 @@ class Tables:
                 live.row.id, first_n, applied, state.to_json(), posts,
                 status=status, result=None if result is None else result.to_json(),
                 clocks=list(clocks.values()), seats=live.seats if seats_changed else None, prefs=list(prefs),
+                to_act=state.to_act(),
             )
         except BaseException:
             # The memory is ahead of the store: drop it, the next use reloads the truth.

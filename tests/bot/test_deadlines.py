@@ -9,7 +9,7 @@ from zoneinfo import ZoneInfo
 import pytest
 
 from bot.scheduler import Scheduler
-from bot.store import Store, UserPrefs
+from bot.store import MIGRATIONS, Store, UserPrefs
 from bot.tables import (
     NOT_SEATED,
     Refused,
@@ -93,7 +93,7 @@ async def test_clock_settings_are_validated_and_guild_defaults_apply(timed, stor
 
 async def test_reminders_at_half_time_and_an_hour_before_then_the_ai_plays(timed, store, clock):
     game_id = await start(timed)
-    assert await store.schema_version() == 2
+    assert await store.schema_version() == len(MIGRATIONS)
     info = await timed.info(game_id)
     assert info.deadlines == {0: T0 + 24 * HOUR, 1: T0 + 24 * HOUR}
     await posts(timed, game_id, "board")
@@ -373,7 +373,6 @@ async def test_concede_stops_the_clock_and_cannot_be_taken_back(timed, store, cl
 async def test_a_version_1_database_migrates_and_its_games_keep_no_timer(db_path, clock):
     import sqlite3
 
-    from bot.store import MIGRATIONS
 
     with sqlite3.connect(db_path) as raw:
         raw.executescript(MIGRATIONS[0] + "CREATE TABLE schema_version (version INTEGER NOT NULL);"
@@ -382,7 +381,7 @@ async def test_a_version_1_database_migrates_and_its_games_keep_no_timer(db_path
                           " VALUES ('guess', 1, 'lobby', 5, 1, 0, 0);")
     store = await Store.open(db_path)
     try:
-        assert await store.schema_version() == 2
+        assert await store.schema_version() == len(MIGRATIONS)
         row = await store.game(1)
         assert (row.turn_hours, row.timeout_action, row.max_timeouts, row.vacation_hours) == (0, "ai", 3, 72)
         assert await store.next_due_by_game() == {}

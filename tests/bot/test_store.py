@@ -62,3 +62,22 @@ async def test_guild_settings_round_trip(store):
     await store.set_guild_settings(5, {"turn_hours": 24})
     await store.set_guild_settings(5, {"turn_hours": 48})
     assert await store.guild_settings(5) == {"turn_hours": 48}
+
+
+async def test_only_games_where_an_ai_may_owe_a_move_are_resumed(tmp_path):
+    """A restart loads the states of running games whose seats to act include an AI, or are unknown."""
+    from bot.store import PendingPost, SeatRow, Store
+
+    store = await Store.open(str(tmp_path / "owing.db"))
+    ids = []
+    for number, to_act in enumerate(([0], [1], None)):
+        game_id = await store.create_game("guess", {}, number, guild_id=1, channel_id=100 + number,
+                                          thread_id=None, creator_id=1, seat_order="join")
+        seats = [SeatRow(0, 1, None, "Ann"), SeatRow(1, None, "random", "AI")]
+        await store.start_game(game_id, seats, {"n": 0}, [PendingPost("board", None, {})], to_act=to_act)
+        ids.append(game_id)
+    human_turn, ai_turn, unknown = ids
+    assert await store.games_owing_ai() == [ai_turn, unknown]
+    await store.record_moves(ai_turn, 0, [(1, "x")], {"n": 1}, [], to_act=[0])
+    assert await store.games_owing_ai() == [unknown]
+    await store.close()
