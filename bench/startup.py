@@ -41,7 +41,7 @@ from rules.engine import ai_move  # noqa: E402
 from rules.registry import GAMES  # noqa: E402
 from tests.e2e.fake_discord import FakeDiscord, FakeMessage  # noqa: E402
 
-VERSION = "startup-v2"  # change when the layout of the built database changes
+VERSION = "startup-v3"  # change when the layout of the built database changes
 TOTAL = 10_000
 PLAN = {"running_timer": 500, "running": 1_000, "lobby": 500, "over": 8_000}
 TEMPLATE_SEEDS = 4  # template games per engine and status
@@ -124,13 +124,14 @@ async def _write_templates(path: str) -> None:
                         await store.replace_seats(game_id, seats)
                         continue
                     start = definition.new_game(seats_n, definition.resolve_options(None), seed)
-                    await store.start_game(game_id, seats, start.to_json(), [])
+                    await store.start_game(game_id, seats, start.to_json(), [], to_act=start.to_act())
                     state, played = _play(key, seats_n, seed, None if status == "over" else 4 + 9 * seed)
                     clock[0] += 3600
                     result = state.result()
                     await store.record_moves(game_id, 0, played, state.to_json(), [],
                                              status="over" if state.is_over() else "running",
-                                             result=None if result is None else result.to_json(), clocks=[])
+                                             result=None if result is None else result.to_json(), clocks=[],
+                                             to_act=state.to_act())
     finally:
         await store.close()
 
@@ -164,7 +165,7 @@ def build(path: str) -> None:
         game["snapshots"] = _rows(src, "SELECT * FROM snapshots WHERE game_id = ?", gid)
         if game["status"] == "running":
             state = GAMES[game["game_key"]].from_json(json.loads(game["snapshots"][0]["state"]))
-            game["to_act"] = sorted(state.to_act())
+            game["seats_to_act"] = sorted(state.to_act())
             counts = [0] * len(game["seats"])
             for move in game["moves"]:
                 counts[move["seat"]] += 1
@@ -198,7 +199,7 @@ def build(path: str) -> None:
         timer = kind == "running_timer"
         clocks: list[ClockRow] = []
         if timer:
-            for seat in tpl["to_act"]:
+            for seat in tpl["seats_to_act"]:
                 started = NOW - rng.uniform(0, 10) * 3600  # every first reminder lies ahead of NOW
                 deadline = started + TURN_HOURS * 3600
                 points = reminder_points(started, deadline)
@@ -206,7 +207,7 @@ def build(path: str) -> None:
                                        points[0] if points else deadline))
         updated = max([c.started_at for c in clocks], default=created + 3600)
         batch["games"].append({
-            **{k: v for k, v in tpl.items() if k not in ("seats", "moves", "snapshots", "to_act", "seat_moves")},
+            **{k: v for k, v in tpl.items() if k not in ("seats", "moves", "snapshots", "seats_to_act", "seat_moves")},
             "id": gid, "guild_id": SYNTHETIC + gid % 50, "channel_id": SYNTHETIC + 100_000 + gid,
             "creator_id": users[0],
             "lobby_message_id": SYNTHETIC + 200_000 + gid,
