@@ -14,6 +14,7 @@ from typing import Any
 
 from PIL import Image
 
+from render import kit
 from rules.engine import GameDefinition
 
 MAX_FRAMES = 24
@@ -21,6 +22,7 @@ FRAME_WIDTH = 480
 FRAME_MS = 700
 LAST_FRAME_MS = 3000  # linger on the final board before the loop starts over
 COLOURS = 128
+STRIP_HEIGHT = 120  # pixels of each board in a "since your last turn" strip
 
 BoardRenderer = Callable[[dict[str, Any], list[str]], bytes]
 
@@ -91,3 +93,16 @@ def gif(views: list[dict[str, Any]], names: list[str], board: BoardRenderer | No
 def replay_gif(views: list[dict[str, Any]], names: list[str], board: BoardRenderer | None = None) -> bytes:
     """Top-level entry for the render pool (picklable): the GIF of already sampled views."""
     return gif(views, names, board)
+
+
+def strip(boards: list[bytes], height: int = STRIP_HEIGHT) -> bytes:
+    """Board images side by side, each scaled to `height` pixels, as one small PNG."""
+    images = [Image.open(io.BytesIO(data)).convert("RGB") for data in boards]
+    scaled = [im.resize((max(1, round(im.width * height / im.height)), height)) for im in images]
+    gap = 6
+    strip = Image.new("RGB", (sum(im.width for im in scaled) + gap * (len(scaled) - 1), height), "white")
+    x = 0
+    for im in scaled:
+        strip.paste(im, (x, 0))
+        x += im.width + gap
+    return kit.encode(strip)

@@ -15,13 +15,14 @@ from typing import TYPE_CHECKING, Any
 import discord
 from discord import app_commands
 from discord.ext import commands
-from PIL import Image
 
 from bot import texts
+from bot.cogs.games import GamesCog
 from bot.store import OutboxRow
 from bot.tables import Refused, TableInfo, Tables
 from bot.ui.clock import MuteButton, SeatOfferButton
 from bot.ui.components import TurnButton
+from render import replay
 
 if TYPE_CHECKING:
     from bot.app import JunctionBot
@@ -30,27 +31,11 @@ log = logging.getLogger("bot.clock")
 MENTION_USERS = discord.AllowedMentions(everyone=False, roles=False, users=True)
 NO_MENTIONS = discord.AllowedMentions.none()
 BOARD_EDIT_LIMIT = 3600.0  # Discord caps edits of messages older than an hour: post anew instead
-STRIP_HEIGHT = 120  # pixels of each board in the "since your last turn" strip
 
 
 def stamp(at: float, style: str = "R") -> str:
     """A Discord timestamp: every reader sees it in their own time zone (R: "in 3 hours")."""
     return f"<t:{int(at)}:{style}>"
-
-
-def strip_png(boards: list[bytes], height: int = STRIP_HEIGHT) -> bytes:
-    """Board images side by side, each scaled to `height` pixels, as one small PNG."""
-    images = [Image.open(io.BytesIO(data)).convert("RGB") for data in boards]
-    scaled = [im.resize((max(1, round(im.width * height / im.height)), height)) for im in images]
-    gap = 6
-    strip = Image.new("RGB", (sum(im.width for im in scaled) + gap * (len(scaled) - 1), height), "white")
-    x = 0
-    for im in scaled:
-        strip.paste(im, (x, 0))
-        x += im.width + gap
-    out = io.BytesIO()
-    strip.save(out, "PNG", optimize=True)
-    return out.getvalue()
 
 
 class ClockCog(commands.Cog):
@@ -124,10 +109,10 @@ class ClockCog(commands.Cog):
             return [], None
         if not report.lines:
             return [], None
-        lines = [f"**Since your last turn** ({report.moves} moves):", *(f"› {texts.clip(line, 150)}" for line in report.lines)]
+        lines = [f"**Since your last turn** ({report.moves} {'move' if report.moves == 1 else 'moves'}):", *(f"› {texts.clip(line, 150)}" for line in report.lines)]
         try:
             boards = [await self.bot.renderer.board(view, list(report.names)) for view in report.views]
-            data = await self.bot.renderer.call(strip_png, boards) if len(boards) > 1 else boards[0]
+            data = await self.bot.renderer.call(replay.strip, boards) if len(boards) > 1 else boards[0]
             alt = f"The board before and after the last {report.moves} moves, left to right"
             return lines, discord.File(io.BytesIO(data), filename="since.png", description=alt)
         except Exception:
@@ -179,35 +164,34 @@ class ClockCog(commands.Cog):
             if info.seat_of(interaction.user.id) is None:
                 raise Refused("You are not playing in this game.")
         except Refused as refused:
-            await interaction.followup.send(refused.reason, ephemeral=True)
+            await GamesCog._reply(interaction, refused.reason)
             return
         lines, strip = await self.since_parts(info, interaction.user.id)
         if not lines:
-            await interaction.followup.send("Nothing happened since your last turn.", ephemeral=True)
+            await GamesCog._reply(interaction, "Nothing happened since your last turn.")
             return
         text = texts.clip("\n".join([f"**{info.definition.title}** · game #{game_id}", *lines]))
         kwargs: dict[str, Any] = {"file": strip} if strip is not None else {}
-        await interaction.followup.send(text, ephemeral=True, allowed_mentions=NO_MENTIONS, **kwargs)
+        await GamesCog._reply(interaction, text, **kwargs)
 
     async def on_mute(self, interaction: discord.Interaction, game_id: int) -> None:
         try:
             await self.tables.set_muted(game_id, interaction.user.id, True)
         except Refused as refused:
-            await interaction.response.send_message(refused.reason, ephemeral=True)
+            await GamesCog._reply(interaction, refused.reason)
             return
-        await interaction.response.send_message(
-            f"Reminders for game #{game_id} are muted. `/clock reminders on:true` turns them on again.",
-            ephemeral=True)
+        await GamesCog._reply(
+            interaction, f"Reminders for game #{game_id} are muted. `/clock reminders on:true` turns them on again.")
 
     async def on_accept_seat(self, interaction: discord.Interaction, game_id: int, seat: int, giver: int,
                              taker: int) -> None:
         if interaction.user.id != taker:
-            await interaction.response.send_message("This seat is offered to someone else.", ephemeral=True)
+            await GamesCog._reply(interaction, "This seat is offered to someone else.")
             return
         try:
             await self.tables.hand_over(game_id, seat, giver, taker, interaction.user.display_name)
         except Refused as refused:
-            await interaction.response.send_message(refused.reason, ephemeral=True)
+            await GamesCog._reply(interaction, refused.reason)
             return
         await interaction.response.edit_message(
             content=f"<@{taker}> took over <@{giver}>'s seat in game #{game_id}.", view=None,
@@ -222,11 +206,7 @@ class ClockCog(commands.Cog):
         async def here(interaction: discord.Interaction) -> int:
             return await tables.find_game(interaction.channel_id, interaction.user.id)
 
-        async def reply(interaction: discord.Interaction, text: str) -> None:
-            if interaction.response.is_done():
-                await interaction.followup.send(text, ephemeral=True, allowed_mentions=NO_MENTIONS)
-            else:
-                await interaction.response.send_message(text, ephemeral=True, allowed_mentions=NO_MENTIONS)
+        reply = GamesCog._reply
 
         clock = app_commands.Group(name="clock", description="Turn timer: deadlines, vacation, reminders, quiet hours")
         seat_group = app_commands.Group(name="seat", description="Hand your seat to the AI or to another member",

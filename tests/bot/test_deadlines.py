@@ -409,7 +409,8 @@ def test_since_strip_is_one_small_image():
 
     from PIL import Image
 
-    from bot.cogs.clock import STRIP_HEIGHT, strip_png
+    from render.replay import STRIP_HEIGHT
+    from render.replay import strip as strip_png
     from tests.bot.guess_game import _png
 
     data = strip_png([_png("a"), _png("b"), _png("c")])
