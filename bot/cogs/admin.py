@@ -21,6 +21,7 @@ from discord.app_commands import locale_str as _
 from discord.ext import commands
 
 from bot import i18n
+from bot.cogs import CommandCog
 from bot.tables import Outcome, Refused, TableInfo, Tables
 
 if TYPE_CHECKING:
@@ -55,7 +56,7 @@ def missing_permissions(perms: discord.Permissions, *, thread: bool, in_thread: 
     return seen
 
 
-class AdminCog(commands.Cog):
+class AdminCog(CommandCog):
     """Admin commands and listings; the game rules themselves stay in Tables."""
 
     def __init__(self, bot: JunctionBot) -> None:
@@ -72,15 +73,13 @@ class AdminCog(commands.Cog):
     async def cog_load(self) -> None:
         self.languages = {guild: settings["language"] for guild, settings
                           in (await self.tables.store.all_guild_settings()).items() if settings.get("language")}
-        for command in self.commands_built:
-            self.bot.tree.add_command(command)
+        await super().cog_load()
         game = self.bot.tree.get_command("game")
         if isinstance(game, app_commands.Group):
             game.add_command(self.list_command)
 
     async def cog_unload(self) -> None:
-        for command in self.commands_built:
-            self.bot.tree.remove_command(command.name)
+        await super().cog_unload()
         game = self.bot.tree.get_command("game")
         if isinstance(game, app_commands.Group):
             game.remove_command(self.list_command.name)

@@ -17,6 +17,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot import texts
+from bot.cogs import CommandCog
 from bot.cogs.games import GamesCog
 from bot.store import OutboxRow
 from bot.tables import Refused, TableInfo, Tables
@@ -38,7 +39,7 @@ def stamp(at: float, style: str = "R") -> str:
     return f"<t:{int(at)}:{style}>"
 
 
-class ClockCog(commands.Cog):
+class ClockCog(CommandCog):
     """Turn clocks and seats; sends what the service's clock events owe."""
 
     def __init__(self, bot: JunctionBot) -> None:
@@ -46,13 +47,6 @@ class ClockCog(commands.Cog):
         self.tables: Tables = bot.tables
         self.commands_built = self._build_commands()
 
-    async def cog_load(self) -> None:
-        for command in self.commands_built:
-            self.bot.tree.add_command(command)
-
-    async def cog_unload(self) -> None:
-        for command in self.commands_built:
-            self.bot.tree.remove_command(command.name)
 
     @property
     def games(self) -> Any:

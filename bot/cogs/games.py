@@ -21,9 +21,9 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 import discord
 from discord import app_commands
-from discord.ext import commands
 
 from bot import i18n, texts
+from bot.cogs import CommandCog
 from bot.tables import STALE_MOVE, ClockSettings, Outcome, Refused, TableInfo, Tables
 from bot.ui.components import board_view, lobby_view, picker_view
 from bot.ui.picker import autocomplete, menu
@@ -48,7 +48,7 @@ def _png(data: bytes, name: str, description: str | None = None) -> discord.File
     return discord.File(io.BytesIO(data), filename=name, description=description)
 
 
-class GamesCog(commands.Cog):
+class GamesCog(CommandCog):
     """Everything players touch. Handlers stay thin: rules live in Tables, texts in bot.texts."""
 
     def __init__(self, bot: JunctionBot) -> None:
@@ -58,13 +58,6 @@ class GamesCog(commands.Cog):
         self._flushing: set[asyncio.Future] = set()
         self.commands_built = self._build_commands()
 
-    async def cog_load(self) -> None:
-        for command in self.commands_built:
-            self.bot.tree.add_command(command)
-
-    async def cog_unload(self) -> None:
-        for command in self.commands_built:
-            self.bot.tree.remove_command(command.name)
 
     # ------------------------------------------------------------------ replies
 
