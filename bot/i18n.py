@@ -23,6 +23,11 @@ from discord import app_commands
 # --------------------------------------------------------------------------- catalog
 
 JA: dict[str, str] = {
+    # ---- turn reminders
+    "⏰ Your turn in **{title}** (game #{id} in {place}): time runs out {when} ({at}).":
+        "⏰ **{title}**（{place} のゲーム #{id}）であなたの手番です。残り時間: {when}（{at} まで）。",
+    "{user}, it is your turn in game #{id}: time runs out {when}.":
+        "{user} さん、ゲーム #{id} であなたの手番です。残り時間: {when}。",
     # ---- command, group and option descriptions, choice names
     "Open, join, start and manage a game in this channel": "このチャンネルでゲームを作成・参加・開始・管理します",
     "Open a lobby for a game in this channel (or a new thread)": "このチャンネル（または新しいスレッド）でゲームの募集を始めます",

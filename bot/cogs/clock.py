@@ -16,7 +16,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot import texts
+from bot import i18n, texts
 from bot.cogs import CommandCog
 from bot.cogs.games import GamesCog
 from bot.store import OutboxRow
@@ -77,8 +77,9 @@ class ClockCog(CommandCog):
             view.add_item(MuteButton(game_id))
             try:
                 dm = await self.bot.create_dm(discord.Object(user_id))
-                await dm.send(f"⏰ Your turn in **{title}** (game #{game_id} in <#{info.row.place_id}>): "
-                              f"time runs out {stamp(deadline)} ({stamp(deadline, 'f')}).",
+                text = (f"⏰ Your turn in **{title}** (game #{game_id} in <#{info.row.place_id}>): "
+                        f"time runs out {stamp(deadline)} ({stamp(deadline, 'f')}).")
+                await dm.send(i18n.localize(self.bot.user_locales.get(user_id), text),
                               view=view, allowed_mentions=NO_MENTIONS)
             except discord.Forbidden:
                 pass  # closed DMs: the channel mention below still reaches them
@@ -88,8 +89,9 @@ class ClockCog(CommandCog):
             if post.payload.get("channel"):
                 channel = self.bot.get_partial_messageable(info.row.place_id, guild_id=info.row.guild_id)
                 try:
-                    await channel.send(f"<@{user_id}>, it is your turn in game #{game_id}: time runs out "
-                                       f"{stamp(deadline)}.", allowed_mentions=MENTION_USERS)
+                    text = f"<@{user_id}>, it is your turn in game #{game_id}: time runs out {stamp(deadline)}."
+                    await channel.send(i18n.localize(self.games.place_locale(info.row.guild_id), text),
+                                       allowed_mentions=MENTION_USERS)
                 except discord.HTTPException as error:
                     log.warning("reminder mention of game %s failed (%s)", game_id, error)
             done.append(post.id)

@@ -67,3 +67,11 @@ async def test_translator_gives_japanese_descriptions_never_names(location, expe
     text = app_commands.locale_str("See your private hand (only you see the answer)")
     assert await translator.translate(text, discord.Locale.japanese, _Context(location)) == expected
     assert await translator.translate(text, discord.Locale.french, _Context(location)) is None
+
+
+def test_turn_reminders_follow_the_readers_language():
+    dm = "⏰ Your turn in **Santa Fe** (game #3 in <#123>): time runs out <t:99:R> (<t:99:f>)."
+    assert i18n.localize("ja", dm) == "⏰ **Santa Fe**（<#123> のゲーム #3）であなたの手番です。残り時間: <t:99:R>（<t:99:f> まで）。"
+    mention = "<@55>, it is your turn in game #3: time runs out <t:99:R>."
+    assert i18n.localize("ja", mention) == "<@55> さん、ゲーム #3 であなたの手番です。残り時間: <t:99:R>。"
+    assert i18n.localize("en-US", mention) == mention
