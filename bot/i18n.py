@@ -23,7 +23,9 @@ from discord import app_commands
 # --------------------------------------------------------------------------- catalog
 
 JA: dict[str, str] = {
-    # ---- turn reminders
+    # ---- turn reminders and "since your last turn"
+    "**Since your last turn** ({n} move):": "**前回の手番から**（{n} 手）：",
+    "**Since your last turn** ({n} moves):": "**前回の手番から**（{n} 手）：",
     "⏰ Your turn in **{title}** (game #{id} in {place}): time runs out {when} ({at}).":
         "⏰ **{title}**（{place} のゲーム #{id}）であなたの手番です。残り時間: {when}（{at} まで）。",
     "{user}, it is your turn in game #{id}: time runs out {when}.":

@@ -75,3 +75,4 @@ def test_turn_reminders_follow_the_readers_language():
     mention = "<@55>, it is your turn in game #3: time runs out <t:99:R>."
     assert i18n.localize("ja", mention) == "<@55> さん、ゲーム #3 であなたの手番です。残り時間: <t:99:R>。"
     assert i18n.localize("en-US", mention) == mention
+    assert i18n.localize("ja", "**Since your last turn** (1 move):") == "**前回の手番から**（1 手）："
