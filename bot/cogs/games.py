@@ -449,6 +449,14 @@ class GamesCog(CommandCog):
             return await tables.find_game(interaction.channel_id,
                                           interaction.user.id if user_fallback else None)
 
+        async def game_or_reply(interaction: discord.Interaction, *, user_fallback: bool = False) -> int | None:
+            """The game a command means, or None after telling the user why there is none."""
+            try:
+                return await here(interaction, user_fallback=user_fallback)
+            except Refused as refused:
+                await cog._reply(interaction, refused.reason)
+                return None
+
         @group.command(name="new", description="Open a lobby for a game in this channel (or a new thread)")
         @app_commands.describe(game="Which game", thread="Play in a new thread of this channel",
                                options="Table options as key=value key=value (see /rules)",
@@ -556,10 +564,8 @@ class GamesCog(CommandCog):
 
         @group.command(name="start", description="Start the game in this channel's lobby")
         async def start(interaction: discord.Interaction) -> None:
-            try:
-                game_id = await here(interaction)
-            except Refused as refused:
-                await cog._reply(interaction, refused.reason)
+            game_id = await game_or_reply(interaction)
+            if game_id is None:
                 return
             await cog.start_game(interaction, game_id, from_lobby=False)
 
@@ -590,10 +596,8 @@ class GamesCog(CommandCog):
         @app_commands.command(name="play", description="Make your move (start typing to see your legal moves)")
         @app_commands.describe(move="Your move, as offered")
         async def play(interaction: discord.Interaction, move: str) -> None:
-            try:
-                game_id = await here(interaction, user_fallback=True)
-            except Refused as refused:
-                await cog._reply(interaction, refused.reason)
+            game_id = await game_or_reply(interaction, user_fallback=True)
+            if game_id is None:
                 return
             await cog.play_move(interaction, game_id, move, None, picker=False)
 
@@ -608,29 +612,23 @@ class GamesCog(CommandCog):
 
         @app_commands.command(name="hand", description="See your private hand (only you see the answer)")
         async def hand(interaction: discord.Interaction) -> None:
-            try:
-                game_id = await here(interaction, user_fallback=True)
-            except Refused as refused:
-                await cog._reply(interaction, refused.reason)
+            game_id = await game_or_reply(interaction, user_fallback=True)
+            if game_id is None:
                 return
             await cog.on_hand(interaction, game_id)
 
         @app_commands.command(name="board", description="See the current board of this channel's game")
         @app_commands.describe(text="Describe the board in words instead of an image (screen readers)")
         async def board(interaction: discord.Interaction, text: bool = False) -> None:
-            try:
-                game_id = await here(interaction, user_fallback=True)
-            except Refused as refused:
-                await cog._reply(interaction, refused.reason)
+            game_id = await game_or_reply(interaction, user_fallback=True)
+            if game_id is None:
                 return
             await cog.show_board(interaction, game_id, as_text=text)
 
         @group.command(name="replay", description="Post an animated replay (GIF) of this channel's game")
         async def replay(interaction: discord.Interaction) -> None:
-            try:
-                game_id = await here(interaction)
-            except Refused as refused:
-                await cog._reply(interaction, refused.reason)
+            game_id = await game_or_reply(interaction)
+            if game_id is None:
                 return
             await cog.post_replay(interaction, game_id)
 
