@@ -22,12 +22,12 @@ from discord.ext import commands
 
 from bot import i18n
 from bot.cogs import CommandCog
+from bot.cogs.games import GamesCog
 from bot.tables import Outcome, Refused, TableInfo, Tables
 
 if TYPE_CHECKING:
     from bot.app import JunctionBot
 
-NO_MENTIONS = discord.AllowedMentions.none()
 MAX_TURN_HOURS = 24 * 30
 MAX_LISTED = 20
 THREAD_MODES = {"always": "always in a thread", "never": "never in a thread", "choice": "the player chooses"}
@@ -91,13 +91,22 @@ class AdminCog(CommandCog):
 
     # ------------------------------------------------------------------ helpers
 
-    @staticmethod
-    async def _reply(interaction: discord.Interaction, text: str, **kwargs: Any) -> None:
-        text = text[:2000]
-        if interaction.response.is_done():
-            await interaction.followup.send(text, ephemeral=True, allowed_mentions=NO_MENTIONS, **kwargs)
-        else:
-            await interaction.response.send_message(text, ephemeral=True, allowed_mentions=NO_MENTIONS, **kwargs)
+    _reply = staticmethod(GamesCog._reply)
+
+    async def admin_allowed(self, interaction: discord.Interaction) -> bool:
+        """True if the caller may use admin commands here; otherwise they are told why."""
+        refused = await self.refusal(interaction)
+        if refused:
+            await self._reply(interaction, refused)
+        return refused is None
+
+    async def server_game(self, interaction: discord.Interaction, game_id: int) -> TableInfo | None:
+        """Game #id of this server, or None after saying there is none."""
+        info = await self._guild_game(interaction, game_id)
+        if info is None:
+            await self._reply(interaction, i18n.t(interaction.locale, "There is no game #{id} on this server.",
+                                                  id=game_id))
+        return info
 
     async def settings(self, guild_id: int | None) -> dict[str, Any]:
         return await self.tables.store.guild_settings(guild_id) if guild_id else {}
@@ -200,9 +209,7 @@ class AdminCog(CommandCog):
                            timer_hours: int | None = None, timeout: str | None = None, threads: str | None = None,
                            admin_role: discord.Role | None = None, clear_role: bool = False,
                            language: str | None = None) -> None:
-            refused = await cog.refusal(interaction)
-            if refused:
-                await cog._reply(interaction, refused)
+            if not await cog.admin_allowed(interaction):
                 return
             locale = interaction.locale
             current = await cog.settings(interaction.guild_id)
@@ -247,14 +254,11 @@ class AdminCog(CommandCog):
         @admin.command(name="end", description=_("End a game of this server now"))
         @app_commands.describe(game=_("The game number (#id; start typing to see this server's games)"))
         async def end(interaction: discord.Interaction, game: int) -> None:
-            refused = await cog.refusal(interaction)
-            if refused:
-                await cog._reply(interaction, refused)
+            if not await cog.admin_allowed(interaction):
                 return
             locale = interaction.locale
-            info = await cog._guild_game(interaction, game)
+            info = await cog.server_game(interaction, game)
             if info is None:
-                await cog._reply(interaction, i18n.t(locale, "There is no game #{id} on this server.", id=game))
                 return
             if info.row.status not in ("lobby", "running"):
                 await cog._reply(interaction, i18n.t(locale, "Game #{id} is already finished.", id=game))
@@ -273,14 +277,11 @@ class AdminCog(CommandCog):
         @app_commands.describe(user=_("The player to remove"),
                                game=_("The game number (#id; start typing to see this server's games)"))
         async def kick(interaction: discord.Interaction, user: discord.User, game: int) -> None:
-            refused = await cog.refusal(interaction)
-            if refused:
-                await cog._reply(interaction, refused)
+            if not await cog.admin_allowed(interaction):
                 return
             locale = interaction.locale
-            info = await cog._guild_game(interaction, game)
+            info = await cog.server_game(interaction, game)
             if info is None:
-                await cog._reply(interaction, i18n.t(locale, "There is no game #{id} on this server.", id=game))
                 return
             if info.seat_of(user.id) is None:
                 await cog._reply(interaction, i18n.t(locale, "{name} is not playing in game #{id}.",
@@ -309,9 +310,7 @@ class AdminCog(CommandCog):
 
         @admin.command(name="stats", description=_("Games, moves and players on this server"))
         async def stats(interaction: discord.Interaction) -> None:
-            refused = await cog.refusal(interaction)
-            if refused:
-                await cog._reply(interaction, refused)
+            if not await cog.admin_allowed(interaction):
                 return
             locale = interaction.locale
             data = await tables.store.guild_stats(interaction.guild_id)

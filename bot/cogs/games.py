@@ -78,7 +78,7 @@ class GamesCog(CommandCog):
     async def _reply(interaction: discord.Interaction, text: str, **kwargs: Any) -> None:
         """An ephemeral answer, whether or not the interaction was deferred (in the user's language)."""
         kwargs.setdefault("allowed_mentions", NO_MENTIONS)
-        text = i18n.localize(interaction.locale, text)
+        text = texts.clip(i18n.localize(interaction.locale, text))
         if interaction.response.is_done():
             await interaction.followup.send(text, ephemeral=True, **kwargs)
         else:
