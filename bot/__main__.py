@@ -57,7 +57,7 @@ def _demo(args: argparse.Namespace) -> int:
         definition = registry.get(key)
         players = args.players or max(definition.min_players, min(4, definition.max_players))
         out = Path(args.out) / key if len(games) > 1 else Path(args.out)
-        print(play_demo(key, players, args.seed, out, ai=args.ai))
+        print(play_demo(key, players, args.seed, out, ai=args.ai, lang=args.lang))
         print()
     return 0
 
@@ -72,6 +72,7 @@ def main(argv: list[str] | None = None) -> int:
     demo.add_argument("--seed", type=int, default=7)
     demo.add_argument("--out", default="demo")
     demo.add_argument("--ai", default="greedy", choices=("greedy", "random"))
+    demo.add_argument("--lang", default="en", choices=("en", "ja"), help="language of the images and the log")
     invite = sub.add_parser("invite", help="print the URL that invites the bot to a server")
     invite.add_argument("application_id", nargs="?")
     args = parser.parse_args(argv)

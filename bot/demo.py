@@ -20,8 +20,12 @@ def play_demo(
     ai: str = "greedy",
     options: dict | None = None,
     images: bool = True,
+    lang: str = "en",
 ) -> str:
-    """Play one game with AI seats; write turn images and summary.txt into `out`; return the summary."""
+    """Play one game with AI seats; write turn images and summary.txt into `out`; return the summary.
+
+    `lang="ja"` draws the images' labels and writes the game log in Japanese."""
+    from bot import i18n
     definition: GameDefinition = registry.get(game_key)
     names = list(DEMO_NAMES[:players])
     state: GameState = definition.new_game(players, options or {}, seed)
@@ -39,7 +43,7 @@ def play_demo(
         if not images:
             return
         started = time.perf_counter()
-        png = render.board_png(state.view(None), names)
+        png = render.board_png(state.view(None), names, lang)
         render_seconds += time.perf_counter() - started
         image_count += 1
         (out / f"turn_{image_count:04d}.png").write_bytes(png)
@@ -52,10 +56,10 @@ def play_demo(
         move = ai_move(state, seat, brains[seat])
         for event in state.apply(seat, move):
             if event.seats is None:
-                log_lines.append(name_seats(event.text, names))
+                log_lines.append(name_seats(i18n.localize(lang, event.text), names))
         if images:
             current = state.view(None)
-            for number, png in enumerate(render.interlude_pngs(previous, current, names), 1):
+            for number, png in enumerate(render.interlude_pngs(previous, current, names, lang), 1):
                 (out / f"turn_{image_count:04d}_moment{number}.png").write_bytes(png)
             previous = current
         # One image per turn: when someone else is to act now, or the game ended.
@@ -78,5 +82,5 @@ def play_demo(
     summary = "\n".join(lines)
     (out / "summary.txt").write_text(summary + "\n\nGame log:\n" + "\n".join(log_lines) + "\n")
     if images:
-        (out / "hand_seat1.png").write_bytes(render.hand_png(state.view(0), names))
+        (out / "hand_seat1.png").write_bytes(render.hand_png(state.view(0), names, lang))
     return summary

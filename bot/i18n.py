@@ -4,8 +4,10 @@ The English text in the code is the key. `t(locale, key, **kw)` formats one entr
 Discord locale; `localize(locale, text)` translates text the bot already composed in English
 (replies, lobby and board texts), line by line: an exact entry, else an entry with `{name}`
 placeholders read as a pattern (`You played `{move}`.` matches `You played `lay a1 b2`.`), else
-the line stays as it is. Engine texts (events, refusal reasons, move notations, option
-descriptions) stay English: they come from the rules packages, which know nothing of languages.
+the line stays as it is (`rules.engine.Catalog`). Engines write English; each game's Japanese
+lives beside its code (`rules/<key>/ja.py`: events, refusals, options; `JA` in `render/<key>.py`:
+image labels and alt text) and is merged here, so event lines in posts and DMs are translated with
+the rest. Move notations stay as they are in every language: they are what `/play` reads.
 Command, option and choice descriptions reach Discord through `Translator` (set on the tree in
 `JunctionBot.setup_hook`); command and option *names* stay English so that `/game new` is the
 same command for everyone.
@@ -13,12 +15,16 @@ same command for everyone.
 
 from __future__ import annotations
 
-import re
+import importlib
 from functools import lru_cache
 from typing import Any
 
 import discord
 from discord import app_commands
+
+from render import kit
+from rules.engine import Catalog
+from rules.registry import GAME_KEYS
 
 # --------------------------------------------------------------------------- catalog
 
@@ -312,48 +318,31 @@ def is_japanese(locale: Any) -> bool:
 
 def t(locale: Any, key: str, **kw: Any) -> str:
     """The catalog entry `key` (English source) for this locale, formatted with kw."""
-    template = JA.get(key, key) if is_japanese(locale) else key
+    template = catalog().entries.get(key, key) if is_japanese(locale) else key
     return template.format(**kw) if kw else template
 
 
-_PLACEHOLDER = re.compile(r"\{(\w+)\}")
+def game_catalogs() -> dict[str, str]:
+    """Every game's Japanese texts: its engine's (rules/<key>/ja.py) and its images' (render/<key>.py JA)."""
+    merged: dict[str, str] = {}
+    for key in GAME_KEYS:
+        merged.update(importlib.import_module(f"rules.{key}.ja").JA)
+        merged.update(getattr(importlib.import_module(f"render.{key}"), "JA", {}))
+    merged.update(kit.JA)
+    return merged
 
 
 @lru_cache(maxsize=1)
-def _patterns() -> list[tuple[re.Pattern[str], str]]:
-    """Entries with placeholders as full-line regexes, longest literal text first (most specific)."""
-    out = []
-    for english, japanese in JA.items():
-        if not _PLACEHOLDER.search(english):
-            continue
-        parts = _PLACEHOLDER.split(english)
-        regex = "".join(re.escape(p) if i % 2 == 0 else f"(?P<{p}>.+?)" for i, p in enumerate(parts))
-        literal = len(_PLACEHOLDER.sub("", english))
-        out.append((literal, re.compile(regex + r"\Z", re.DOTALL), japanese))
-    out.sort(key=lambda item: -item[0])
-    return [(pattern, japanese) for _, pattern, japanese in out]
-
-
-def _line(text: str) -> str:
-    if text.startswith("• "):  # a bullet of a post: translate what follows it
-        return "• " + _line(text[2:])
-    if text in JA:
-        return JA[text]
-    for pattern, japanese in _patterns():
-        match = pattern.match(text)
-        if match:
-            # Values may themselves be catalog words ("lobby"), never templates: translate exact ones.
-            return japanese.format(**{k: JA.get(v, v) for k, v in match.groupdict().items()})
-    return text
+def catalog() -> Catalog:
+    """The bot's catalog: its own texts over the games' (the bot's wording wins where both have a line)."""
+    return Catalog(game_catalogs() | JA)
 
 
 def localize(locale: Any, text: str) -> str:
     """Text the bot composed in English, in the reader's language (unknown lines stay as they are)."""
     if not is_japanese(locale) or not text:
         return text
-    if text in JA:
-        return JA[text]
-    return "\n".join(_line(line) for line in text.split("\n"))
+    return catalog().text(text)
 
 
 def rules_text(locale: Any, definition: Any, english: str) -> str:
@@ -384,4 +373,4 @@ class Translator(app_commands.Translator):
                         context: app_commands.TranslationContextTypes) -> str | None:
         if locale is not discord.Locale.japanese or context.location not in self._LOCATIONS:
             return None
-        return JA.get(string.message)
+        return catalog().entries.get(string.message)

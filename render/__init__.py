@@ -2,36 +2,61 @@
 
 Each game module provides `board(view, names) -> bytes` (the public image, from view(None)) and
 `hand(view, names) -> bytes` (the private image, from view(seat)). `names` are the seats' display
-names in seat order.
+names in seat order. `lang="ja"` draws the labels in Japanese: the module's `JA` catalog (image
+words -> Japanese) over `kit.JA`, applied by `kit.text`/`Panel` to every label they draw.
 """
 
 from __future__ import annotations
 
 import importlib
+from collections.abc import Callable
+from functools import lru_cache
 from types import ModuleType
 from typing import Any
+
+from render import kit
+from rules.engine import Catalog
 
 
 def module_for(game_key: str) -> ModuleType:
     return importlib.import_module(f"render.{game_key}")
 
 
-def board_png(view: dict[str, Any], names: list[str]) -> bytes:
-    return module_for(view["game"]).board(view, names)
+LANGUAGES = ("en", "ja")
 
 
-def hand_png(view: dict[str, Any], names: list[str]) -> bytes:
-    return module_for(view["game"]).hand(view, names)
+@lru_cache(maxsize=16)
+def catalog(game_key: str, lang: str) -> Catalog | None:
+    """The labels of `game_key`'s images in `lang` (None for English): kit.JA under the game's JA."""
+    if lang != "ja":
+        return None
+    return Catalog(kit.JA | getattr(module_for(game_key), "JA", {}))
 
 
-def interlude_pngs(previous: dict[str, Any] | None, view: dict[str, Any], names: list[str]) -> list[bytes]:
+def in_language(lang: str | None, game_key: str, function: Callable[..., Any], *args: Any) -> Any:
+    """`function(*args)` drawing its labels in `lang` ("ja"; anything else is English)."""
+    lang = lang if lang in LANGUAGES else "en"
+    with kit.language(lang, catalog(game_key, lang)):
+        return function(*args)
+
+
+def board_png(view: dict[str, Any], names: list[str], lang: str | None = None) -> bytes:
+    return in_language(lang, view["game"], module_for(view["game"]).board, view, names)
+
+
+def hand_png(view: dict[str, Any], names: list[str], lang: str | None = None) -> bytes:
+    return in_language(lang, view["game"], module_for(view["game"]).hand, view, names)
+
+
+def interlude_pngs(previous: dict[str, Any] | None, view: dict[str, Any], names: list[str],
+                   lang: str | None = None) -> list[bytes]:
     """Images a move calls for before its new board (a round-end summary, a movement strip...).
 
     `previous` and `view` are the public views before and after the move. Games without such
     moments define no `interludes` in their module and get none.
     """
     function = getattr(module_for(view["game"]), "interludes", None)
-    return function(previous, view, names) if function is not None else []
+    return in_language(lang, view["game"], function, previous, view, names) if function is not None else []
 
 
 # Imported before `describe` below is defined: importing the submodule binds `render.describe` to

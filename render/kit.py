@@ -21,12 +21,18 @@ How to build a game renderer on it (see render/trans_europa.py for a full exampl
 
 API summary
 - Colours (RGB tuples): INK, MUTED, WHITE, PAPER, PANEL_BG, GRID, HIGHLIGHT, DANGER.
-- Fonts: `font(size, bold=False)` is Pillow's bundled FreeType font (Aileron), cached. It has no bold
-  face, so `bold=True` returns a font flagged as bold that `text()` and `Panel` thicken with a 1 px
-  stroke; call `text()` rather than `draw.text()` to get that. `text_size(s, size, bold)` measures,
-  `fit(s, size, width, bold)` shortens with "…" to fit a width.
-  The font covers printable ASCII only (plus a few marks): `text()` passes strings through `plain()`,
-  which drops accents (Zürich -> Zurich) and spells out dashes/arrows. Draw ticks and arrows as shapes.
+- Fonts: `font(size, bold=False)` is Pillow's bundled FreeType font (Aileron), cached, for Latin
+  text; `cjk_font(size, bold)` is the shipped Noto Sans CJK JP subset (render/fonts/) for text with
+  Japanese or letters that have no plain form. Neither has a bold face, so `bold=True` returns a font
+  flagged as bold that `text()` and `Panel` thicken with a 1 px stroke; call `text()` rather than
+  `draw.text()` to get that and the font choice (`shown()`). `text_size(s, size, bold)` measures,
+  `fit(s, size, width, bold)` shortens with "…" to fit a width. Latin labels drop accents
+  (Zürich -> Zurich) so a map's labels look alike. Draw ticks and arrows as shapes.
+- Language: `render.board_png(view, names, lang)` draws inside `language(lang, catalog)`: every
+  string `text()`, `fit()`, `text_size()` and `Panel` get is looked up in the game's `JA` catalog
+  (over `kit.JA`) first, exact or as a `{placeholder}` pattern (rules.engine.Catalog). Pass
+  `translate=False` for player names. `Panel.wrapped` breaks Japanese between characters. Static
+  layers are cached per language.
 - Seats (0..5): `seat_colour`, `seat_text_colour` (black or white, whichever contrasts more),
   `seat_symbol` (circle, square, triangle, diamond, star, hexagon), `seat_label` ("1".."6").
   The colours are Okabe–Ito and stay apart under protanopia/deuteranopia/tritanopia, but ALWAYS show
@@ -52,12 +58,18 @@ from __future__ import annotations
 
 import io
 import math
+import re
 import threading
 import unicodedata
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from contextvars import ContextVar
 from functools import lru_cache
+from pathlib import Path
 
 from PIL import Image, ImageDraw, ImageFont
+
+from rules.engine import Catalog
 
 RGB = tuple[int, int, int]
 Point = tuple[float, float]
@@ -78,7 +90,56 @@ GRID: RGB = (170, 165, 155)
 HIGHLIGHT: RGB = (230, 0, 126)
 DANGER: RGB = (200, 30, 30)
 
+# --------------------------------------------------------------------------- language
+
+# Labels every game's images share (panel words, the score track); each render/<key>.py has its own JA.
+JA: dict[str, str] = {
+    "to act": "手番",
+    "Score": "得点",
+    "Scores": "得点",
+    "Round": "ラウンド",
+    "Deck": "山札",
+    "Discard": "捨て札",
+    "Game over": "ゲーム終了",
+    "Your hand": "あなたの手札",
+    "Players": "プレイヤー",
+    "none": "なし",
+}
+
+_LANGUAGE: ContextVar[tuple[str, Catalog | None, set[str] | None]] = ContextVar(
+    "junction_render_language", default=("en", None, None))
+
+
+@contextmanager
+def language(lang: str, catalog: Catalog | None, missed: set[str] | None = None) -> Iterator[None]:
+    """Draw in `lang` inside the block: every label `text()`, `fit()` and `Panel` draw goes through
+    `catalog` first. `missed` (tests) collects the labels with Latin letters the catalog left as they
+    were, so a test can tell a missing translation from a city or player name."""
+    token = _LANGUAGE.set((lang, catalog, missed))
+    try:
+        yield
+    finally:
+        _LANGUAGE.reset(token)
+
+
+def current_language() -> str:
+    return _LANGUAGE.get()[0]
+
+
+def tr(s: str) -> str:
+    """A label in the current language (unchanged in English, or when the catalog lacks it)."""
+    _, catalog, missed = _LANGUAGE.get()
+    if catalog is None or not s:
+        return s
+    out = catalog.line(s)
+    if out == s and missed is not None and any("a" <= ch.lower() <= "z" for ch in s):
+        missed.add(s)
+    return out
+
+
 # --------------------------------------------------------------------------- fonts
+
+_FONT_DIR = Path(__file__).resolve().parent / "fonts"
 
 
 @lru_cache(maxsize=64)
@@ -88,6 +149,24 @@ def font(size: int, bold: bool = False) -> ImageFont.FreeTypeFont:
     assert isinstance(loaded, ImageFont.FreeTypeFont), "Pillow must be built with FreeType"
     loaded.junction_bold = bold  # type: ignore[attr-defined]
     return loaded
+
+
+@lru_cache(maxsize=64)
+def cjk_font(size: int, bold: bool = False) -> ImageFont.FreeTypeFont:
+    """The shipped Noto Sans CJK JP subset (render/fonts/): Japanese, accents, kana and JIS kanji."""
+    loaded = ImageFont.truetype(str(_FONT_DIR / "NotoSansJP-Junction.otf"), size)
+    loaded.junction_bold = bold  # type: ignore[attr-defined]
+    return loaded
+
+
+@lru_cache(maxsize=1)
+def cjk_chars() -> frozenset[str]:
+    """The characters the shipped CJK font has (render/fonts/coverage.txt, written by its build script)."""
+    chars: set[str] = set()
+    for line in (_FONT_DIR / "coverage.txt").read_text(encoding="ascii").split():
+        first, _, last = line.partition("-")
+        chars.update(chr(c) for c in range(int(first, 16), int(last or first, 16) + 1))
+    return frozenset(chars)
 
 
 # The bundled font covers printable ASCII and these few marks only: everything else would print as a box.
@@ -100,39 +179,64 @@ _ASCII_FOR = {
 }  # fmt: skip
 
 
+def _ascii_form(ch: str) -> str | None:
+    if ch in _ASCII_FOR:
+        return _ASCII_FOR[ch]
+    base = "".join(c for c in unicodedata.normalize("NFKD", ch) if c in FONT_CHARS)
+    return base or None
+
+
 def plain(s: str) -> str:
-    """`s` with every character the font lacks replaced: accents dropped (Zürich -> Zurich), dashes etc."""
+    """`s` in the bundled font's characters: accents dropped (Zürich -> Zurich), dashes etc.; "?" else."""
     if all(ch in FONT_CHARS for ch in s):
         return s
+    return "".join(ch if ch in FONT_CHARS else (_ascii_form(ch) or "?") for ch in s)
+
+
+def shown(s: str, size: int, bold: bool = False, translate: bool = True) -> tuple[str, ImageFont.FreeTypeFont]:
+    """What `text()` draws for `s`, and in which font.
+
+    Translated first (see `language`). Latin text stays in the bundled font (accents dropped, so a
+    map's labels all look alike); text with Japanese, or any letter without a plain form, is drawn
+    whole in the CJK font. Characters neither font has print as "?", except emoji and other symbols
+    (in display names, say), which are left out.
+    """
+    if translate:
+        s = tr(s)
+    if all(ch in FONT_CHARS for ch in s):
+        return s, font(size, bold)
+    forms = [ch if ch in FONT_CHARS else _ascii_form(ch) for ch in s]
+    if all(form is not None for form in forms):
+        return "".join(forms), font(size, bold)  # type: ignore[arg-type]
+    cover = cjk_chars()
     out = []
     for ch in s:
-        if ch in FONT_CHARS:
+        if ch in cover:
             out.append(ch)
-        elif ch in _ASCII_FOR:
-            out.append(_ASCII_FOR[ch])
+        elif unicodedata.category(ch) in ("So", "Sk", "Cs", "Co", "Cf", "Mn"):
+            continue
         else:
-            base = "".join(c for c in unicodedata.normalize("NFKD", ch) if c in FONT_CHARS)
-            out.append(base or "?")
-    return "".join(out)
+            out.append(_ASCII_FOR.get(ch) or _ascii_form(ch) or "?")
+    return "".join(out), cjk_font(size, bold)
 
 
 def _bold_stroke(f: ImageFont.FreeTypeFont) -> int:
     return 1 if getattr(f, "junction_bold", False) else 0
 
 
-def text_size(s: str, size: int = 16, bold: bool = False) -> tuple[int, int]:
+def text_size(s: str, size: int = 16, bold: bool = False, translate: bool = True) -> tuple[int, int]:
     """Width and height in px of `s` as `text()` would draw it (without halo)."""
-    f = font(size, bold)
-    left, top, right, bottom = f.getbbox(plain(s), stroke_width=_bold_stroke(f))
+    drawn, f = shown(s, size, bold, translate)
+    left, top, right, bottom = f.getbbox(drawn, stroke_width=_bold_stroke(f))
     return right - left, bottom - top
 
 
-def fit(s: str, size: int, width: float, bold: bool = False) -> str:
-    """`s`, shortened with "…" if needed so that it is at most `width` px wide."""
-    shown = plain(s)
-    while len(shown) > 1 and text_size(shown, size, bold)[0] > width:
-        shown = shown[:-2].rstrip() + "…"
-    return shown
+def fit(s: str, size: int, width: float, bold: bool = False, translate: bool = True) -> str:
+    """`s` (translated), shortened with "…" if needed so that it is at most `width` px wide."""
+    out = tr(s) if translate else s
+    while len(out) > 1 and text_size(out, size, bold, translate=False)[0] > width:
+        out = out[:-2].rstrip() + "…"
+    return out
 
 
 def text(
@@ -145,14 +249,15 @@ def text(
     halo: RGB | None = None,
     anchor: str = "la",
     halo_width: int = 3,
+    translate: bool = True,
 ) -> None:
     """Draw text; `halo` paints a contrasting outline first so labels read over lines and tracks.
 
     `anchor` is Pillow's two-letter anchor ("la" left-ascender, "mm" centred, "rs" right-baseline...).
+    `translate=False` for names (players, cities) that must never be taken for a label.
     """
-    f = font(size, bold)
+    s, f = shown(s, size, bold, translate)
     stroke = _bold_stroke(f)
-    s = plain(s)
     if halo is not None:
         draw.text(xy, s, font=f, fill=halo, anchor=anchor, stroke_width=stroke + halo_width, stroke_fill=halo)
     draw.text(xy, s, font=f, fill=fill, anchor=anchor, stroke_width=stroke, stroke_fill=fill)
@@ -375,6 +480,7 @@ def static_layer(key: str, builder: Callable[[], Image.Image]) -> Image.Image:
 
     Paint the changing parts on the returned copy. Keys are global, so prefix them with the game key.
     """
+    key = f"{key}@{current_language()}"  # a map's words are drawn in the language of the image
     with _static_lock:
         image = _static_cache.get(key)
         if image is None:
@@ -410,6 +516,11 @@ def encode(image: Image.Image, exact: bool = False) -> bytes:
 
 
 # --------------------------------------------------------------------------- side panel
+
+
+# Words stay whole; Japanese may break before any character but closing marks.
+_WRAP_TOKENS = re.compile(r"\s+|[^\s\u3000-\u9fff\uff00-\uffef]+|.")
+_NO_LINE_START = frozenset("、。，．・：；？！）」』】〕ー…")
 
 
 class Panel:
@@ -451,18 +562,18 @@ class Panel:
         self.y += int(size * 1.35)
 
     def wrapped(self, s: str, size: int = 16, fill: RGB = INK, bold: bool = False, indent: int = 0) -> None:
-        """Text broken into lines that fit the panel width."""
-        words = s.split()
+        """Text broken into lines that fit the panel width (Japanese between any two characters)."""
         current = ""
-        for word in words:
-            trial = f"{current} {word}".strip()
-            if current and text_size(trial, size, bold)[0] > self.width - indent:
-                self.line(current, size, fill, bold, indent)
-                current = word
+        for token in _WRAP_TOKENS.findall(tr(s)):
+            trial = current + token
+            if current.strip() and not token.isspace() and token not in _NO_LINE_START \
+                    and text_size(trial.strip(), size, bold, translate=False)[0] > self.width - indent:
+                self.line(current.strip(), size, fill, bold, indent)
+                current = token
             else:
                 current = trial
-        if current:
-            self.line(current, size, fill, bold, indent)
+        if current.strip():
+            self.line(current.strip(), size, fill, bold, indent)
 
     def rule(self, fill: RGB = GRID) -> None:
         self.y += 4
@@ -497,8 +608,8 @@ class Panel:
         draw_seat_token(self.draw, seat, (self.x + 8 + token / 2, cy), token)
         name_x = self.x + 16 + token
         score_w = text_size("888", size, True)[0] + 12 if score is not None else 0
-        shown = fit(name, size, self.width - (name_x - self.x) - score_w - reserve, bold=True)
-        text(self.draw, (name_x, cy), shown, size, INK, bold=to_act, anchor="lm")
+        name = fit(name, size, self.width - (name_x - self.x) - score_w - reserve, bold=True, translate=False)
+        text(self.draw, (name_x, cy), name, size, INK, bold=to_act, anchor="lm", translate=False)
         if score is not None:
             text(self.draw, (self.right - self.pad, cy), str(score), size, INK, bold=True, anchor="rm")
         self.y += height + 2

@@ -44,6 +44,81 @@ def name_seats(text: str, names: list[str] | tuple[str, ...] | None = None) -> s
     return _SEAT_TOKEN.sub(one, text)
 
 
+# --------------------------------------------------------------------------- translations
+
+_PLACEHOLDER = re.compile(r"\{(\w+)\}")
+
+
+class Catalog:
+    """English texts (the keys) in one other language: what the engines, images and bot say.
+
+    Engines write English and stay free of languages; each game keeps a Japanese catalog beside its
+    code (`rules/<key>/ja.py` for events and refusals, `JA` in `render/<key>.py` for image labels),
+    and the bot and the renderers translate through one of these. An entry is either exact
+    (`"Game over."`) or a pattern with `{name}` placeholders matched against a whole line
+    (`"{who} draws {n} cards."` matches `"{s1} draws 2 cards."`). A placeholder's value is
+    translated too when the catalog knows it (a word like `"black"`, or a line of another pattern),
+    so templates can be composed. Unknown text comes back unchanged.
+    """
+
+    def __init__(self, entries: Mapping[str, str]) -> None:
+        self.entries = dict(entries)
+        patterns = []
+        for english, other in self.entries.items():
+            parts = _PLACEHOLDER.split(english)
+            if len(parts) == 1:
+                continue
+            literal = "".join(parts[0::2])
+            if not literal.strip():
+                continue  # "{a}" alone would match anything
+            seen: set[str] = set()
+            regex = []
+            for index, part in enumerate(parts):
+                if index % 2 == 0:
+                    regex.append(re.escape(part))
+                else:
+                    regex.append(f"(?P={part})" if part in seen else f"(?P<{part}>.+?)")
+                    seen.add(part)
+            patterns.append((len(literal), re.compile("".join(regex) + r"\Z", re.DOTALL), other))
+        patterns.sort(key=lambda item: -item[0])  # the most specific (longest literal text) first
+        self._patterns = [(pattern, other) for _, pattern, other in patterns]
+        self._cache: dict[str, str] = {}
+
+    def __len__(self) -> int:
+        return len(self.entries)
+
+    def line(self, text: str) -> str:
+        """One line in the other language (unchanged when the catalog does not know it)."""
+        cached = self._cache.get(text)
+        if cached is None:
+            cached = self._line(text, 0)
+            if len(self._cache) > 20_000:
+                self._cache.clear()
+            self._cache[text] = cached
+        return cached
+
+    def _line(self, text: str, depth: int) -> str:
+        if text.startswith("• "):  # a bullet: translate what follows it
+            return "• " + self._line(text[2:], depth)
+        exact = self.entries.get(text)
+        if exact is not None:
+            return exact
+        if depth > 3 or not text.strip():
+            return text
+        for pattern, other in self._patterns:
+            match = pattern.match(text)
+            if match:
+                values = {k: self._line(v, depth + 1) for k, v in match.groupdict().items()}
+                return other.format(**values)
+        return text
+
+    def text(self, text: str) -> str:
+        """Several lines, each translated on its own."""
+        if text in self.entries:
+            return self.entries[text]
+        return "\n".join(self.line(part) for part in text.split("\n"))
+
+
 # --------------------------------------------------------------------------- options
 
 
