@@ -557,8 +557,9 @@ class Panel:
         text(self.draw, (self.x, self.y), s, size, fill, bold=True)
         self.y += int(size * 1.3)
 
-    def line(self, s: str, size: int = 18, fill: RGB = INK, bold: bool = False, indent: int = 0) -> None:
-        text(self.draw, (self.x + indent, self.y), s, size, fill, bold=bold)
+    def line(self, s: str, size: int = 18, fill: RGB = INK, bold: bool = False, indent: int = 0,
+             translate: bool = True) -> None:
+        text(self.draw, (self.x + indent, self.y), s, size, fill, bold=bold, translate=translate)
         self.y += int(size * 1.35)
 
     def wrapped(self, s: str, size: int = 16, fill: RGB = INK, bold: bool = False, indent: int = 0) -> None:
@@ -568,12 +569,12 @@ class Panel:
             trial = current + token
             if current.strip() and not token.isspace() and token not in _NO_LINE_START \
                     and text_size(trial.strip(), size, bold, translate=False)[0] > self.width - indent:
-                self.line(current.strip(), size, fill, bold, indent)
+                self.line(current.strip(), size, fill, bold, indent, translate=False)
                 current = token
             else:
                 current = trial
         if current.strip():
-            self.line(current.strip(), size, fill, bold, indent)
+            self.line(current.strip(), size, fill, bold, indent, translate=False)
 
     def rule(self, fill: RGB = GRID) -> None:
         self.y += 4

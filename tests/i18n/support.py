@@ -1,0 +1,148 @@
+"""Shared checks for the Japanese catalogs: what a Japanese player would still read in English.
+
+A game's tests play seeded AI games and collect every text the engine wrote (events, public and
+private), every refusal reason, and every label its images drew in Japanese, then ask which of
+them the catalogs leave in English. Proper names (cities, trains, companies), move notation in
+backticks and seat tokens are not words to translate: each game passes its own `names`.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+
+from bot import i18n
+from render import catalog as render_catalog
+from render import kit, module_for
+from rules import registry
+from rules.engine import Catalog, GameState, RandomAI, ai_move
+
+_SEAT = re.compile(r"\{s\d+\}")
+_CODE = re.compile(r"`[^`]*`")
+_LATIN_WORD = re.compile(r"[A-Za-z][A-Za-z'’]+")
+_PLACEHOLDER = re.compile(r"\{(\w+)\}")
+
+
+def english_left(text: str, names: Iterable[str] = ()) -> list[str]:
+    """The Latin words of `text` that are neither a seat token, code in backticks, nor one of `names`."""
+    text = _CODE.sub(" ", _SEAT.sub(" ", text))
+    for name in sorted(names, key=len, reverse=True):
+        text = text.replace(name, " ")
+    return _LATIN_WORD.findall(text)
+
+
+def untranslated(texts: Iterable[str], names: Iterable[str] = ()) -> dict[str, list[str]]:
+    """{English text: its words still in English after the bot's Japanese catalog}, for texts that have any."""
+    names = list(names)
+    out = {}
+    for text in set(texts):
+        left = english_left(i18n.localize("ja", text), names)
+        if left:
+            out[text] = left
+    return out
+
+
+def played_texts(game_key: str, games: int, seats: Iterable[int] = (2, 3, 4),
+                 options: Iterable[dict] = ({},)) -> tuple[set[str], list[GameState]]:
+    """Every event text of `games` seeded games per seat count and option set (greedy vs random AI),
+    and a few states along the way (for rendering)."""
+    definition = registry.get(game_key)
+    texts: set[str] = set()
+    states: list[GameState] = []
+    for num in seats:
+        if not definition.min_players <= num <= definition.max_players:
+            continue
+        for opts in options:
+            for seed in range(games):
+                state = definition.new_game(num, opts, seed)
+                texts.update(event.text for event in state.opening_events())
+                brains = {s: (definition.ai() if (s + seed) % 2 else RandomAI()) for s in range(num)}
+                step = 0
+                while state.to_act():
+                    seat = min(state.to_act())
+                    for event in state.apply(seat, ai_move(state, seat, brains[seat])):
+                        texts.add(event.text)
+                    step += 1
+                    if seed == 0 and step % 25 == 0:
+                        states.append(state.copy())
+                states.append(state)
+    return texts, states
+
+
+def missed_labels(game_key: str, states: Iterable[GameState]) -> set[str]:
+    """Labels with Latin letters that the game's images drew unchanged in Japanese (board and hands)."""
+    module = module_for(game_key)
+    missed: set[str] = set()
+    catalog = render_catalog(game_key, "ja")
+    kit.clear_static_layers()
+    try:
+        for state in states:
+            names = ["Ann", "Bob", "Cid", "Dee", "Eve", "Fay"][: state.num_seats]
+            with kit.language("ja", catalog, missed):
+                module.board(state.view(None), names)
+                for seat in range(state.num_seats):
+                    module.hand(state.view(seat), names)
+    finally:
+        kit.clear_static_layers()
+    return missed
+
+
+_TEXT_CALLS = {"IllegalMove", "public", "private", "Event"}
+
+
+def source_texts(game_key: str) -> list[str]:
+    """Sample lines for every literal text the engine's code hands to IllegalMove, public, private or
+    Event, with each `{expression}` of an f-string replaced by `X1`, `X2`... (a pattern matches them)."""
+    import ast
+    from pathlib import Path
+
+    package = Path(__file__).resolve().parents[2] / "rules" / game_key
+    samples = []
+    for path in sorted(package.glob("*.py")):
+        if path.name == "ja.py":
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if not isinstance(node, ast.Call):
+                continue
+            name = getattr(node.func, "id", getattr(node.func, "attr", ""))
+            if name not in _TEXT_CALLS:
+                continue
+            for arg in node.args:
+                sample = _sample(arg)
+                if sample is not None:
+                    samples.append(sample)
+    return samples
+
+
+def _sample(node: object) -> str | None:
+    import ast
+
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        return node.value
+    if isinstance(node, ast.JoinedStr):
+        parts, count = [], 0
+        for value in node.values:
+            if isinstance(value, ast.Constant):
+                parts.append(str(value.value))
+            else:
+                count += 1
+                parts.append(f"X{count}")
+        return "".join(parts)
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):  # "..." + "..." (long lines)
+        left, right = _sample(node.left), _sample(node.right)
+        return None if left is None or right is None else left + right
+    return None
+
+
+def placeholder_problems(entries: dict[str, str]) -> list[str]:
+    """Entries whose Japanese uses a placeholder the English lacks (format would fail) or drops one."""
+    bad = []
+    for english, japanese in entries.items():
+        source, target = set(_PLACEHOLDER.findall(english)), set(_PLACEHOLDER.findall(japanese))
+        if source != target:
+            bad.append(f"{english!r}: {sorted(source)} vs {sorted(target)}")
+    return bad
+
+
+__all__ = ["Catalog", "english_left", "untranslated", "played_texts", "missed_labels", "placeholder_problems",
+           "source_texts"]
