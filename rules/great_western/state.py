@@ -444,12 +444,11 @@ class GreatWesternState(GameState):
                         lost += 1
             self.loads[index] = new
             self.load_colour[index] = seat
-            if lost:
-                events.append(
-                    public(
-                        f"{seat_token(seat)}'s {_count(lost, 'unreplaced black cube')} {'is' if lost == 1 else 'are'} lost."
-                    )
-                )
+            # Whole sentences, not pieces: each is one entry of the Japanese catalog (ja.py).
+            if lost == 1:
+                events.append(public(f"{seat_token(seat)}'s 1 unreplaced black cube is lost."))
+            elif lost:
+                events.append(public(f"{seat_token(seat)}'s {lost} unreplaced black cubes are lost."))
         self.phase = "build"
         self.build_pos = 0
         return events
