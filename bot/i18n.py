@@ -230,7 +230,7 @@ JA: dict[str, str] = {
     "Threads: {mode}": "スレッド：{mode}",
     "Admin role: {role}": "管理ロール：{role}",
     "Admin role: none (Manage Server only)": "管理ロール：なし（サーバー管理権限のみ）",
-    "Write channels as mentions (#channel), or 'any'.": "チャンネルはメンション（#channel）か 'any' で指定してください。",
+    "Write channels as mentions (#channel), or 'any'.": "チャンネルはメンション（#チャンネル名）か 'any' で指定してください。",
     "The turn timer goes from 0 (off) to {max} hours.": "手番タイマーは 0（なし）〜{max} 時間です。",
     "There is no game #{id} on this server.": "このサーバーにゲーム #{id} はありません。",
     "Game #{id} is already finished.": "ゲーム #{id} はすでに終了しています。",
@@ -261,6 +261,85 @@ JA: dict[str, str] = {
         "ここではスレッドを作れません。このチャンネルで **{permissions}** 権限が必要です。",
     "I cannot post in that thread: I need the **{permissions}** permission.":
         "そのスレッドには投稿できません。**{permissions}** 権限が必要です。",
+    # ---- seats, clocks and timeouts (bot/tables.py, bot/cogs/clock.py)
+    "Write times as HH or HH:MM (24 h), not {value}.": "時刻は HH または HH:MM（24 時間制）で書いてください（{value} は読めません）。",
+    "{who} left the game; the AI plays their seat.": "{who} がゲームを抜けました。AI が席を引き継ぎます。",
+    "{who} hands their seat to the AI for now (/seat back takes it back).":
+        "{who} は当面 AI に席を任せました（/seat back で戻せます）。",
+    "{who} takes their seat back from the AI.": "{who} が AI から席を取り戻しました。",
+    "{who} handed their seat to {other}.": "{who} が {other} に席を譲りました。",
+    "Unknown clock setting {name}.": "不明な時計の設定です: {name}。",
+    "Time zone offsets go from -14:00 to +14:00.": "タイムゾーンのオフセットは -14:00 から +14:00 までです。",
+    "Unknown time zone {tz}; write e.g. Europe/Paris, Asia/Tokyo or +09:00.":
+        "不明なタイムゾーン {tz} です。Europe/Paris、Asia/Tokyo、+09:00 のように書いてください。",
+    "This game has no saved state.": "このゲームには保存された状態がありません。",
+    "A bot cannot take a seat; use /seat ai to let the AI play it.":
+        "ボットは席に着けません。AI に任せるには /seat ai を使ってください。",
+    "Unknown AI {name}; choose from {choices}.": "不明な AI {name} です。{choices} から選んでください。",
+    "{title} needs {low} to {high} players; there are {n}.": "{title} は {low}〜{high} 人用です（今は {n} 人）。",
+    "You can pause your clock for at most {n} more hours in this game.":
+        "このゲームで持ち時間を止められるのは、あと {n} 時間までです。",
+    "Time ran out for {who}: the game ends with the current standings.":
+        "{who} の時間切れ：その時点の順位でゲームを終了します。",
+    "Time ran out for {who}: {what}": "{who} の時間切れ：{what}",
+    "their turn is skipped.": "手番はスキップされます。",
+    "the AI played for them.": "AI が代わりに指しました。",
+    "{who} timed out {n} times in a row: the AI takes the seat for good ({owner} can take it back with /seat back).":
+        "{who} が {n} 回連続で時間切れになりました。AI がこの席を引き継ぎます（{owner} は /seat back で取り戻せます）。",
+    "No player is left: the game ends with the current standings.":
+        "プレイヤーがいなくなりました。その時点の順位でゲームを終了します。",
+    "(a hidden decision)": "（非公開の選択）",
+    "… {n} earlier moves": "… それ以前の {n} 手",
+    "{n}. {who}: {said}": "{n}. {who}：{said}",
+    "{who}: {move} — {said}": "{who}：{move} — {said}",
+    "{who} — {said}": "{who}：{said}",
+    "The board before and after the last {n} moves, left to right": "直近 {n} 手の前後の盤面（左から右へ）",
+    "Game #{id}: {hours} h per turn; on timeout {action}; after {n} timeouts in a row the AI takes the seat; "
+    "vacation up to {vacation} h per player.":
+        "ゲーム #{id}：1 手番 {hours} 時間。時間切れのときは{action}。{n} 回連続で時間切れになると AI が席を引き継ぎます。"
+        "休暇は 1 人 {vacation} 時間まで。",
+    "the turn is skipped where the rules allow it (else the AI plays it)": "ルールが許せば手番をスキップ（できなければ AI が指す）",
+    "the game ends with the current standings": "その時点の順位でゲームを終了",
+    "{name}: time runs out {when}": "{name}：残り時間 {when}",
+    "Your clock is paused until {until}.": "あなたの持ち時間は {until} まで止まっています。",
+    "Vacation used: {used} of {total} h. Reminders are muted.": "使った休暇：{total} 時間中 {used} 時間。リマインダーはミュート中です。",
+    "<@{taker}> took over <@{giver}>'s seat in game #{id}.": "<@{taker}> さんがゲーム #{id} で <@{giver}> さんの席を引き継ぎました。",
+    "Your clock in game #{id} is paused until {until} ({when}); no reminders until then. `/clock resume` ends it early.":
+        "ゲーム #{id} のあなたの持ち時間を {until}（{when}）まで止めました。それまでリマインダーは届きません。"
+        "`/clock resume` で早めに再開できます。",
+    "{who} paused their clock until {until}.": "{who} が {until} まで持ち時間を止めました。",
+    "{who} is back; their clock runs again.": "{who} が戻りました。持ち時間が再び進みます。",
+    "Reminders for game #{id} are on.": "ゲーム #{id} のリマインダーはオンです。",
+    "Reminders for game #{id} are muted.": "ゲーム #{id} のリマインダーはミュート中です。",
+    "Quiet hours {start}–{end} ({tz}) in all your games: no reminders then, and a deadline that would fall inside "
+    "them moves to their end.":
+        "すべてのゲームで静かな時間を {start}〜{end}（{tz}）にしました。その間はリマインダーを送らず、"
+        "その間に来る締め切りは終了時刻まで延びます。",
+    "Quiet hours are off (time zone {tz}).": "静かな時間はオフです（タイムゾーン {tz}）。",
+    "{member}, {user} offers you their seat in game #{id} (with their hand). Accept with the button.":
+        "{member} さん、{user} さんがゲーム #{id} の席（手札ごと）を譲りたいそうです。ボタンで受け取れます。",
+    "**{title}** · game #{id}": "**{title}** · ゲーム #{id}",
+    # ---- admin
+    "Send Messages in Threads": "スレッドでメッセージを送信",
+    "Create Public Threads": "公開スレッドの作成",
+    # ---- board posts, hands and the end of a game
+    "What the last move ended (e.g. a round).": "直前の手で終わったもの（ラウンドなど）。",
+    "{name}'s hand at the end of the game": "ゲーム終了時の {name} の手札",
+    "The whole move log and the final standings": "全手順と最終順位",
+    "{user}, I cannot send you direct messages, so your hand in game #{id} cannot reach you by DM. Allow direct "
+    "messages from server members (server menu → Privacy Settings), or use `/hand` here whenever you want to see it.":
+        "{user} さん、DM を送れないため、ゲーム #{id} の手札を DM で届けられません。サーバーメンバーからの DM を許可する"
+        "（サーバーメニュー → プライバシー設定）か、見たいときにここで `/hand` を使ってください。",
+    "Replay of {title} game #{id}: {frames} frames over {n} moves.": "{title} ゲーム #{id} のリプレイ：{n} 手を {frames} コマで。",
+    "{title} · game #{id}": "{title} · ゲーム #{id}",
+    "Options: {options}": "オプション：{options}",
+    "Seats: {seats}": "席：{seats}",
+    "Final standings:": "最終順位：",
+    "Moves ({n}):": "手順（{n} 手）：",
+    "{key} (revealed): {value}": "{key}（公開）：{value}",
+    "(none)": "（なし）",
+    # ---- /rules option lines (the descriptions come from the games' catalogs)
+    "`{key}` ({kind}, default {default}): {description}": "`{key}`（{kind}、既定 {default}）：{description}",
 }
 
 # /rules summaries in Japanese, by game key (the English ones are GameDefinition.summary).
@@ -316,6 +395,11 @@ def is_japanese(locale: Any) -> bool:
     return isinstance(value, str) and value.lower().startswith("ja")
 
 
+def lang(locale: Any) -> str:
+    """The language code images are drawn in for this locale: "ja" or "en"."""
+    return "ja" if is_japanese(locale) else "en"
+
+
 def t(locale: Any, key: str, **kw: Any) -> str:
     """The catalog entry `key` (English source) for this locale, formatted with kw."""
     template = catalog().entries.get(key, key) if is_japanese(locale) else key
@@ -341,8 +425,8 @@ def catalog() -> Catalog:
 def localize(locale: Any, text: str) -> str:
     """Text the bot composed in English, in the reader's language (unknown lines stay as they are)."""
     if not is_japanese(locale) or not text:
-        return text
-    return catalog().text(text)
+        return text.replace(Catalog.JOIN, "; ")
+    return catalog().text(text).replace(Catalog.JOIN, "；")
 
 
 def rules_text(locale: Any, definition: Any, english: str) -> str:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import functools
 import importlib.util
 import logging
 import multiprocessing
@@ -32,11 +33,19 @@ def _describe(view: dict[str, Any], names: list[str]) -> str:
         return clip(generic(view, names))
 
 
-def _interludes(previous: dict[str, Any] | None, view: dict[str, Any], names: list[str]) -> list[bytes]:
+def _interludes(previous: dict[str, Any] | None, view: dict[str, Any], names: list[str],
+                lang: str | None = None) -> list[bytes]:
     """render.interlude_pngs, or none for a game without a render module (test games)."""
     if importlib.util.find_spec(f"render.{view['game']}") is None:
         return []
-    return render.interlude_pngs(previous, view, names)
+    return render.interlude_pngs(previous, view, names, lang)
+
+
+def _drawn_in(lang: str | None, function: Renderer, view: dict[str, Any], names: list[str]) -> bytes:
+    """`function(view, names)` with its labels in `lang` (top level, so the pool can pickle it)."""
+    if lang != "ja":
+        return function(view, names)
+    return render.in_language(lang, view["game"], function, view, names)
 
 
 class RenderPool:
@@ -63,28 +72,28 @@ class RenderPool:
         if self._pool is not None:
             await asyncio.get_running_loop().run_in_executor(self._pool, _warm)
 
-    async def board(self, view: dict[str, Any], names: list[str]) -> bytes:
-        return await self._run(self._board, view, names)
+    # `lang` ("ja", else English) is the language of the image's labels: the channel's for public
+    # images, the reader's for a hand.
+    async def board(self, view: dict[str, Any], names: list[str], lang: str | None = None) -> bytes:
+        return await self.call(_drawn_in, lang, self._board, view, list(names))
 
-    async def hand(self, view: dict[str, Any], names: list[str]) -> bytes:
-        return await self._run(self._hand, view, names)
+    async def hand(self, view: dict[str, Any], names: list[str], lang: str | None = None) -> bytes:
+        return await self.call(_drawn_in, lang, self._hand, view, list(names))
 
-    async def interludes(self, previous: dict[str, Any] | None, view: dict[str, Any], names: list[str]) -> list[bytes]:
+    async def interludes(self, previous: dict[str, Any] | None, view: dict[str, Any], names: list[str],
+                         lang: str | None = None) -> list[bytes]:
         """The images a move calls for before its board (render.interlude_pngs), off the event loop."""
-        return await self.call(_interludes, previous, view, list(names))
+        return await self.call(_interludes, previous, view, list(names), lang)
 
-    async def replay(self, views: list[dict[str, Any]], names: list[str]) -> bytes:
+    async def replay(self, views: list[dict[str, Any]], names: list[str], lang: str | None = None) -> bytes:
         """An animated GIF of sampled public views, drawn with this pool's board renderer."""
         from render.replay import replay_gif
 
-        return await self.call(replay_gif, views, list(names), self._board)
+        return await self.call(replay_gif, views, list(names), functools.partial(_drawn_in, lang, self._board))
 
     async def describe(self, view: dict[str, Any], names: list[str]) -> str:
         """Alt text for a public board (cheap: in a thread, not worth a process hop)."""
         return await asyncio.to_thread(_describe, view, list(names))
-
-    async def _run(self, function: Renderer, view: dict[str, Any], names: list[str]) -> bytes:
-        return await self.call(function, view, list(names))
 
     async def call(self, function: Callable[..., Any], *args: Any) -> Any:
         """Run any picklable top-level drawing function in the pool (a thread when workers=0)."""

@@ -30,6 +30,7 @@ from bot.store import (
     UserPrefs,
 )
 from rules.engine import (
+    Catalog,
     GameDefinition,
     GameState,
     IllegalMove,
@@ -403,7 +404,7 @@ class Tables:
             if m.seat == mine or all(e.seats is None for e in events):
                 lines.append(f"{m.n + 1}. {who(m.seat)}: {m.notation}")
             else:
-                said = "; ".join(name_seats(e.text, names) for e in events if e.seats is None)
+                said = Catalog.JOIN.join(name_seats(e.text, names) for e in events if e.seats is None)
                 lines.append(f"{m.n + 1}. {who(m.seat)}: {said or '(a hidden decision)'}")
         return lines
 
@@ -677,11 +678,14 @@ class Tables:
         seats_changed: bool = False,
         prefs: list[SeatPrefs] = (),
         dm_seats: tuple[int, ...] = (),
+        paused: set[int] | None = None,
     ) -> Outcome:
         """Play AI seats until a human must act or the game ends, then commit everything at once.
 
         `previous_view` is the public view before the first move of the batch (taken here when the
         batch starts with AI moves); it rides in the board post so interlude images survive a restart.
+        `paused`: seats that were not awaited at some point of the moves already applied (a timed-out
+        seat counts as one: its turn was played for it), so they start a new clock when next awaited.
         """
         state = live.state
         if previous_view is None and not applied:
@@ -689,6 +693,9 @@ class Tables:
         was_to_act = was_to_act if was_to_act is not None else state.to_act()
         first_n = state.moves_applied - len(applied)
         events = list(events)
+        # Seats that stopped being awaited at some point of this batch: their next decision is a new
+        # turn with a new clock. The others' turn goes on, decision after decision, on the same clock.
+        paused = set(paused or ()) | (set(range(len(live.seats))) - state.to_act())
         for _ in range(_MAX_AI_MOVES_PER_CALL):
             waiting = sorted(s for s in state.to_act() if live.seats[s].is_ai)
             if not waiting:
@@ -698,6 +705,7 @@ class Tables:
             events += state.apply(seat, move)
             applied.append((seat, str(move)))
             live.seat_moves[seat] += 1
+            paused |= set(range(len(live.seats))) - state.to_act()
         names = live.names
         public_lines = [*(extra_lines or []), *(name_seats(e.text, names) for e in events if e.seats is None)]
         private_lines: dict[int, list[str]] = defaultdict(list)
@@ -730,7 +738,7 @@ class Tables:
         posts += [PendingPost("dm", s, {"lines": private_lines.get(s, []),
                                         **({"since": True} if s in since else {}),
                                         **({"welcome": True} if s in dm_seats else {})}) for s in dm_now]
-        clocks = self._synced_clocks(live, self.now())
+        clocks = self._synced_clocks(live, self.now(), turn_goes_on=set(state.to_act()) - paused)
         try:
             await self.store.record_moves(
                 live.row.id, first_n, applied, state.to_json(), posts,
@@ -868,8 +876,13 @@ class Tables:
         deadline = out_of_quiet(start + live.row.turn_hours * 3600, self._user_prefs(live, seat))
         return self._replan(live, ClockRow(seat, live.seat_moves[seat], start, deadline, 0, False, deadline))
 
-    def _synced_clocks(self, live: _Live, now: float) -> dict[int, ClockRow]:
-        """One clock per human seat to act: kept while the seat has not decided, else started anew."""
+    def _synced_clocks(self, live: _Live, now: float, turn_goes_on: set[int] = frozenset()) -> dict[int, ClockRow]:
+        """One clock per human seat to act: kept while the seat has not decided, else started anew.
+
+        A seat in `turn_goes_on` decided but was awaited all along (the second track of a turn, the
+        next action of four): its turn goes on, so its clock does too. A new clock per decision would
+        let a player stall a game by making one small decision per timer period.
+        """
         if not live.row.turn_hours or live.state.is_over():
             return {}
         clocks = {}
@@ -877,8 +890,12 @@ class Tables:
             if live.seats[seat].is_ai:
                 continue
             old = live.clocks.get(seat)
-            clocks[seat] = old if old is not None and old.token == live.seat_moves[seat] else \
-                self._new_clock(live, seat, now)
+            if old is not None and old.token == live.seat_moves[seat]:
+                clocks[seat] = old
+            elif old is not None and seat in turn_goes_on:
+                clocks[seat] = replace(old, token=live.seat_moves[seat])
+            else:
+                clocks[seat] = self._new_clock(live, seat, now)
         return clocks
 
     async def _save_clocks(self, live: _Live, clocks: dict[int, ClockRow], prefs: list[SeatPrefs] = (),
@@ -942,6 +959,7 @@ class Tables:
         lines: list[str] = []
         changed: list[SeatPrefs] = []
         seats_changed = False
+        paused: set[int] = set()
         for seat in seats:
             name = names[seat]
             skipped = False
@@ -956,6 +974,8 @@ class Tables:
                 events += state.apply(seat, move)
                 applied.append((seat, str(move)))
                 live.seat_moves[seat] += 1
+                paused |= set(range(len(live.seats))) - state.to_act()
+            paused.add(seat)
             prefs = live.prefs.get(seat, SeatPrefs(seat))
             prefs = replace(prefs, timeouts=prefs.timeouts + 1)
             lines.append(f"Time ran out for {name}: " + ("their turn is skipped." if skipped
@@ -973,7 +993,7 @@ class Tables:
             return await self._end_early(live, "No player is left: the game ends with the current standings.",
                                          applied=applied, extra_lines=lines, prefs=changed)
         return await self._run_ai(live, applied, events, before, extra_lines=lines, was_to_act=was_to_act,
-                                  seats_changed=seats_changed, prefs=changed)
+                                  seats_changed=seats_changed, prefs=changed, paused=paused)
 
     async def _end_early(self, live: _Live, line: str, *, applied: list[tuple[int, str]] = (),
                          extra_lines: list[str] = (), prefs: list[SeatPrefs] = ()) -> Outcome:
@@ -1157,13 +1177,13 @@ class Tables:
         keep = {round(i * (len(later) - 1) / max(1, max_views - 2)) for i in range(max_views - 1)} if later else set()
         for index, move in enumerate(later):
             events = state.apply(move.seat, move.notation)
-            said = "; ".join(name_seats(e.text, names) for e in events if e.visible_to(seat))
+            said = Catalog.JOIN.join(name_seats(e.text, names) for e in events if e.visible_to(seat))
             # A move that drew a private event may carry the secret in its notation (a hidden bid):
             # others see only what its events tell them (as in /game log).
             if move.seat == seat or all(e.seats is None for e in events):
                 lines.append(f"{names[move.seat]}: {move.notation}" + (f" — {said}" if said else ""))
             else:
-                lines.append(f"{names[move.seat]}: {said or '(a hidden decision)'}")
+                lines.append(f"{names[move.seat]} — {said or '(a hidden decision)'}")
             if index in keep:
                 views.append(state.view(None))
         if len(lines) > max_lines:

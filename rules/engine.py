@@ -61,6 +61,10 @@ class Catalog:
     so templates can be composed. Unknown text comes back unchanged.
     """
 
+    # Joins the event lines of one move inside a longer line (a log entry): each part is translated on
+    # its own, since a pattern's placeholder would otherwise swallow the next event. Readers see "; ".
+    JOIN = " ‖ "
+
     def __init__(self, entries: Mapping[str, str]) -> None:
         self.entries = dict(entries)
         patterns = []
@@ -98,8 +102,13 @@ class Catalog:
         return cached
 
     def _line(self, text: str, depth: int) -> str:
-        if text.startswith("• "):  # a bullet: translate what follows it
-            return "• " + self._line(text[2:], depth)
+        if self.JOIN in text:
+            return self.JOIN.join(self._line(part, depth) for part in text.split(self.JOIN))
+        if text[:2] in ("• ", "› "):  # a bullet: translate what follows it
+            return text[:2] + self._line(text[2:], depth)
+        indent = len(text) - len(text.lstrip(" "))
+        if indent and text.strip():  # an indented line (a breakdown under a name): keep the indent
+            return text[:indent] + self._line(text[indent:], depth)
         exact = self.entries.get(text)
         if exact is not None:
             return exact

@@ -97,8 +97,9 @@ class ClockCog(CommandCog):
             done.append(post.id)
         await self.tables.posts_done(done)
 
-    async def since_parts(self, info: TableInfo, user_id: int) -> tuple[list[str], discord.File | None]:
-        """'Since your last turn': the moves in words and a strip of small boards from then to now."""
+    async def since_parts(self, info: TableInfo, user_id: int, locale: Any = None) -> tuple[list[str], discord.File | None]:
+        """'Since your last turn': the moves in words (English: the caller localizes the DM) and a strip
+        of small boards from then to now, drawn in the reader's language."""
         try:
             report = await self.tables.since_last_turn(info.row.id, user_id, max_lines=12)
         except Refused:
@@ -107,9 +108,10 @@ class ClockCog(CommandCog):
             return [], None
         lines = [f"**Since your last turn** ({report.moves} {'move' if report.moves == 1 else 'moves'}):", *(f"› {texts.clip(line, 150)}" for line in report.lines)]
         try:
-            boards = [await self.bot.renderer.board(view, list(report.names)) for view in report.views]
+            boards = [await self.bot.renderer.board(view, list(report.names), i18n.lang(locale))
+                      for view in report.views]
             data = await self.bot.renderer.call(replay.strip, boards) if len(boards) > 1 else boards[0]
-            alt = f"The board before and after the last {report.moves} moves, left to right"
+            alt = i18n.t(locale, "The board before and after the last {n} moves, left to right", n=report.moves)
             return lines, discord.File(io.BytesIO(data), filename="since.png", description=alt)
         except Exception:
             log.exception("rendering the since-your-turn strip of game %s failed", info.row.id)
@@ -162,7 +164,7 @@ class ClockCog(CommandCog):
         except Refused as refused:
             await GamesCog._reply(interaction, refused.reason)
             return
-        lines, strip = await self.since_parts(info, interaction.user.id)
+        lines, strip = await self.since_parts(info, interaction.user.id, interaction.locale)
         if not lines:
             await GamesCog._reply(interaction, "Nothing happened since your last turn.")
             return
@@ -268,7 +270,8 @@ class ClockCog(CommandCog):
             except Refused as refused:
                 await reply(interaction, refused.reason)
                 return
-            await reply(interaction, f"Reminders for game #{game_id} are {'on' if on else 'muted'}.")
+            await reply(interaction, f"Reminders for game #{game_id} are on." if on
+                        else f"Reminders for game #{game_id} are muted.")
 
         @clock.command(name="quiet", description="Quiet hours in your time zone: no reminders, no deadline inside")
         @app_commands.describe(timezone="e.g. Europe/Paris, Asia/Tokyo or +09:00", start="From (HH or HH:MM)",

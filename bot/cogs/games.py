@@ -36,6 +36,9 @@ T = TypeVar("T")
 DM_CLOSED = 50007
 MENTION_USERS = discord.AllowedMentions(everyone=False, roles=False, users=True)
 NO_MENTIONS = discord.AllowedMentions.none()
+DMS_CLOSED = ("{user}, I cannot send you direct messages, so your hand in game #{id} cannot reach you by DM. Allow "
+              "direct messages from server members (server menu → Privacy Settings), or use `/hand` here whenever "
+              "you want to see it.")
 
 
 def _is_moderator(interaction: discord.Interaction) -> bool:
@@ -147,26 +150,28 @@ class GamesCog(CommandCog):
         files: list[discord.File] = []
         interludes: list[discord.File] = []
         over = info.row.status != "running"
+        locale = self.place_locale(info.row.guild_id)
+        lang = i18n.lang(locale)
         if info.row.status in ("running", "over"):
             view, names = await self.tables.public_view(info.row.id)
             try:
-                alt = await self.bot.renderer.describe(view, names)
-                files.append(_png(await self.bot.renderer.board(view, names), "board.png", alt))
+                alt = i18n.localize(locale, await self.bot.renderer.describe(view, names))
+                files.append(_png(await self.bot.renderer.board(view, names, lang), "board.png", alt))
                 if previous is not None:
-                    summary = f"What the last move ended (e.g. a round). {alt}"[:1000]
-                    interludes = [_png(png, f"interlude-{i + 1}.png", summary)
-                                  for i, png in enumerate(await self.bot.renderer.interludes(previous, view, names))]
+                    summary = (i18n.t(locale, "What the last move ended (e.g. a round).") + " " + alt)[:1000]
+                    interludes = [_png(png, f"interlude-{i + 1}.png", summary) for i, png
+                                  in enumerate(await self.bot.renderer.interludes(previous, view, names, lang))]
             except Exception:
                 log.exception("rendering the board of game %s failed", info.row.id)
             if info.row.status == "over":
-                files += await self._end_of_game_files(info, names)
+                files += await self._end_of_game_files(info, names, locale)
         text = texts.board_text(info, lines, result)
         if info.row.status == "over" and result is not None:
             # The hidden details the engine's result reveals, in the post itself when they fit.
             revealed = texts.revealed_lines(info.row.result, info.names)
             if revealed and len(text) + len("\n".join(revealed)) + 1 <= texts.MAX_CONTENT:
                 text = texts.board_text(info, lines, result + revealed)
-        text = i18n.localize(self.place_locale(info.row.guild_id), text)
+        text = i18n.localize(locale, text)
         try:
             if interludes:
                 await channel.send(files=interludes[:10], allowed_mentions=NO_MENTIONS)
@@ -177,7 +182,7 @@ class GamesCog(CommandCog):
             log.warning("board post of game %s refused (%s); posting it without files", info.row.id, error)
             try:
                 message = await channel.send(
-                    texts.clip(text + "\n" + i18n.localize(self.place_locale(info.row.guild_id), texts.MISSING_ATTACH)),
+                    texts.clip(text + "\n" + i18n.localize(locale, texts.MISSING_ATTACH)),
                     view=board_view(info.row.id, over),
                     allowed_mentions=MENTION_USERS)
             except discord.HTTPException as again:
@@ -189,18 +194,19 @@ class GamesCog(CommandCog):
         await self.tables.set_message(info.row.id, board_message_id=message.id)
         return True
 
-    async def _end_of_game_files(self, info: TableInfo, names: list[str]) -> list[discord.File]:
+    async def _end_of_game_files(self, info: TableInfo, names: list[str], locale: Any) -> list[discord.File]:
         """At the end, everything hidden is shown: each seat's hand image, and the whole log as text."""
         files: list[discord.File] = []
         try:
             for seat, view in (await self.tables.revealed_views(info.row.id)).items():
-                png = await self.bot.renderer.hand(view, names)
-                files.append(_png(png, f"hand-{seat + 1}.png", f"{names[seat]}'s hand at the end of the game"))
+                png = await self.bot.renderer.hand(view, names, i18n.lang(locale))
+                files.append(_png(png, f"hand-{seat + 1}.png",
+                                  i18n.t(locale, "{name}'s hand at the end of the game", name=names[seat])))
         except Exception:
             log.exception("rendering the revealed hands of game %s failed", info.row.id)
-        report = texts.final_report(info, names, await self.tables.log(info.row.id))
+        report = i18n.localize(locale, texts.final_report(info, names, await self.tables.log(info.row.id)))
         files.append(discord.File(io.BytesIO(report.encode()), filename=f"game-{info.row.id}-log.txt",
-                                  description="The whole move log and the final standings"))
+                                  description=i18n.t(locale, "The whole move log and the final standings")))
         return files[-9:] if len(files) > 9 else files  # Discord allows 10 files; the board is one
 
     async def _dm_view(self, info: TableInfo, seat: int, lines: list[str], welcome: bool,
@@ -213,20 +219,21 @@ class GamesCog(CommandCog):
         head = (f"Welcome to **{title}** (game #{game_id} in <#{info.row.place_id}>). Your private hand comes "
                 "here after every change; `/hand` shows it too." if welcome
                 else f"**{title}** · game #{game_id} · your hand")
-        head = i18n.localize(self.bot.user_locales.get(user_id), head)  # the language of their last command
+        locale = self.bot.user_locales.get(user_id)  # the language of their last command
         kwargs: dict[str, Any] = {}
         try:
             _, view, names = await self.tables.private_view(game_id, user_id)
-            kwargs["file"] = _png(await self.bot.renderer.hand(view, names), "hand.png")
+            kwargs["file"] = _png(await self.bot.renderer.hand(view, names, i18n.lang(locale)), "hand.png")
         except Refused:
             return True
         except Exception:
             log.exception("rendering the hand of game %s seat %s failed", game_id, seat)
         since_lines: list[str] = []
         if since and self.bot.clock is not None:  # "since your last turn": the moves and a strip image
-            since_lines, strip = await self.bot.clock.since_parts(info, user_id)
+            since_lines, strip = await self.bot.clock.since_parts(info, user_id, locale)
             kwargs["files"] = [f for f in (kwargs.pop("file", None), strip) if f is not None]
-        text = "\n".join([head, *(f"• {line}" for line in lines), *since_lines])[: texts.MAX_CONTENT]
+        text = i18n.localize(locale, "\n".join([head, *(f"• {line}" for line in lines), *since_lines]))
+        text = text[: texts.MAX_CONTENT]
         try:
             dm = await self.bot.create_dm(discord.Object(user_id))
             await dm.send(text, allowed_mentions=NO_MENTIONS, **kwargs)
@@ -234,9 +241,7 @@ class GamesCog(CommandCog):
             if error.code == DM_CLOSED and await self.tables.note_dm_closed(game_id, user_id):
                 channel = self.bot.get_partial_messageable(info.row.place_id, guild_id=info.row.guild_id)
                 await channel.send(
-                    f"<@{user_id}>, I cannot send you direct messages, so your hand in game #{game_id} cannot "
-                    "reach you by DM. Allow direct messages from server members (server menu → Privacy "
-                    "Settings), or use `/hand` here whenever you want to see it.",
+                    i18n.t(self.place_locale(info.row.guild_id), DMS_CLOSED, user=f"<@{user_id}>", id=game_id),
                     allowed_mentions=MENTION_USERS)
             return True  # owed no longer: /hand serves this player
         except discord.HTTPException as error:
@@ -385,7 +390,7 @@ class GamesCog(CommandCog):
         except Refused as refused:
             await self._reply(interaction, refused.reason)
             return
-        png = await self.bot.renderer.hand(view, names)
+        png = await self.bot.renderer.hand(view, names, i18n.lang(interaction.locale))
         await self._reply(interaction, f"Your hand in **{info.definition.title}** (game #{game_id}).",
                           file=_png(png, "hand.png"))
 
@@ -398,14 +403,14 @@ class GamesCog(CommandCog):
         except Refused as refused:
             await self._reply(interaction, refused.reason)
             return
-        alt = await self.bot.renderer.describe(view, names)
+        alt = i18n.localize(interaction.locale, await self.bot.renderer.describe(view, names))
         result = None
         if info.row.result:
             result = [f"{info.seats[r['seat']].name}: {r['score']}" for r in info.row.result["seats"]]
         if as_text:
             await self._reply(interaction, texts.clip(texts.board_text(info, [], result) + "\n" + alt))
             return
-        png = await self.bot.renderer.board(view, names)
+        png = await self.bot.renderer.board(view, names, i18n.lang(interaction.locale))
         await self._reply(interaction, texts.board_text(info, [], result), file=_png(png, "board.png", alt))
 
     async def post_replay(self, interaction: discord.Interaction, game_id: int) -> None:
@@ -422,13 +427,14 @@ class GamesCog(CommandCog):
                 raise Refused("This game has no moves to replay.")
             views = await asyncio.to_thread(replay_views, info.definition, len(info.seats), info.row.options,
                                             info.row.seed, moves)
-            gif = await self.bot.renderer.replay(views, info.names)
+            gif = await self.bot.renderer.replay(views, info.names, i18n.lang(interaction.locale))
         except Refused as refused:
             await interaction.followup.send(i18n.localize(interaction.locale, refused.reason),
                                             allowed_mentions=NO_MENTIONS)
             return
-        alt = (f"Replay of {info.definition.title} game #{game_id}: {len(views)} frames over {len(moves)} moves. "
-               + await self.bot.renderer.describe(views[-1], info.names))
+        alt = i18n.localize(interaction.locale, (
+            f"Replay of {info.definition.title} game #{game_id}: {len(views)} frames over {len(moves)} moves.\n"
+            + await self.bot.renderer.describe(views[-1], info.names))).replace("\n", " ")
         await interaction.followup.send(
             i18n.t(interaction.locale, "**{title}** · game #{id} · replay of {n} moves ({frames} frames)",
                    title=info.definition.title, id=game_id, n=len(moves), frames=len(views)),
@@ -527,8 +533,8 @@ class GamesCog(CommandCog):
                     "Send Messages in Threads" if thread_id else "Send Messages")))
                 return
             await tables.set_message(info.row.id, lobby_message_id=lobby.id)
-            where = f" in <#{thread_id}>" if thread_id else ""
-            await cog._reply(interaction, f"Lobby for {definition.title} opened{where} (game #{info.row.id}).")
+            await cog._reply(interaction, f"Lobby for {definition.title} opened in <#{thread_id}> (game #{info.row.id})."
+                             if thread_id else f"Lobby for {definition.title} opened (game #{info.row.id}).")
 
         async def lobby_action(interaction: discord.Interaction, action: str) -> None:
             try:
@@ -586,7 +592,7 @@ class GamesCog(CommandCog):
             except Refused as refused:
                 await cog._reply(interaction, refused.reason)
                 return
-            text = "\n".join(lines) or "No moves yet."
+            text = i18n.localize(interaction.locale, "\n".join(lines)) or "No moves yet."
             if len(text) <= texts.MAX_CONTENT - 10:
                 await cog._reply(interaction, f"```\n{text}\n```" if lines else text)
             else:

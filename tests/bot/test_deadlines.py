@@ -330,7 +330,7 @@ async def test_since_last_turn_tells_the_moves_the_seat_may_see(timed, store, cl
     await timed.play(game_id, BOB, "guess s1 2")
     report = await timed.since_last_turn(game_id, CID)
     assert report.moves == 2 and report.lines[0] == "Ann: pass — Ann passes."
-    assert report.lines[1].startswith("Bob: ") and "Bob guesses Ann: " in report.lines[1]
+    assert report.lines[1].startswith(("Bob: ", "Bob — ")) and "Bob guesses Ann: " in report.lines[1]
     assert len(report.views) == 3 and all(v["seat"] is None for v in report.views)
     ann = await timed.since_last_turn(game_id, ANN)
     assert ann.moves == 1 and "holds" not in " ".join(ann.lines)  # Bob's secret news is not Ann's
@@ -338,7 +338,7 @@ async def test_since_last_turn_tells_the_moves_the_seat_may_see(timed, store, cl
     await timed.play(game_id, CID, "pass")  # round 1 ends, round 2 bids begin
     await timed.play(game_id, ANN, "bid 3")
     bob = await timed.since_last_turn(game_id, BOB)
-    assert "Ann: Ann has bid." in bob.lines and not any("bid 3" in line for line in bob.lines)
+    assert "Ann — Ann has bid." in bob.lines and not any("bid 3" in line for line in bob.lines)
     dms = [p for p in await timed.owed_posts(game_id) if p.kind == "dm" and p.seat == 2]
     assert dms and dms[-1].payload.get("since") is True  # Cid's turn came after others moved
 
@@ -446,3 +446,36 @@ async def test_every_registered_game_survives_a_timeout(store, clock, action):
         moves = [(m.seat, m.notation) for m in await store.moves(info.row.id)]
         rebuilt = replay(definition, definition.min_players, row.options, row.seed, moves)
         assert rebuilt.to_json() == (await store.snapshot(info.row.id))[1], key
+
+
+async def test_a_turn_of_several_decisions_runs_on_one_clock(store, clock):
+    """Trans Europa: a turn of two tracks is two decisions. The second keeps the first's deadline (one
+    small decision per timer period must not stall a game); the next turn gets a clock of its own."""
+    from rules.registry import GAMES as REAL
+
+    tables = Tables(store, games=REAL, now=clock)
+    await tables.load()
+    info = await tables.create("trans_europa", guild_id=9, channel_id=300, user_id=ANN, user_name="Ann",
+                               seat_order="join", seed=3, clock={"turn_hours": 24})
+    await tables.join(info.row.id, BOB, "Bob")
+    await tables.start(info.row.id, ANN)
+    game_id = info.row.id
+    kept = renewed = 0
+    for _ in range(40):
+        info = await tables.info(game_id)
+        seat = min(info.to_act)
+        user = info.seats[seat].user_id
+        before = info.deadlines[seat]
+        clock.advance(2)
+        _, _, moves = await tables.legal_moves(game_id, user)
+        await tables.play(game_id, user, next(m for m in moves if m.startswith("lay")) if any(
+            m.startswith("lay") for m in moves) else moves[0])
+        info = await tables.info(game_id)
+        if seat in info.to_act:  # the same seat still deciding: its turn goes on
+            assert info.deadlines[seat] == before
+            kept += 1
+        else:  # the next seat's turn begins now, with the full timer
+            other = min(info.to_act)
+            assert info.deadlines[other] == clock() + 24 * HOUR
+            renewed += 1
+    assert kept >= 5 and renewed >= 5

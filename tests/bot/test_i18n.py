@@ -18,7 +18,7 @@ PLACEHOLDER = re.compile(r"\{(\w+)\}")
 def test_every_entry_keeps_its_placeholders_and_is_japanese():
     for english, japanese in i18n.JA.items():
         assert sorted(PLACEHOLDER.findall(english)) == sorted(PLACEHOLDER.findall(japanese)), english
-        assert re.search(r"[\u3040-\u30ff\u4e00-\u9fff]", japanese), english
+        assert re.search(r"[\u3000-\u30ff\u4e00-\u9fff\uff00-\uffef]", japanese), english  # kana, kanji, full-width marks
 
 
 def test_t_formats_for_japanese_and_falls_back_to_english():
@@ -48,7 +48,7 @@ def test_rules_summaries_exist_in_japanese_for_every_game():
         english = f"**{definition.title}** (2–5 players)\n{definition.summary}"
         japanese = i18n.rules_text("ja", definition, english)
         assert i18n.RULES_JA[key] in japanese and definition.summary not in japanese
-        assert japanese.startswith(f"**{definition.title}**（2〜5 人）")
+        assert japanese.startswith(f"**{i18n.t('ja', definition.title)}**（2〜5 人）")
         assert i18n.rules_text("en-GB", definition, english) == english
 
 

@@ -17,7 +17,7 @@ from render import kit, module_for
 from rules import registry
 from rules.engine import Catalog, GameState, RandomAI, ai_move
 
-_SEAT = re.compile(r"\{s\d+\}")
+_SEAT = re.compile(r"\{\w+\}")  # seat tokens {s1}, and placeholders of unformatted keys
 _CODE = re.compile(r"`[^`]*`")
 _LATIN_WORD = re.compile(r"[A-Za-z][A-Za-z'’]+")
 _PLACEHOLDER = re.compile(r"\{(\w+)\}")
