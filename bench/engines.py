@@ -20,13 +20,16 @@ def _ms(seconds: float) -> str:
     return f"{1000 * seconds:8.2f} ms"
 
 
-def bench_game(definition: GameDefinition, games: int, players: int) -> dict[str, float]:
+JAPANESE_NAMES = ["たろう", "はなこ", "山田", "さくら", "けんた", "ゆい"]
+
+
+def bench_game(definition: GameDefinition, games: int, players: int, lang: str = "en") -> dict[str, float]:
     legal_times: list[float] = []
     apply_times: list[float] = []
     game_times: list[float] = []
     render_times: list[float] = []
     png_sizes: list[int] = []
-    names = [f"Player {i + 1}" for i in range(players)]
+    names = JAPANESE_NAMES[:players] if lang == "ja" else [f"Player {i + 1}" for i in range(players)]
     for seed in range(games):
         state = definition.new_game(players, {}, seed)
         brain = definition.ai("greedy")
@@ -46,7 +49,7 @@ def bench_game(definition: GameDefinition, games: int, players: int) -> dict[str
         game_times.append(time.perf_counter() - started)
         for view in sample_views[:12] + [state.view(None)]:
             t0 = time.perf_counter()
-            png = render.board_png(view, names)
+            png = render.board_png(view, names, lang)
             render_times.append(time.perf_counter() - t0)
             png_sizes.append(len(png))
     return {
@@ -83,13 +86,14 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=5, help="AI games timed per game")
     parser.add_argument("--winrate", type=int, default=200, help="seeded games for the greedy win rate (0: skip)")
     parser.add_argument("--players", type=int, default=0, help="seats (default: 4 or the game's maximum)")
+    parser.add_argument("--lang", default="en", choices=("en", "ja"), help="language of the board labels and names")
     args = parser.parse_args()
     print(f"{'game':<15}{'legal_moves':>12}{'apply':>12}{'AI game':>12}{'render+png':>12}"
           f"{'PNG KB':>9}{'moves':>7}  greedy seat in 1st place (shared counts) vs random")
     for key in args.games.split(","):
         definition = registry.get(key)
         players = args.players or min(4, definition.max_players)
-        figures = bench_game(definition, args.runs, players)
+        figures = bench_game(definition, args.runs, players, args.lang)
         rate = ""
         if args.winrate:
             won, fair = greedy_win_rate(definition, args.winrate, players)
