@@ -150,6 +150,7 @@ JA: dict[str, str] = {
         "**{title}** · ゲーム #{id} · {n} 手のリプレイ（{frames} コマ）",
     # ---- service refusals (bot/tables.py)
     "It is not your turn.": "あなたの手番ではありません。",
+    "It is not your turn. Waiting for {who}.": "あなたの手番ではありません。{who} の番です。",
     "That move is no longer possible.": "その手はもう指せません。",
     "You are not playing in this game.": "あなたはこのゲームに参加していません。",
     "This game is not running.": "このゲームは進行中ではありません。",

@@ -64,6 +64,12 @@ class Refused(Exception):
         self.reason = reason
 
 
+def _not_your_turn(live: _Live) -> str:
+    """The refusal names whose decision it is ("it is Blue's decision", as the specs have it)."""
+    waiting = ", ".join(live.names[s] for s in sorted(live.state.to_act()))
+    return f"{NOT_YOUR_TURN} Waiting for {waiting}." if waiting else NOT_YOUR_TURN
+
+
 @dataclass(frozen=True)
 class Outcome:
     """What one service call changed, for the adapter to turn into posts (also kept in the outbox)."""
@@ -376,7 +382,7 @@ class Tables:
         if seat is None:
             raise Refused(NOT_SEATED)
         if seat not in live.state.to_act():
-            raise Refused(NOT_YOUR_TURN)
+            raise Refused(_not_your_turn(live))
         return seat, live.seat_moves[seat], [str(m) for m in live.state.legal_moves(seat)]
 
     async def log(self, game_id: int, viewer: int | None = None) -> list[str]:
@@ -587,7 +593,7 @@ class Tables:
                 raise Refused(NOT_SEATED)
             state = live.state
             if seat not in state.to_act():
-                raise Refused(NOT_YOUR_TURN)
+                raise Refused(_not_your_turn(live))
             if token is not None and token != live.seat_moves[seat]:
                 raise Refused(STALE_MOVE)
             before = self._secrets(live)

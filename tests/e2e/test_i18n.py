@@ -55,13 +55,13 @@ async def test_a_japanese_user_gets_japanese_replies_an_english_one_english(fake
     assert fake.dms(bob)[0].content.startswith(f"**Guess**（<#{general.id}> のゲーム #1）へようこそ。")
     assert fake.dms(dee)[0].content.startswith("Welcome to **Guess**")
     ix = await fake.slash(bob, general, "play", options={"move": "fly"}, locale="ja")
-    assert ix.content == "I cannot read 'fly'; try bid 2, guess s2 3 or pass."  # engine texts stay English
+    assert ix.content == "I cannot read 'fly'; try bid 2, guess s2 3 or pass."  # a test game: no Japanese catalog
     ix = await fake.slash(bob, general, "play", options={"move": "bid 1"}, locale="ja")
     assert ix.content == "`bid 1` を指しました。"
     ix = await fake.slash(bob, general, "play", options={"move": "bid 1"}, locale="ja")
-    assert ix.content == "あなたの手番ではありません。"
+    assert ix.content == "あなたの手番ではありません。Ann, Dee の番です。"
     ix = await fake.slash(bob, general, "play", options={"move": "bid 1"})
-    assert ix.content == "It is not your turn."
+    assert ix.content == "It is not your turn. Waiting for Ann, Dee."
     ix = await fake.slash(fake.user("Cid"), general, "hand", locale="ja")
     assert ix.content == "あなたはこのゲームに参加していません。"
     ix = await fake.slash(ann, general, "board", options={"text": True}, locale="ja")
