@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Mapping
 from functools import lru_cache
 from typing import Any
@@ -9,7 +10,9 @@ from typing import Any
 from PIL import Image, ImageDraw
 
 from render import kit
+from rules.engine import name_seats, seat_token
 from rules.great_western import board as gw
+from rules.great_western import ja as engine_ja
 
 MAP_W = int(gw.CANVAS["width"])
 MAP_H = int(gw.CANVAS["height"])
@@ -29,6 +32,85 @@ BLACK_CUBE: kit.RGB = (15, 15, 15)
 GREYED: kit.RGB = (200, 196, 188)
 BUILDING: kit.RGB = (214, 140, 0)  # frame of the train that builds now
 
+# Every word the images draw, in Japanese (keys exactly as drawn; seats as {sN} tokens, names put in after).
+# The engine's catalog comes too: the hand image shows its refusal reasons ("Not now: ...") and ranks.
+JA: dict[str, str] = {
+    **engine_ja.JA,
+    # the map and its legend
+    "Income by cities (London counts)  {ranges}": "都市数ごとの収入（London を含む）  {ranges}",
+    "Stand-in map of our own design. Cars: P passenger (pays people and routes), F freight (routes only).":
+        "独自デザインの代用マップ。車両：客 = 客車（人口と路線に払える）、貨 = 貨車（路線のみ）。",
+    "1p": "1人",
+    "2p": "2人",
+    "3p": "3人",
+    # the trains
+    "P": "客",
+    "F": "貨",
+    "not in play": "使用しない",
+    "bid": "入札",
+    # the players
+    "Players (gold)": "プレイヤー（金貨）",
+    "(start)": "（最初）",
+    "{a} available, {u} unavailable": "利用可能 {a}・利用不可能 {u}",
+    "{n} city > income {m}": "都市 {n} > 収入 {m}",
+    "{n} cities > income {m}": "都市 {n} > 収入 {m}",
+    # the status line
+    "Round {r} - auction: {who} to bid": "ラウンド {r} - 競売：{who} の入札",
+    "Round {r} of at most {limit} - auction: {who} to bid": "ラウンド {r}（最大 {limit}）- 競売：{who} の入札",
+    "Round {r} - build: {who} builds": "ラウンド {r} - 建設：{who} が建設",
+    "Round {r} of at most {limit} - build: {who} builds": "ラウンド {r}（最大 {limit}）- 建設：{who} が建設",
+    "Round {r} - build: {who} builds with t{t} (P{p} F{f})":
+        "ラウンド {r} - 建設：{who} が t{t} で建設（客車 {p}・貨車 {f}）",
+    "Round {r} of at most {limit} - build: {who} builds with t{t} (P{p} F{f})":
+        "ラウンド {r}（最大 {limit}）- 建設：{who} が t{t} で建設（客車 {p}・貨車 {f}）",
+    "Game over ({how}): {who} wins": "ゲーム終了（{how}）：{who} の勝ち",
+    "Game over ({how}): {a} and {b} share the win": "ゲーム終了（{how}）：{a} と {b} が同点で勝ち",
+    "Game over ({how}): {a} and {b} and {c} share the win": "ゲーム終了（{how}）：{a}、{b}、{c} が同点で勝ち",
+    "Game over ({how}): {a} and {b} and {c} and {d} share the win":
+        "ゲーム終了（{how}）：{a}、{b}、{c}、{d} が同点で勝ち",
+    "every city connected": "全都市が接続",
+    # the last decision
+    "Last: nothing yet. The first bid starts the game.": "直前：まだなし。最初の入札でゲームが始まります。",
+    "Last: {who} connected {city} from {start}": "直前：{who} が {start} から {city} に接続",
+    "Last: {who} connected {city} from {start} via {via}": "直前：{who} が {start} から {via} 経由で {city} に接続",
+    "Last: {who} bid {n} on {train}": "直前：{who} が {train} に {n} 個で入札",
+    "Last: {who} finished building": "直前：{who} が建設を終えた",
+    # the strip under the map
+    "{who} can connect (route cost + people): {items}": "{who} が接続できる都市（路線コスト+人口p）：{items}",
+    "{who} cannot afford any city.": "{who} は払える都市がありません。",
+    "Lowest bids now: {lows}. Outbid cubes go back to their owner; trains build in rank order "
+    "(the cube nearest the engine first).":
+        "現在の最低入札：{lows}。上回られたキューブは持ち主に戻ります。列車は順位の順に建設します"
+        "（機関車に最も近いキューブの列車から）。",
+    "{rank} {who}: {score} gold ({cubes} cubes off the board) = {cities}":
+        "{rank} {who}：金貨 {score}（ボード外のキューブ {cubes}）= {cities}",
+    "no city": "都市なし",
+    "Ties: most gold, then most cubes off the board (fewer cities).":
+        "同点なら金貨、次にボード外のキューブが多い方（都市が少ない方）。",
+    # the hand image
+    "{who}: your railway": "{who}：あなたの鉄道",
+    "{a} available, {u} unavailable, {c} cities (income {i}), gold {g}":
+        "利用可能 {a}・利用不可能 {u}・都市 {c}（収入 {i}）・金貨 {g}",
+    "Nothing to build right now.": "今は建設するものはありません。",
+    "You won t{t}: P{p} F{f}. Wait for your build turn.": "t{t} を落札（客車 {p}・貨車 {f}）。建設の番を待ってください。",
+    "Your train t{t}: passengers {p}, freight {f}. Type `connect <city>` or `done`.":
+        "あなたの列車 t{t}：客車 {p}、貨車 {f}。`connect <city>` か `done` を入力してください。",
+    "City": "都市",
+    "Gold": "金貨",
+    "People": "人口",
+    "Links": "路線",
+    "Fees": "通過料",
+    "Pays with": "支払い",
+    "Route": "経路",
+    # how a connection would be paid: each combination whole ("2 P, 1 F, 3 avail")
+    "{p} P": "客車 {p}",
+    "{p} P, {f} F": "客車 {p}・貨車 {f}",
+    "{p} P, {a} avail": "客車 {p}・利用可能 {a}",
+    "{p} P, {f} F, {a} avail": "客車 {p}・貨車 {f}・利用可能 {a}",
+    "Not now: {reason}": "今は不可：{reason}",
+    "No city is affordable: `done` ends your build.": "払える都市がありません。`done` で建設を終えます。",
+}
+
 # London sits near the right edge: its name goes above it, or it would run off the image.
 LABEL_SIDE = {"london": "n"}
 _LABEL_ANCHOR = {
@@ -47,6 +129,30 @@ def _name(names: list[str], seat: int | None) -> str:
     if seat is None:
         return "?"
     return names[seat] if seat < len(names) else f"Seat {seat + 1}"
+
+
+def _fit_name(name: str, size: int, room: float, before: str = "", after: str = "") -> str:
+    """`before + name + after` in `room` px (bold): the name gives way, the words around it stay whole.
+
+    Measured as a whole because Japanese words around a Latin name put the whole line in the CJK font.
+    """
+    fitted = kit.fit(name, size, room, True, translate=False)
+    while len(fitted) > 1 and kit.text_size(before + fitted + after, size, True, translate=False)[0] > room:
+        fitted = fitted[:-2].rstrip() + "…"
+    return before + fitted + after
+
+
+def _who(seat: int | None) -> str:
+    """A seat in a composed line: a token that the line's translation keeps and `_say` swaps for the name."""
+    return "?" if seat is None else seat_token(int(seat))
+
+
+def _say(line: str, names: list[str]) -> str:
+    """A composed line (seats as tokens) in the image's language, then with the players' names in.
+
+    Translating before the names go in means a name is never taken for a word of the catalog.
+    """
+    return name_seats(kit.tr(line), names)
 
 
 def _city_name(city: str) -> str:
@@ -86,7 +192,7 @@ def _static(seats: int) -> Image.Image:
         radius = (LONDON_R if city.id == gw.LONDON else CITY_R) + 12
         kit.text(
             draw, (city.x + dx * radius, city.y + dy * radius), city.name, 19, kit.INK, bold=True,
-            halo=kit.PAPER, anchor=anchor,
+            halo=kit.PAPER, anchor=anchor, translate=False,
         )  # fmt: skip
         _draw_city(image, draw, city, None, seats)
     _draw_train_skeleton(draw, seats)
@@ -95,7 +201,7 @@ def _static(seats: int) -> Image.Image:
     draw.line([(0, MAP_H), (PLAYERS_BOX[0], MAP_H)], fill=kit.GRID, width=2)
     x, y = 18, HEIGHT - 52
     income = " | ".join(f"{a}-{b}: {v}" if a != b else f"{a}: {v}" for a, b, v in _income_ranges())
-    kit.text(draw, (x, y), f"Income by cities (London counts)  {income}", 15, kit.INK)
+    kit.text(draw, (x, y), f"Income by cities (London counts)  {income}", 15, kit.INK)  # one pattern in JA
     kit.text(draw, (x, y + 22), "Stand-in map of our own design. Cars: P passenger (pays people and routes), "
              "F freight (routes only).", 15, kit.MUTED)  # fmt: skip
     return image
@@ -168,7 +274,7 @@ def _draw_city(
         r = CITY_R
         draw.ellipse((x - r, y - r, x + r, y + r), fill=kit.WHITE, outline=kit.INK, width=3)
         _gold_disc(draw, x, y - 7, city.gold, 11)
-        kit.text(draw, (x, y + 14), f"{city.people}p", 14, kit.INK, bold=True, anchor="mm")
+        kit.text(draw, (x, y + 14), f"{city.people}p", 14, kit.INK, bold=True, anchor="mm")  # "2p": JA has each
         return
     # An owned city becomes the owner's symbol in its colour (shape + colour), gold still in the middle.
     r = CITY_R + 2
@@ -239,9 +345,10 @@ def _draw_train_skeleton(draw: ImageDraw.ImageDraw, seats: int) -> None:
         engine = (80, top, 164, bottom)
         draw.rounded_rectangle(engine, 8, fill=ENGINE if live else GREYED)
         text_fill = kit.WHITE if live else kit.MUTED
-        kit.text(draw, (engine[0] + 8, top + 4), f"t{train.id}", 18, text_fill, bold=True)
+        kit.text(draw, (engine[0] + 8, top + 4), f"t{train.id}", 18, text_fill, bold=True, translate=False)
         if not live:
-            kit.text(draw, (engine[0] + 8, bottom - 4), "not in play", 14, text_fill, anchor="ld")
+            kit.text(draw, (engine[0] + 8, bottom - 4), kit.fit("not in play", 14, 76), 14, text_fill, anchor="ld",
+                     translate=False)
         for position, car in enumerate(train.cars):
             cx0 = 170 + position * 77
             fill = (PASSENGER_CAR if car.passenger else FREIGHT_CAR) if live else GREYED
@@ -315,13 +422,18 @@ def _draw_players(image: Image.Image, view: Mapping[str, Any], names: list[str])
     result = view.get("result")
     if result:
         ranks = {int(s["seat"]): int(s["rank"]) for s in result.get("seats", [])}
+    # The row's room for the name, as Panel.player_row measures it (token, gaps, score column).
+    room = panel.width - 16 - 26 - (kit.text_size("888", 20, True)[0] + 12)
     for entry in view.get("seats", []):
         seat = int(entry["seat"])
         name = _name(names, seat)
+        # The rank and the start mark are words of the image, the name is not: each is fitted on its own,
+        # so that a long name gives way and the mark stays whole.
         if seat in ranks:
-            name = f"{_ordinal(ranks[seat])} {name}"
+            name = _fit_name(name, 20, room, before=kit.tr(_ordinal(ranks[seat])) + " ")
         elif seat == view.get("start_player") and not view.get("over"):
-            name = f"{name} (start)"
+            mark = kit.tr("(start)")  # Japanese brackets bring their own space
+            name = _fit_name(name, 20, room, after=mark if mark.startswith("（") else " " + mark)
         panel.player_row(seat, name, score=entry["gold"], to_act=seat in to_act, size=20)
         cities = int(entry["city_count"])
         panel.line(
@@ -335,43 +447,46 @@ def _draw_players(image: Image.Image, view: Mapping[str, Any], names: list[str])
 
 
 def _status(view: Mapping[str, Any], names: list[str]) -> str:
+    """The status line, translated, with the players' names in."""
     phase = view.get("phase")
     limit = int(view.get("round_limit") or 0)
     round_text = f"Round {view.get('round')}" + (f" of at most {limit}" if limit else "")
     if phase == "over" or view.get("over"):
         result = view.get("result") or {}
         winners = [s for s in result.get("seats", []) if s.get("rank") == 1]
-        who = " and ".join(_name(names, int(s["seat"])) for s in winners) or "nobody"
+        who = " and ".join(_who(int(s["seat"])) for s in winners) or "nobody"
         how = "every city connected" if result.get("ended_by") == "all cities connected" else "round limit"
-        return f"Game over ({how}): {who} {'wins' if len(winners) == 1 else 'share the win'}"
+        return _say(f"Game over ({how}): {who} {'wins' if len(winners) == 1 else 'share the win'}", names)
     if phase == "auction":
-        return f"{round_text} - auction: {_name(names, view.get('bidder'))} to bid"
+        return _say(f"{round_text} - auction: {_who(view.get('bidder'))} to bid", names)
     train = next((t for t in view.get("trains", []) if t.get("building")), None)
     load = f" with t{train['id']} (P{train['passengers']} F{train['freight']})" if train else ""
-    return f"{round_text} - build: {_name(names, view.get('builder'))} builds{load}"
+    return _say(f"{round_text} - build: {_who(view.get('builder'))} builds{load}", names)
 
 
 def _last_text(view: Mapping[str, Any], names: list[str]) -> str:
+    """What the last decision did, translated, with the names in."""
     last = view.get("last")
     if not last:
-        return "Last: nothing yet. The first bid starts the game."
-    who = _name(names, int(last["seat"]))
+        return _say("Last: nothing yet. The first bid starts the game.", names)
+    who = _who(int(last["seat"]))
     move = str(last.get("move", ""))
     if move.startswith("connect") and last.get("route"):
         route = [_city_name(c) for c in last["route"]]
-        return f"Last: {who} connected {route[-1]} from {route[0]}" + (
+        return _say(f"Last: {who} connected {route[-1]} from {route[0]}" + (
             f" via {', '.join(route[1:-1])}" if len(route) > 2 else ""
-        )
+        ), names)  # fmt: skip
     if move.startswith("bid"):
         _, train, amount = move.split()
-        return f"Last: {who} bid {amount} on {train}"
-    return f"Last: {who} finished building"
+        return _say(f"Last: {who} bid {amount} on {train}", names)
+    return _say(f"Last: {who} finished building", names)
 
 
 def _draw_strip(draw: ImageDraw.ImageDraw, view: Mapping[str, Any], names: list[str]) -> None:
     x, y = 18, MAP_H + 12
     right = PLAYERS_BOX[0] - 16
-    kit.text(draw, (x, y), _status(view, names), 24, kit.INK, bold=True)
+    kit.text(draw, (x, y), kit.fit(_status(view, names), 24, right - x, True, translate=False), 24, kit.INK,
+             bold=True, translate=False)  # fmt: skip
     y += 34
     result = view.get("result")
     if result:
@@ -382,27 +497,27 @@ def _draw_strip(draw: ImageDraw.ImageDraw, view: Mapping[str, Any], names: list[
         for entry in entries:
             details = entry.get("details") or {}
             cities = " + ".join(f"{_city_name(c)} {g}" for c, g in details.get("cities", [])) or "no city"
-            line = (
-                f"{_ordinal(int(entry['rank']))} {_name(names, int(entry['seat']))}: {entry['score']} gold "
-                f"({details.get('cubes_off_board', '?')} cubes off the board) = {cities}"
-            )
+            line = _say(
+                f"{_ordinal(int(entry['rank']))} {_who(int(entry['seat']))}: {entry['score']} gold "
+                f"({details.get('cubes_off_board', '?')} cubes off the board) = {cities}", names,
+            )  # fmt: skip
             y = _wrapped(draw, (x, y), line, 16, right - x, max_lines=lines_each)
-        kit.text(
-            draw, (x, y + 2), "Ties: most gold, then most cubes off the board (fewer cities).", 15, kit.MUTED
-        )
+        line = kit.fit("Ties: most gold, then most cubes off the board (fewer cities).", 15, right - x)
+        kit.text(draw, (x, y + 2), line, 15, kit.MUTED, translate=False)
         return
     kit.text(
-        draw, (x, y), _last_text(view, names), 18, kit.HIGHLIGHT if view.get("last") else kit.MUTED, bold=True
-    )
+        draw, (x, y), kit.fit(_last_text(view, names), 18, right - x, True, translate=False), 18,
+        kit.HIGHLIGHT if view.get("last") else kit.MUTED, bold=True, translate=False,
+    )  # fmt: skip
     y += 30
     options = view.get("connect_options") or []
     if view.get("phase") == "build" and view.get("builder") is not None:
         if options:
             items = ", ".join(f"{_city_name(o['city'])} {o['route_cost']}+{o['people']}p" for o in options)
-            line = f"{_name(names, view['builder'])} can connect (route cost + people): {items}"
+            line = f"{_who(view['builder'])} can connect (route cost + people): {items}"
         else:
-            line = f"{_name(names, view['builder'])} cannot afford any city."
-        y = _wrapped(draw, (x, y), line, 16, right - x, max_lines=2)
+            line = f"{_who(view['builder'])} cannot afford any city."
+        y = _wrapped(draw, (x, y), _say(line, names), 16, right - x, max_lines=2)
     elif view.get("phase") == "auction":
         lowest = []
         for train in view.get("trains", []):
@@ -413,7 +528,7 @@ def _draw_strip(draw: ImageDraw.ImageDraw, view: Mapping[str, Any], names: list[
             f"Lowest bids now: {', '.join(lowest)}. Outbid cubes go back to their owner; "
             "trains build in rank order (the cube nearest the engine first)."
         )
-        y = _wrapped(draw, (x, y), line, 16, right - x, max_lines=2)
+        y = _wrapped(draw, (x, y), kit.tr(line), 16, right - x, max_lines=2)
 
 
 def _income_ranges() -> list[tuple[str, str, int]]:
@@ -431,32 +546,36 @@ def _income_ranges() -> list[tuple[str, str, int]]:
 
 @lru_cache(maxsize=4096)
 def _width(word: str, size: int) -> int:
-    return kit.text_size(word, size)[0]
+    return kit.text_size(word, size, translate=False)[0]
+
+
+# Latin words stay whole; Japanese may break before any character but closing marks (as kit.Panel.wrapped).
+_WRAP_TOKENS = re.compile(r"\s+|[^\s\u3000-\u9fff\uff00-\uffef]+|.")
+_NO_LINE_START = frozenset("、。，．・：；？！）」』】〕ー…")
 
 
 def _wrapped(
     draw: ImageDraw.ImageDraw, xy: tuple[float, float], line: str, size: int, width: int, max_lines: int
 ) -> float:
+    """Draw an already translated line in at most `max_lines` lines of `width` px; returns the next y."""
     x, y = xy
-    space = _width("a a", size) - 2 * _width("a", size)
     lines: list[str] = []
-    current: list[str] = []
-    used = 0
-    for word in line.split():
-        extra = _width(word, size) + (space if current else 0)
-        if current and used + extra > width:
-            lines.append(" ".join(current))
-            current, used = [word], _width(word, size)
+    current = ""
+    for token in _WRAP_TOKENS.findall(line):
+        trial = current + token
+        if current.strip() and not token.isspace() and token not in _NO_LINE_START \
+                and _width(trial.strip(), size) > width:
+            lines.append(current.strip())
+            current = token.lstrip()
         else:
-            current.append(word)
-            used += extra
-    if current:
-        lines.append(" ".join(current))
+            current = trial
+    if current.strip():
+        lines.append(current.strip())
     if len(lines) > max_lines:
         lines = lines[:max_lines]
         lines[-1] = lines[-1][: max(0, len(lines[-1]) - 4)] + " ..."
     for text in lines:
-        kit.text(draw, (x, y), text, size, kit.INK)
+        kit.text(draw, (x, y), text, size, kit.INK, translate=False)
         y += int(size * 1.4)
     return y
 
@@ -542,14 +661,17 @@ def hand(view: dict[str, Any], names: list[str]) -> bytes:
     draw = ImageDraw.Draw(image)
     kit.draw_seat_token(draw, seat, (40, 40), 44)
     me = (view.get("seats") or [{}] * (seat + 1))[seat]
-    kit.text(draw, (76, 24), f"{_name(names, seat)}: your railway", 28, kit.INK, bold=True)
+    before, _, after = kit.tr("{who}: your railway").partition("{who}")
+    title = _fit_name(_name(names, seat), 28, 1200 - 76 - 24, before, after)
+    kit.text(draw, (76, 24), title, 28, kit.INK, bold=True, translate=False)
     kit.text(
         draw, (76, 62),
         f"{me.get('available', 0)} available, {me.get('unavailable', 0)} unavailable, "
         f"{me.get('city_count', 1)} cities (income {me.get('next_income', 0)}), gold {me.get('gold', 0)}",
         18, kit.INK,
     )  # fmt: skip
-    kit.text(draw, (24, 100), _status(view, names), 20, kit.INK, bold=True)
+    kit.text(draw, (24, 100), kit.fit(_status(view, names), 20, 1200 - 48, True, translate=False), 20, kit.INK,
+             bold=True, translate=False)  # fmt: skip
     y = 140
     if view.get("builder") != seat or view.get("over"):
         train = next((t for t in view.get("trains", []) if t.get("owner") == seat), None)
@@ -577,13 +699,17 @@ def hand(view: dict[str, Any], names: list[str]) -> bytes:
         parts += [f"{pay['available']} avail"] * bool(pay["available"])
         cells = [
             _city_name(option["city"]), str(option["gold"]), str(option["people"]), str(option["links"]),
-            str(option["fees"]), ", ".join(parts), " > ".join(_city_name(c) for c in option["route"]),
+            str(option["fees"]), kit.tr(", ".join(parts)), " > ".join(_city_name(c) for c in option["route"]),
         ]  # fmt: skip
-        for (cx, _), cell in zip(columns, cells, strict=True):
-            kit.text(draw, (cx, y), cell, 17, kit.INK, bold=cx == 24)
+        for index, ((cx, _), cell) in enumerate(zip(columns, cells, strict=True)):
+            # names and numbers as they are; the route runs to the image's edge at most
+            limit = (columns[index + 1][0] if index + 1 < len(columns) else 1200) - cx - 8
+            kit.text(draw, (cx, y), kit.fit(cell, 17, limit, cx == 24, translate=False), 17, kit.INK,
+                     bold=cx == 24, translate=False)  # fmt: skip
         y += 34
     for entry in blocked:
-        kit.text(draw, (24, y), f"Not now: {entry['reason']}", 16, kit.MUTED)
+        kit.text(draw, (24, y), kit.fit(kit.tr(f"Not now: {entry['reason']}"), 16, 1200 - 48, translate=False), 16,
+                 kit.MUTED, translate=False)  # fmt: skip
         y += 34
     if not options:
         kit.text(draw, (24, y), "No city is affordable: `done` ends your build.", 18, kit.INK)
