@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections.abc import Callable, Iterable, Mapping
 from functools import lru_cache
@@ -37,6 +38,87 @@ CITY_R = 11
 MARKER_SIZE = 30
 CITY_FONT = 19
 COLOURED_BADGE = 17  # px per coloured-track badge in a player row
+
+# --------------------------------------------------------------------------- Japanese
+
+# Every label the images draw and every sentence of `describe` (the bot translates the alt text
+# through the same catalog), in the words of the Japanese rulebook (shared/seeds/002): 線路 a track,
+# 路線 a line, 二本線 a double line, スタートマーカー, 得点トラック. Names (players, cities) stay.
+JA: dict[str, str] = {
+    "Trans Europa": "トランス・ヨーロッパ",
+    # the map's strip and legend
+    "Regions:": "地域：",
+    "red (west)": "赤（西）",
+    "orange (centre)": "オレンジ（中央）",
+    "yellow (north)": "黄（北）",
+    "green (east)": "緑（東）",
+    "blue (south)": "青（南）",
+    "Type junctions as row letter + column (g13) or by city name (paris).":
+        "交差点は「行の文字＋列の番号」（g13）か都市名（paris）で入力します。",
+    "Flags mark each player's five cities in their colour and symbol.":
+        "旗は各プレイヤーの 5 都市を、そのプレイヤーの色と記号で示します。",
+    "black track": "黒い線路",
+    "newest track(s)": "最新の線路",
+    "double line: costs 2, whole turn": "二本線：2 本分、1 手番まるごと",
+    "coloured: only its owner uses it": "色つき線路：持ち主だけが使える",
+    "by a name: coloured tracks left": "名前の横：残りの色つき線路",
+    "city not dealt with 2-3 players": "2～3 人では配られない都市",
+    # the side panel
+    "Round {round}": "第 {round} ラウンド",
+    "Round {round} - start: {name}": "第 {round} ラウンド・スタート：{name}",
+    "Game over": "ゲーム終了",
+    "Game over: {who} wins with {score}": "ゲーム終了：{who} が {score} 点で勝利",
+    "{who} places a start marker": "{who} がスタートマーカーを置く番",
+    "{who} to play: {laid} of 2 laid": "{who} の手番：2 本中 {laid} 本を引いた",
+    "The round ends after this turn.": "この手番が終わるとラウンド終了。",
+    "Black tracks left: {n} of {total}": "黒い線路 残り {n} 本（全 {total} 本）",
+    "CONNECTED: {cities}": "接続完了：{cities}",
+    "CONNECTED": "接続完了",
+    "Score track (red zone: game ends)": "得点トラック（赤いエリアでゲーム終了）",
+    "Private board of {name}": "{name} の個人ボード",
+    "You are connected!": "全都市がつながりました！",
+    "You still need {n} track": "線路があと {n} 本必要",
+    "You still need {n} tracks": "線路があと {n} 本必要",
+    "You still need {n} track.": "線路があと {n} 本必要です。",
+    "You still need {n} tracks.": "線路があと {n} 本必要です。",
+    "{name}'s cities:": "{name} の都市：",
+    # the round-end image
+    "End of round {round}": "第 {round} ラウンド終了",
+    "Each player's five cities are flagged.": "各プレイヤーの 5 都市に旗を立てています。",
+    "connected: loses 0: {before} -> {after}. {cities}": "全都市接続で −0 点：{before} → {after}。{cities}",
+    "needs {p} track: loses {p}: {before} -> {after}. {cities}":
+        "線路 {p} 本不足で −{p} 点：{before} → {after}。{cities}",
+    "needs {p} tracks: loses {p}: {before} -> {after}. {cities}":
+        "線路 {p} 本不足で −{p} 点：{before} → {after}。{cities}",
+    "connected: loses 0. {cities}": "全都市接続で −0 点。{cities}",
+    "needs {p} track: loses {p}. {cities}": "線路 {p} 本不足で −{p} 点。{cities}",
+    "needs {p} tracks: loses {p}. {cities}": "線路 {p} 本不足で −{p} 点。{cities}",
+}
+
+
+def _ja_composed() -> dict[str, str]:
+    """Entries for the labels and alt text built from optional parts: each whole line is one entry.
+
+    Several winners ("Ann and Bob win") get one entry per count, and `describe`'s paragraph one per
+    combination of its optional sentences, so no bare "{a} and {b}" or "{a} {b}" pattern is needed.
+    """
+    out: dict[str, str] = {}
+    for count in range(2, 7):
+        slots = [f"{{w{i}}}" for i in range(count)]
+        out[f"Game over: {' and '.join(slots)} win with {{score}}"] = f"ゲーム終了：{'、'.join(slots)} が {{score}} 点で勝利"
+    heads = [("Trans Europa, round {round}: 1 track on the map.", "トランス・ヨーロッパ 第 {round} ラウンド：地図上の線路 1 本。"),
+             ("Trans Europa, round {round}: {tracks} tracks on the map.",
+              "トランス・ヨーロッパ 第 {round} ラウンド：地図上の線路 {tracks} 本。")]
+    newest = [("", ""), (" Newest: 1 track.", "最新の線路 1 本。"), (" Newest: {newest} tracks.", "最新の線路 {newest} 本。")]
+    scores = [(" Scores: {scores}.", "得点：{scores}。")]
+    connected = [("", ""), (" Connected all cities this round: {connected}.", "このラウンドで全都市を結んだ：{connected}。")]
+    status = [("", ""), (" {status}.", "{status}。")]
+    for parts in itertools.product(heads, newest, scores, connected, status):
+        out["".join(english for english, _ in parts)] = "".join(japanese for _, japanese in parts)
+    return out
+
+
+JA.update(_ja_composed())
 
 # --------------------------------------------------------------------------- view access
 
@@ -220,6 +302,7 @@ def _city_tiles(small_deck: bool) -> tuple[tuple[Image.Image, tuple[int, int]], 
             bold=not out_of_play,
             halo=kit.WHITE,
             anchor="ma",
+            translate=False,
         )
         box = _city_box(city)
         tiles.append((overlay.crop(box), (box[0], box[1])))
@@ -229,7 +312,7 @@ def _city_tiles(small_deck: bool) -> tuple[tuple[Image.Image, tuple[int, int]], 
 def _city_box(city: te.City) -> tuple[int, int, int, int]:
     """The pixels a city's disc and name label cover."""
     x, y = _xy(city.junction)
-    w, h = kit.text_size(city.name, CITY_FONT, True)
+    w, h = kit.text_size(city.name, CITY_FONT, True, translate=False)
     half = max(w / 2, CITY_R) + 6
     return (int(x - half), int(y - CITY_R - 3), int(x + half), int(y + CITY_R + 2 + h + 10))
 
@@ -366,8 +449,13 @@ def _panel(
     seats = int(view.get("num_seats", len(names)))
     panel.title("Trans Europa", 30)
     start_seat = view.get("start_seat")
-    start = f" - start: {_name(names, int(start_seat))}" if start_seat is not None else ""
-    panel.line(f"Round {view.get('round', 1)}{start}", 21)
+    round_number = view.get("round", 1)
+    if start_seat is None:
+        panel.line(f"Round {round_number}", 21)
+    else:
+        # the name can be long (and Japanese): fitted, so it never runs past the panel
+        panel.line(kit.fit(f"Round {round_number} - start: {_name(names, int(start_seat))}", 21, panel.width),
+                   21, translate=False)
     status = _status(view, names)
     if status:
         panel.wrapped(status, 24, kit.INK, bold=True)
@@ -450,6 +538,7 @@ def _private_box(panel: kit.Panel, view: Mapping[str, Any], names: list[str], se
             kit.INK,
             bold=i > 0,
             anchor="lm",
+            translate=False,  # fit() has translated it
         )
     panel.gap(height + 10)
 
@@ -582,16 +671,18 @@ def _draw_hand_strip(draw: ImageDraw.ImageDraw, view: Mapping[str, Any], seat: i
     """Below the map: the seat's five cities by colour, ticked when connected, and the tracks-needed line."""
     y = STRIP_TOP + 50
     kit.draw_seat_token(draw, seat, (28, y + 12), 28)
-    kit.text(draw, (50, y + 12), f"{_name(names, seat)}'s cities:", 19, kit.INK, bold=True, anchor="lm")
-    x = 60 + kit.text_size(f"{_name(names, seat)}'s cities:", 19, True)[0]
+    # fitted: a long display name must leave room for the five cities after it
+    label = kit.fit(f"{_name(names, seat)}'s cities:", 19, 330, bold=True)
+    kit.text(draw, (50, y + 12), label, 19, kit.INK, bold=True, anchor="lm", translate=False)
+    x = 60 + kit.text_size(label, 19, True, translate=False)[0]
     order = {c: i for i, c in enumerate(("red", "orange", "yellow", "green", "blue"))}
     for entry in sorted(_hand(view), key=lambda e: order.get(str(e.get("colour")), 9)):
         city_id = _city_ids([entry])
         name = str(entry.get("name") or (_city_name(city_id[0]) if city_id else entry.get("id")))
         colour = str(entry.get("colour") or (te.CITY_BY_ID[city_id[0]].colour if city_id else "red"))
         _draw_city_disc(draw, (x + 12, y + 12), colour, 12)
-        kit.text(draw, (x + 29, y + 12), name, 19, kit.INK, anchor="lm")
-        x += 34 + kit.text_size(name, 19)[0]
+        kit.text(draw, (x + 29, y + 12), name, 19, kit.INK, anchor="lm", translate=False)
+        x += 34 + kit.text_size(name, 19, translate=False)[0]
         if entry.get("connected"):
             kit.tick(draw, (x + 6, y + 12), 16, kit.INK, 3)
             x += 20
@@ -669,6 +760,7 @@ def _round_end_panel(
     for seat in range(seats):
         penalty = int(penalties.get(seat, 0))
         score = after.get(seat)
+        # one note per seat, a whole line for the catalog: "needs 2 tracks: loses 2: 13 -> 11. Paris, ..."
         if seat in completed:
             what = "connected: loses 0"
         else:
@@ -697,7 +789,8 @@ def interludes(previous: dict[str, Any] | None, view: dict[str, Any], names: lis
 def describe(view: dict[str, Any], names: list[str]) -> str:
     """Alt text for a public board: round, tracks laid, scores, who completed, whose turn or the end."""
     tracks = _tracks(view.get("tracks"))
-    parts = [f"Trans Europa, round {view.get('round', 1)}: {len(tracks)} tracks on the map."]
+    count = len(tracks)
+    parts = [f"Trans Europa, round {view.get('round', 1)}: {count} track{'s' if count != 1 else ''} on the map."]
     newest = _tracks(view.get("last_tracks"))
     if newest:
         parts.append(f"Newest: {len(newest)} track{'s' if len(newest) != 1 else ''}.")

@@ -371,8 +371,12 @@ class TransEuropaState(GameState):
         if isinstance(move, Lay):
             self.tracks[edge] = None
             self.black_left -= 1
-            kind = "a double line" if double else "a track"
-            events = [public(f"{who} lays {kind} {line_text(edge)}; {self.black_left} black tracks left.")]
+            # whole sentences, not a spliced-in word, so each has its own translation (rules/trans_europa/ja.py)
+            if double:
+                text = f"{who} lays a double line {line_text(edge)}; {self.black_left} black tracks left."
+            else:
+                text = f"{who} lays a track {line_text(edge)}; {self.black_left} black tracks left."
+            events = [public(text)]
         else:
             self.tracks[edge] = seat
             self.coloured_left[seat] -= 1
@@ -412,8 +416,9 @@ class TransEuropaState(GameState):
         for seat in range(self.num_seats):
             p = penalties[seat]
             self.scores[seat] -= p
-            word = "track" if p == 1 else "tracks"
-            events.append(public(f"{seat_token(seat)} needs {p} {word}: {before[seat]} − {p} = {self.scores[seat]}."))
+            sum_text = f"{before[seat]} − {p} = {self.scores[seat]}"
+            events.append(public(f"{seat_token(seat)} needs 1 track: {sum_text}." if p == 1
+                                 else f"{seat_token(seat)} needs {p} tracks: {sum_text}."))
         self.history.append({
             "round": self.round,
             "start_seat": self.start_seat,
@@ -433,8 +438,9 @@ class TransEuropaState(GameState):
             assert result is not None
             winners = [s.seat for s in result.seats if s.rank == 1]
             names = " and ".join(seat_token(s) for s in winners)
-            events.append(public(f"The game is over: {names} {'wins' if len(winners) == 1 else 'win'} "
-                                 f"with {self.scores[winners[0]]}."))
+            best = self.scores[winners[0]]
+            events.append(public(f"The game is over: {names} wins with {best}." if len(winners) == 1
+                                 else f"The game is over: {names} win with {best}."))
             return events
         return events + self._start_round((self.start_seat + 1) % self.num_seats)
 
