@@ -30,10 +30,12 @@ from bot.store import (
     UserPrefs,
 )
 from rules.engine import (
+    AIPlayer,
     Catalog,
     GameDefinition,
     GameState,
     IllegalMove,
+    Move,
     Result,
     SeatResult,
     ai_move,
@@ -62,6 +64,13 @@ class Refused(Exception):
     def __init__(self, reason: str) -> None:
         super().__init__(reason)
         self.reason = reason
+
+
+async def _think(state: GameState, seat: int, player: AIPlayer) -> Move:
+    """An AI's decision, in a thread: the event loop keeps answering other games meanwhile (Ticket to
+    Ride's exact ticket search can take over half a second). The AI only reads the state; the move is
+    applied back on the loop, under the game's lock."""
+    return await asyncio.to_thread(ai_move, state, seat, player)
 
 
 def _not_your_turn(live: _Live) -> str:
@@ -707,7 +716,7 @@ class Tables:
             if not waiting:
                 break
             seat = waiting[0]
-            move = ai_move(state, seat, live.definition.ai(live.seats[seat].ai_kind or "random"))
+            move = await _think(state, seat, live.definition.ai(live.seats[seat].ai_kind or "random"))
             events += state.apply(seat, move)
             applied.append((seat, str(move)))
             live.seat_moves[seat] += 1
@@ -974,7 +983,7 @@ class Tables:
                     break
                 move = state.timeout_move(seat) if row.timeout_action == "skip" else None
                 if move is None:  # the rules allow no skip here: the AI decides instead
-                    move = ai_move(state, seat, live.definition.ai(self._ai_kind(live.definition)))
+                    move = await _think(state, seat, live.definition.ai(self._ai_kind(live.definition)))
                 else:
                     skipped = True
                 events += state.apply(seat, move)

@@ -365,7 +365,7 @@ async def test_killed_mid_move_then_restarted_loses_and_doubles_nothing(fake_dis
             await fake.wait_for(lambda c=channel, n=posts: any("Ann has bid." in m.content
                                                                for m in board_posts(c)[n:]))
         again = await fake.slash(ann, channel, "play", options={"move": "bid 2"})
-        assert again.content == (NOT_YOUR_TURN if moves else "You played `bid 2`.")
+        assert again.content == (f"{NOT_YOUR_TURN} Waiting for Bob." if moves else "You played `bid 2`.")
         await fake.slash(bob, channel, "play", options={"move": "bid 1"})
         assert db_moves(db) == [(0, 0, "bid 2"), (1, 1, "bid 1")]
         await fake.wait_for(lambda db=db: not store_fingerprint(db)[2], what="posts after restart")
