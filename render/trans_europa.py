@@ -185,6 +185,14 @@ def _name(names: list[str], seat: int) -> str:
     return names[seat] if 0 <= seat < len(names) else f"Seat {seat + 1}"
 
 
+def _with_name(template: str, name: str, size: int, width: float, bold: bool = False) -> str:
+    """`template` with `name` put in, translated, the name shortened first so that the whole label
+    fits `width`: a long display name must not cut off the words around it ("… の個人ボード")."""
+    words = kit.text_size(template.format(name="X"), size, bold)[0] - kit.text_size("X", size, bold, False)[0]
+    short = kit.fit(name, size, max(width - words, 40), bold, translate=False)
+    return kit.fit(template.format(name=short), size, width, bold)
+
+
 def _city_name(city_id: str) -> str:
     return te.CITY_BY_ID[city_id].name
 
@@ -454,8 +462,8 @@ def _panel(
         panel.line(f"Round {round_number}", 21)
     else:
         # the name can be long (and Japanese): fitted, so it never runs past the panel
-        panel.line(kit.fit(f"Round {round_number} - start: {_name(names, int(start_seat))}", 21, panel.width),
-                   21, translate=False)
+        label = _with_name(f"Round {round_number} - start: {{name}}", _name(names, int(start_seat)), 21, panel.width)
+        panel.line(label, 21, translate=False)
     status = _status(view, names)
     if status:
         panel.wrapped(status, 24, kit.INK, bold=True)
@@ -511,7 +519,8 @@ def _panel(
 def _private_box(panel: kit.Panel, view: Mapping[str, Any], names: list[str], seat: int) -> None:
     """Whose private board this is and, when the option is on, how many tracks the seat still needs."""
     needed = view.get("tracks_needed")
-    lines = [f"Private board of {_name(names, seat)}"]
+    width = panel.right - panel.pad - panel.x - 44
+    lines = [_with_name("Private board of {name}", _name(names, seat), 21, width)]
     if needed is not None:
         lines.append(
             "You are connected!"
@@ -529,7 +538,7 @@ def _private_box(panel: kit.Panel, view: Mapping[str, Any], names: list[str], se
     )
     kit.draw_seat_token(panel.draw, seat, (panel.x + 18, top + 24), 28)
     for i, line in enumerate(lines):
-        line = kit.fit(line, 21 if i == 0 else 24, panel.right - panel.pad - panel.x - 44, bold=i > 0)
+        line = kit.fit(line, 21 if i == 0 else 24, width, bold=i > 0, translate=i > 0)  # the first is done
         kit.text(
             panel.draw,
             (panel.x + 40, top + 24 + 34 * i),
@@ -672,7 +681,7 @@ def _draw_hand_strip(draw: ImageDraw.ImageDraw, view: Mapping[str, Any], seat: i
     y = STRIP_TOP + 50
     kit.draw_seat_token(draw, seat, (28, y + 12), 28)
     # fitted: a long display name must leave room for the five cities after it
-    label = kit.fit(f"{_name(names, seat)}'s cities:", 19, 330, bold=True)
+    label = _with_name("{name}'s cities:", _name(names, seat), 19, 330, bold=True)
     kit.text(draw, (50, y + 12), label, 19, kit.INK, bold=True, anchor="lm", translate=False)
     x = 60 + kit.text_size(label, 19, True, translate=False)[0]
     order = {c: i for i, c in enumerate(("red", "orange", "yellow", "green", "blue"))}
