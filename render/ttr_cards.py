@@ -9,6 +9,7 @@ from PIL import Image, ImageDraw
 from render import kit
 from rules.engine import name_seats
 from rules.ttr_cards.cards import BIG_CITIES, COLOURS, KINDS, LOCO, TICKETS
+from rules.ttr_cards.ja import KIND_JA, card_lists, yard_sets
 
 WIDTH = 1400
 MARGIN = 20
@@ -26,6 +27,8 @@ CARD_FILL: dict[str, kit.RGB] = {
     "yellow": (250, 215, 40),
 }
 LETTER = {c: c[0].upper() for c in COLOURS} | {"black": "K", "blue": "B", LOCO: "L"}
+# In Japanese the mark is the colour's own kanji, which needs no legend (orange: 橙, locomotive: 機).
+LETTER_JA = {kind: word[0] for kind, word in KIND_JA.items()} | {"orange": "橙"}
 RAINBOW = [CARD_FILL[c] for c in ("red", "orange", "yellow", "green", "blue", "purple")]
 ORDINAL = {1: "1st", 2: "2nd", 3: "3rd", 4: "4th"}
 
@@ -36,6 +39,22 @@ def _name(names: list[str], seat: int) -> str:
 
 def _named(text: str, names: list[str]) -> str:
     return name_seats(text, names)
+
+
+def _mark(kind: str) -> str:
+    """The short mark on small cards: a letter, or the colour's kanji in a Japanese image."""
+    return (LETTER_JA if kit.current_language() == "ja" else LETTER)[kind]
+
+
+def _with_names(template: str, **values: str) -> str:
+    """A label with player names in it: the template is translated, then the names (never translated)
+    go in. Draw the result with translate=False."""
+    return kit.tr(template).format(**values)
+
+
+def _last_line(last: dict[str, Any], names: list[str]) -> str:
+    """"Last: ..." from the engine's last-action text (seat tokens stay until the words are translated)."""
+    return _named(kit.tr("Last: " + last["text"]), names)
 
 
 # ---------------------------------------------------------------------------- cards
@@ -74,7 +93,14 @@ def _chip(
     draw: ImageDraw.ImageDraw, x: float, y: float, kind: str, count: int | None, size: int = 16
 ) -> float:
     """A small card with its letter, then "name count"; returns the x after it."""
-    _card(draw, (x, y, x + 22, y + 28), kind, LETTER[kind], 13, width=1)
+    if kit.current_language() == "ja":
+        # A kanji on a white plate would hide the chip's colour: draw it straight on the colour instead.
+        _card(draw, (x, y, x + 22, y + 28), kind, "", width=1)
+        fill = CARD_FILL.get(kind, kit.WHITE)
+        kit.text(draw, (x + 11, y + 14), _mark(kind), 13, kit.contrast_text(fill), anchor="mm", halo=None
+                 if kind != LOCO else kit.WHITE, halo_width=2)
+    else:
+        _card(draw, (x, y, x + 22, y + 28), kind, _mark(kind), 13, width=1)
     label = kind if count is None else f"{kind} {count}"
     kit.text(draw, (x + 27, y + 14), label, size, kit.INK, anchor="lm")
     return x + 27 + kit.text_size(label, size)[0] + 14
@@ -84,36 +110,39 @@ def _circle(draw: ImageDraw.ImageDraw, centre: tuple[float, float], kind: str, r
     cx, cy = centre
     fill = CARD_FILL.get(kind, kit.WHITE)
     draw.ellipse((cx - r, cy - r, cx + r, cy + r), fill=fill, outline=kit.INK, width=2)
-    kit.text(draw, (cx, cy), LETTER[kind], int(r * 1.2), kit.contrast_text(fill), bold=False, anchor="mm")
+    kit.text(draw, (cx, cy), _mark(kind), int(r * 1.2), kit.contrast_text(fill), bold=False, anchor="mm")
 
 
 # ---------------------------------------------------------------------------- header and draw area
 
 
 def _status(view: dict[str, Any], names: list[str]) -> str:
+    """What the table waits for, in the image's language (names put in after the words are translated)."""
     phase = view["phase"]
     if phase == "keep_setup":
         waiting = [_name(names, e["seat"]) for e in view["seats"] if e["setup"] == "choosing"]
-        return "Keep step: waiting for " + ", ".join(waiting)
+        return _with_names("Keep step: waiting for {who}", who=kit.tr(", ").join(waiting))
     if phase == "choose":
         waiting = [_name(names, e["seat"]) for e in view["seats"] if e["deciding"]]
-        return "Scoring: waiting for " + ", ".join(waiting) + " to pick tickets"
+        return _with_names("Scoring: waiting for {who} to pick tickets", who=kit.tr(", ").join(waiting))
     if phase == "over":
         result = view["result"]
-        return "Game over: " + ", ".join(
-            f"{ORDINAL.get(s['rank'], s['rank'])} {_name(names, s['seat'])} {s['score']}"
+        standings = kit.tr(", ").join(
+            _with_names("{rank} {who} {score}", rank=kit.tr(ORDINAL.get(s["rank"], str(s["rank"]))),
+                        who=_name(names, s["seat"]), score=str(s["score"]))
             for s in result["seats"]
         )
+        return _with_names("Game over: {standings}", standings=standings)
     who = _name(names, view["active"])
     step = view["step"]
     if step == "second_draw":
-        return f"{who}: second card"
+        return _with_names("{who}: second card", who=who)
     if step == "keep":
         count = view["seats"][view["active"]]["pending_count"]
-        return f"{who}: choosing among {count} tickets"
+        return _with_names("{who}: choosing among {n} tickets", who=who, n=str(count))
     if view["deck_count"] == 0:
-        return f"{who}: play to the rail yard or draw tickets"
-    return f"{who}: draw 2 cards, play to the rail yard or draw tickets"
+        return _with_names("{who}: play to the rail yard or draw tickets", who=who)
+    return _with_names("{who}: draw 2 cards, play to the rail yard or draw tickets", who=who)
 
 
 def _header(image: Image.Image, view: dict[str, Any], names: list[str]) -> int:
@@ -121,37 +150,42 @@ def _header(image: Image.Image, view: dict[str, Any], names: list[str]) -> int:
     draw.rectangle((0, 0, WIDTH, 96), fill=kit.PANEL_BG)
     title = "Ticket to Ride: The Card Game"
     if view["decks_total"] == 2:
-        title += f"  -  Deck {view['deck_number']} of 2"
+        title = f"Ticket to Ride: The Card Game  -  Deck {view['deck_number']} of 2"
     kit.text(draw, (MARGIN, 12), title, 26, kit.INK, bold=True)
     active = view["active"]
     x = MARGIN
     if active is not None:
         kit.draw_seat_token(draw, active, (MARGIN + 16, 66), 30)
         x = MARGIN + 40
-    kit.text(draw, (x, 66), _status(view, names), 22, kit.INK, bold=True, anchor="lm")
+    status = kit.fit(_status(view, names), 22, WIDTH - MARGIN - x, True, translate=False)
+    kit.text(draw, (x, 66), status, 22, kit.INK, bold=True, anchor="lm", translate=False)
     last = view["last_action"]
     if last:
+        room = WIDTH - 2 * MARGIN - kit.text_size(title, 26, True)[0] - 30
         kit.text(
             draw,
             (WIDTH - MARGIN, 24),
-            "Last: " + _named(last["text"], names),
+            kit.fit(_last_line(last, names), 18, room, True, translate=False),
             18,
             kit.HIGHLIGHT,
             bold=True,
             anchor="ra",
+            translate=False,
         )
     y = 100
     if view["final_round"]:
         draw.rectangle((0, y, WIDTH, y + 36), fill=kit.DANGER)
-        who = ", ".join(_name(names, s) for s in view["final_round"])
+        who = kit.tr(", ").join(_name(names, s) for s in view["final_round"])
         kit.text(
             draw,
             (MARGIN, y + 18),
-            f"FINAL ROUND - still to play: {who}",
+            kit.fit(_with_names("FINAL ROUND - still to play: {who}", who=who), 20, WIDTH - 2 * MARGIN, True,
+                    translate=False),
             20,
             kit.WHITE,
             bold=True,
             anchor="lm",
+            translate=False,
         )
         y += 40
     return y + 6
@@ -171,7 +205,8 @@ def _draw_area(image: Image.Image, view: dict[str, Any], top: int) -> int:
             )
         _card(draw, (x0, y0, x0 + card_w, y0 + card_h), kind, kind, 18)
         refilled = last.get("type") == "take" and last.get("slot") == slot
-        label = f"take {slot + 1}" + (" (refill)" if refilled else "")
+        # `take N` is the move's notation: it stays as typed in every language.
+        label = f"take {slot + 1} (refill)" if refilled else f"take {slot + 1}"
         kit.text(
             draw,
             (x0 + card_w / 2, y0 + card_h + 8),
@@ -201,7 +236,7 @@ def _draw_area(image: Image.Image, view: dict[str, Any], top: int) -> int:
         back = (90, 70, 50) if label != "Ticket deck" else (230, 220, 190)
         draw.rounded_rectangle((px, py, px + 44, py + 62), radius=5, fill=back, outline=kit.INK, width=2)
         empty = label == "Train deck" and view["deck_count"] == 0
-        kit.text(draw, (px + 52, py + 6), label, 16, kit.MUTED, bold=False)
+        kit.text(draw, (px + 52, py + 6), kit.fit(label, 16, 160), 16, kit.MUTED, bold=False, translate=False)
         kit.text(draw, (px + 52, py + 28), value, 18, kit.DANGER if empty else kit.INK, bold=True)
         if empty:
             kit.text(draw, (px + 52, py + 50), "drawing closed", 15, kit.DANGER, bold=True)
@@ -233,7 +268,8 @@ def _cities(image: Image.Image, view: dict[str, Any], top: int, names: list[str]
         )
         _circle(draw, (x0 + 16, top + 17), city["colour"], 10)
         kit.text(
-            draw, (x0 + 32, top + 17), f"{city['city']}  {city['value']}", 17, kit.INK, bold=True, anchor="lm"
+            draw, (x0 + 32, top + 17), f"{city['city']}  {city['value']}", 17, kit.INK, bold=True, anchor="lm",
+            translate=False,
         )
         cx = x0 + 10
         for entry in view["seats"]:
@@ -292,7 +328,7 @@ def _yard_rows(
                 kit.text(
                     draw,
                     (cx + card_w / 2, top_y + 10),
-                    LETTER[kind],
+                    _mark(kind),
                     12,
                     kit.contrast_text(fill),
                     bold=False,
@@ -347,10 +383,11 @@ def _yard_rows(
         kit.text(
             draw,
             (cx + card_w / 2, y + card_h + 22),
-            kit.fit(f"robbed by {robber}", 13, col_w + 20),
+            kit.fit(_with_names("robbed by {who}", who=robber), 13, col_w + 20, translate=False),
             13,
             kit.DANGER,
             anchor="ma",
+            translate=False,
         )
         tallest = max(tallest, card_h + 42)
         cx += col_w + 20
@@ -375,11 +412,12 @@ def _seat_panel(
     kit.text(
         draw,
         (x0 + 48, y0 + 24),
-        kit.fit(_name(names, seat), 22, 300, True),
+        kit.fit(_name(names, seat), 22, 300, True, translate=False),
         22,
         kit.INK,
         bold=True,
         anchor="lm",
+        translate=False,
     )
     kit.text(draw, (x1 - 14, y0 + 24), f"{entry['points']} pts", 22, kit.INK, bold=True, anchor="rm")
     y = y0 + 52
@@ -387,21 +425,17 @@ def _seat_panel(
     tickets = "?" if entry["tickets_count"] is None else str(entry["tickets_count"])
     facts = f"Hand {entry['hand_count']} cards   Tickets {tickets}"
     if entry["setup"]:
-        facts += f"   ({entry['setup']})"
+        facts = f"Hand {entry['hand_count']} cards   Tickets {tickets}   ({entry['setup']})"
     elif entry["pending_count"]:
-        facts += f"   drawing {entry['pending_count']}"
+        facts = f"Hand {entry['hand_count']} cards   Tickets {tickets}   drawing {entry['pending_count']}"
     kit.text(draw, (x, y), facts, 18, kit.INK)
     y += 28
     done = entry["completed"]
     points = sum(TICKETS[t].points for t in done)
-    kit.text(
-        draw,
-        (x, y),
-        f"Completed {len(done)} tickets ({points} pts)"
-        + (": " + ", ".join(f"#{t}" for t in done) if done else ""),
-        16,
-        kit.INK,
-    )
+    completed = f"Completed {len(done)} tickets ({points} pts)"
+    if done:
+        completed = f"Completed {len(done)} tickets ({points} pts): " + ", ".join(f"#{t}" for t in done)
+    kit.text(draw, (x, y), kit.fit(completed, 16, x1 - 14 - x), 16, kit.INK, translate=False)
     y += 26
     if view["phase"] == "over":
         _final_lines(draw, view, seat, x, y, x1 - 14, names)
@@ -425,13 +459,16 @@ def _seat_panel(
         kit.text(draw, (x + 56, y + 28), "face down: nobody may look", 15, kit.MUTED)
         y += 64
     if view["phase"] == "choose":
-        state = "choosing which tickets to complete" if entry["deciding"] else "nothing to choose / done"
-        kit.text(draw, (x, y), f"Scoring: {state}", 16, kit.HIGHLIGHT, bold=True)
+        state = (
+            "Scoring: choosing which tickets to complete" if entry["deciding"] else "Scoring: nothing to choose / done"
+        )
+        kit.text(draw, (x, y), state, 16, kit.HIGHLIGHT, bold=True)
         y += 24
         if entry["revealed_tickets"] is not None:
             shown = ", ".join(f"#{t}" for t in entry["revealed_tickets"]) or "none"
             kit.text(
-                draw, (x, y), kit.fit(f"Tickets in hand (revealed): {shown}", 16, x1 - x - 14), 16, kit.INK
+                draw, (x, y), kit.fit(f"Tickets in hand (revealed): {shown}", 16, x1 - x - 14), 16, kit.INK,
+                translate=False,
             )
             y += 24
     _yard_rows(draw, entry, view, x, y, names)
@@ -450,19 +487,21 @@ def _final_lines(
     final = view["scorings"][-1]["seats"][seat]
     result = next(s for s in view["result"]["seats"] if s["seat"] == seat)
     kit.text(draw, (x, y), "Track stack revealed:", 15, kit.MUTED, bold=False)
-    cx = x + 170
+    start = x + max(170, kit.text_size("Track stack revealed:", 15)[0] + 14)
+    cx = start
     if not any(final["track"].values()):
         kit.text(draw, (cx, y), "empty", 15, kit.MUTED)
     for kind in KINDS:
         if final["track"].get(kind):
             if cx > right - 90:
-                cx, y = x + 170, y + 32
-            cx = _chip(draw, cx, y - 6, kind, final["track"][kind], 14)
+                cx, y = start, y + 32
+            cx = _chip(draw, cx, y - 2, kind, final["track"][kind], 14)
     y += 30
     for tid in final["completed"]:
         ticket = TICKETS[tid]
         used = final["assignment"][str(tid)]
-        kit.text(draw, (x, y), kit.fit(f"#{tid} {ticket.origin}-{ticket.destination}", 15, 250), 15, kit.INK)
+        route = kit.fit(f"#{tid} {ticket.origin}-{ticket.destination}", 15, 250, translate=False)
+        kit.text(draw, (x, y), route, 15, kit.INK, translate=False)
         kit.text(draw, (x + 262, y), f"+{ticket.points}", 15, (0, 110, 50), bold=True)
         cx = x + 305
         for kind in KINDS:
@@ -472,33 +511,24 @@ def _final_lines(
         y += 22
     for tid in final["failed"]:
         ticket = TICKETS[tid]
-        kit.text(
-            draw, (x, y), kit.fit(f"#{tid} {ticket.origin}-{ticket.destination}", 15, 250), 15, kit.DANGER
-        )
+        route = kit.fit(f"#{tid} {ticket.origin}-{ticket.destination}", 15, 250, translate=False)
+        kit.text(draw, (x, y), route, 15, kit.DANGER, translate=False)
         kit.text(draw, (x + 262, y), f"-{ticket.points}  not completed", 15, kit.DANGER, bold=True)
         y += 22
     breakdown = result["breakdown"]
     cities = result["details"]["big_city_cards"]
-    kit.text(
-        draw,
-        (x, y + 4),
-        "Big cities: " + (", ".join(f"{c} {BIG_CITIES[c][0]}" for c in cities) or "none"),
-        15,
-        kit.INK,
-    )
+    won = ", ".join(f"{c} {BIG_CITIES[c][0]}" for c in cities)
+    label = kit.tr("Big cities: none") if not cities else kit.tr("Big cities: {cities}").format(cities=won)
+    kit.text(draw, (x, y + 4), kit.fit(label, 15, right - x, translate=False), 15, kit.INK, translate=False)
     y += 28
-    parts = []
-    if view["decks_total"] == 2:
-        parts.append(f"deck 1 {breakdown['tickets_deck1']}")
-    parts += [
-        f"tickets {breakdown['tickets_final']}",
-        f"failed {breakdown['tickets_failed']}",
-        f"cities {breakdown['big_cities']}",
-    ]
+    tickets, failed, bonus = breakdown["tickets_final"], breakdown["tickets_failed"], breakdown["big_cities"]
     rank = ORDINAL.get(result["rank"], str(result["rank"]))
-    kit.text(
-        draw, (x, y), f"{rank}: {result['score']} points  (" + ", ".join(parts) + ")", 18, kit.INK, bold=True
-    )
+    if view["decks_total"] == 2:
+        line = (f"{rank}: {result['score']} points  (deck 1 {breakdown['tickets_deck1']}, tickets {tickets}, "
+                f"failed {failed}, cities {bonus})")
+    else:
+        line = f"{rank}: {result['score']} points  (tickets {tickets}, failed {failed}, cities {bonus})"
+    kit.text(draw, (x, y), kit.fit(line, 18, right - x, True), 18, kit.INK, bold=True, translate=False)
 
 
 def _panel_height(view: dict[str, Any], entry: dict[str, Any]) -> int:
@@ -549,7 +579,8 @@ def _ticket_card(draw: ImageDraw.ImageDraw, x: float, y: float, tid: int, highli
     cities = []
     for city in (ticket.origin, ticket.destination):
         cities.append(city + (" *" if city in BIG_CITIES else ""))
-    kit.text(draw, (x + 10, y + 34), kit.fit(" - ".join(cities), 16, w - 20, True), 16, kit.INK, bold=True)
+    kit.text(draw, (x + 10, y + 34), kit.fit(" - ".join(cities), 16, w - 20, True, translate=False), 16, kit.INK,
+             bold=True, translate=False)
     cx = x + 22
     for colour in COLOURS:
         for _ in range(ticket.cards.get(colour, 0)):
@@ -575,13 +606,16 @@ def hand(view: dict[str, Any], names: list[str]) -> bytes:
     kit.text(
         draw,
         (MARGIN + 46, 32),
-        f"{_name(names, seat)} - your hand (private)",
+        kit.fit(_with_names("{who} - your hand (private)", who=_name(names, seat)), 26, WIDTH - MARGIN * 2 - 46,
+                True, translate=False),
         26,
         kit.INK,
         bold=True,
         anchor="lm",
+        translate=False,
     )
-    kit.text(draw, (MARGIN, 70), _status(view, names), 18, kit.MUTED)
+    status = kit.fit(_status(view, names), 18, WIDTH - 2 * MARGIN, translate=False)
+    kit.text(draw, (MARGIN, 70), status, 18, kit.MUTED, translate=False)
     y = 110
     kit.text(draw, (MARGIN, y), f"Train cards: {entry['hand_count']}", 20, kit.INK, bold=True)
     y += 32
@@ -602,18 +636,17 @@ def hand(view: dict[str, Any], names: list[str]) -> bytes:
         x += 150
     y += 170
     track = entry["track"]
-    line = f"Your track stack: {entry['track_count']} cards"
-    line += (
-        " (face up: " + ", ".join(f"{k} {track[k]}" for k in KINDS if track[k]) + ")"
-        if track is not None
-        else " (face down: you may not look)"
-    )
+    if track is not None:
+        face_up = ", ".join(f"{k} {track[k]}" for k in KINDS if track[k]) or "nothing"
+        line = f"Your track stack: {entry['track_count']} cards (face up: {face_up})"
+    else:
+        line = f"Your track stack: {entry['track_count']} cards (face down: you may not look)"
     kit.text(draw, (MARGIN, y), line, 18, kit.INK)
     y += 36
     kit.text(
         draw,
         (MARGIN, y),
-        f"Your tickets ({len(tickets)})" + ("" if tickets else ": none"),
+        f"Your tickets ({len(tickets)})" if tickets else "Your tickets (0): none",
         20,
         kit.INK,
         bold=True,
@@ -631,7 +664,7 @@ def hand(view: dict[str, Any], names: list[str]) -> bytes:
             " (at least 1)" if view["phase"] == "keep_setup" else " or `keep none`"
         )
         if kept:
-            title = "You keep: " + ", ".join(map(str, kept)) + " (waiting for the others)"
+            title = f"You keep: {', '.join(map(str, kept))} (waiting for the others)"
         kit.text(draw, (MARGIN, y + 8), title, 20, kit.HIGHLIGHT, bold=True)
         y += 44
         for index, tid in enumerate(pending):
@@ -645,15 +678,18 @@ def hand(view: dict[str, Any], names: list[str]) -> bytes:
         y += rows_p * 104
     if view["phase"] == "choose":
         pickable = view.get("pickable") or []
+        picked = ", ".join(f"#{t}" for t in view["picks"]) or "none"
         if entry["deciding"]:
-            text = "Picked: " + (", ".join(f"#{t}" for t in view["picks"]) or "none")
-            text += "   Still fits: " + (", ".join(f"#{t}" for t in pickable) or "nothing (send `done`)")
+            fitting = ", ".join(f"#{t}" for t in pickable) or "nothing (send `done`)"
+            text = f"Picked: {picked}   Still fits: {fitting}"
         else:
-            text = "Completed at this scoring: " + (", ".join(f"#{t}" for t in view["picks"]) or "none")
-            text += " (nothing to choose)"
-        kit.text(draw, (MARGIN, y + 14), text, 18, kit.INK, bold=True)
+            text = f"Completed at this scoring: {picked} (nothing to choose)"
+        kit.text(draw, (MARGIN, y + 14), kit.fit(text, 18, WIDTH - 2 * MARGIN, True), 18, kit.INK, bold=True,
+                 translate=False)
         y += 44
     legend = "Letters: " + ", ".join(f"{LETTER[k]} {k}" for k in KINDS) + ".   * = big city"
+    if kit.current_language() == "ja":
+        legend = "* = big city"  # the marks are the colours' own kanji there: nothing to explain
     kit.text(draw, (MARGIN, y + 16), legend, 16, kit.MUTED)
     return kit.encode(image)
 
@@ -693,7 +729,8 @@ def intermediate_scoring(view: dict[str, Any], names: list[str]) -> bytes:
                 width=4,
             )
             kit.draw_seat_token(draw, seat, (x0 + 26, y + 24), 30)
-            kit.text(draw, (x0 + 48, y + 24), _name(names, seat), 22, kit.INK, bold=True, anchor="lm")
+            kit.text(draw, (x0 + 48, y + 24), kit.fit(_name(names, seat), 22, panel_w - 200, True, translate=False),
+                     22, kit.INK, bold=True, anchor="lm", translate=False)
             kit.text(
                 draw,
                 (x0 + panel_w - 14, y + 24),
@@ -717,9 +754,10 @@ def intermediate_scoring(view: dict[str, Any], names: list[str]) -> bytes:
                 kit.text(
                     draw,
                     (x0 + 14, ty),
-                    kit.fit(f"#{tid} {ticket.origin}-{ticket.destination}", 15, 250),
+                    kit.fit(f"#{tid} {ticket.origin}-{ticket.destination}", 15, 250, translate=False),
                     15,
                     kit.INK,
+                    translate=False,
                 )
                 kit.text(draw, (x0 + 276, ty), f"+{ticket.points}", 15, (0, 110, 50), bold=True)
                 tx = x0 + 320
@@ -745,8 +783,14 @@ def interludes(previous: dict[str, Any] | None, view: dict[str, Any], names: lis
 
 
 def describe(view: dict[str, Any], names: list[str]) -> str:
-    """Alt text for the public table: status, display, piles, and per seat points, cards and yard."""
-    parts = [f"Ticket to Ride card game. {_status(view, names)}."]
+    """Alt text for the public table: status, display, piles, and per seat points, cards and yard.
+
+    The bot translates it as one line (render.describe joins lines): sentences end with ". " and none
+    has ". " inside, so one `_alt_text` pattern of JA takes it apart and each sentence is translated on
+    its own. That pattern must be the longest one that can match the whole line, hence the long
+    opening and no sentence that is a long pattern ending in a placeholder (the yard has its own).
+    """
+    parts = [f"{ALT_OPENING} {_status(view, names)}."]
     if view["decks_total"] == 2:
         parts.append(f"Deck {view['deck_number']} of 2.")
     if view["final_round"]:
@@ -761,12 +805,179 @@ def describe(view: dict[str, Any], names: list[str]) -> str:
     )
     for entry in view["seats"]:
         yard = ", ".join(
-            f"{r['colour']} {r['coloured']}" + (f"+{r['locos']} loco" if r["locos"] else "")
+            f"{r['colour']} {r['coloured']}" + (f" + {r['locos']} loco" if r["locos"] else "")
             for r in entry["yard"]
         )
         tickets = "?" if entry["tickets_count"] is None else entry["tickets_count"]
+        name = _name(names, entry["seat"])
         parts.append(
-            f"{_name(names, entry['seat'])}: {entry['points']} pts, hand {entry['hand_count']}, tickets {tickets}, "
-            f"track {entry['track_count']}, completed {len(entry['completed'])}, yard {yard or 'empty'}."
+            f"{name}: {entry['points']} pts, hand {entry['hand_count']}, tickets {tickets}, "
+            f"track {entry['track_count']}, completed {len(entry['completed'])}."
         )
+        parts.append(f"{name}'s yard: {yard or 'empty'}.")
     return " ".join(parts)
+
+
+# ---------------------------------------------------------------------------- Japanese
+
+
+ALT_OPENING = "Ticket to Ride: The Card Game, public table."
+
+
+def _alt_text() -> dict[str, str]:
+    """Patterns that take `describe`'s one-line alt text apart: the whole line by its number of
+    sentences, a seat's sentence by its number of yard rows (each piece is then translated alone)."""
+    entries = {}
+    for count in range(1, 16):
+        english = ". ".join(f"{{p{i}}}" for i in range(count))
+        japanese = "。".join(f"{{p{i}}}" for i in range(count))
+        entries[f"{ALT_OPENING} {english}."] = f"チケット・トゥ・ライド カードゲーム（公開の卓）。{japanese}。"
+    entries["{who}: {points} pts, hand {hand}, tickets {tickets}, track {track}, completed {done}"] = (
+        "{who}：{points} 点、手札 {hand} 枚、目的地カード {tickets} 枚、トラックスタック {track} 枚、達成 {done} 枚"
+    )
+    entries["{who}'s yard: {yard}"] = "{who} のレールヤード：{yard}"
+    for count in range(2, len(COLOURS) + 1):
+        rows = [f"r{i}" for i in range(count)]
+        entries["{who}'s yard: " + ", ".join(f"{{{r}}}" for r in rows)] = "{who} のレールヤード：" + "、".join(
+            f"{{{r}}}" for r in rows
+        )
+    for count in range(2, 5):
+        names = [f"p{i}" for i in range(count)]
+        entries["Game over: " + ", ".join(f"{{{n}}}" for n in names)] = "ゲーム終了：" + "、".join(
+            f"{{{n}}}" for n in names
+        )
+    return entries
+
+
+def _last_actions() -> dict[str, str]:
+    """The engine's last-action texts after "Last: " (image header and alt text)."""
+    rob = "{who} plays {cards}, robbing {victim}'s {colour} row ({n} {colour}"
+    rob_ja = "{who} がレールヤードに{cards}を置き、{victim} の{colour}の列を電車強奪（{colour} {n} 枚"
+    entries = {
+        "{who} has chosen": "{who} が選択済み",
+        "{who} drew from the deck": "{who} が山札から引いた",
+        "{who} took {kind} (slot {slot})": "{who} が{kind}を取った（{slot} 番目）",
+        "{who} plays {cards}": "{who} がレールヤードに{cards}を置いた",
+        rob + ")": rob_ja + "）",
+        rob + " + {m} loco)": rob_ja + "＋機関車 {m} 枚）",
+        "{who} drew {n} tickets": "{who} が目的地カードを {n} 枚引いた",
+        "{who} kept {n} of the drawn tickets": "{who} が引いた目的地カードのうち {n} 枚を残した",
+        "{who} passed (no legal move)": "{who} がパス（出せる手なし）",
+        "Final scoring": "最終得点計算",
+        "Intermediate scoring; deck 2 dealt": "中間得点計算。2 つ目の山札を配った",
+    }
+    # Prefixed: a bare "{who} plays {cards}" would also catch other games' lines in the bot's catalog.
+    return {f"Last: {english}": f"直前：{japanese}" for english, japanese in entries.items()}
+
+
+# Image labels and alt text (English exactly as drawn -> Japanese); terms as in rules/ttr_cards/ja.py.
+JA: dict[str, str] = {
+    **KIND_JA,
+    **card_lists(),
+    **yard_sets(),
+    **_alt_text(),
+    **_last_actions(),
+    ", ": "、",
+    "none": "なし",
+    "nothing": "なし",
+    "empty": "空",
+    "1st": "1 位",
+    "2nd": "2 位",
+    "3rd": "3 位",
+    "4th": "4 位",
+    **{f"{ordinal} {{rest}}": f"{rank} 位 {{rest}}" for rank, ordinal in ORDINAL.items()},
+    "{rank} {who} {score}": "{rank} {who} {score} 点",
+    "{n} pts": "{n} 点",
+    "+{n} pts": "+{n} 点",
+    "{n} cards": "{n} 枚",
+    "{n} tickets": "{n} 枚",
+    # header
+    "Ticket to Ride: The Card Game": "チケット・トゥ・ライド カードゲーム",
+    "Ticket to Ride: The Card Game  -  Deck {n} of 2": "チケット・トゥ・ライド カードゲーム ― 山札 {n}/2",
+    "Keep step: waiting for {who}": "目的地カードの選択：{who} を待っています",
+    "Scoring: waiting for {who} to pick tickets": "得点計算：{who} が目的地カードを選ぶのを待っています",
+    "Game over: {standings}": "ゲーム終了：{standings}",
+    "{who}: second card": "{who}：2 枚目のカードを引く",
+    "{who}: choosing among {n} tickets": "{who}：目的地カード {n} 枚から選択中",
+    "{who}: play to the rail yard or draw tickets": "{who}：レールヤードに置くか目的地カードを引く",
+    "{who}: draw 2 cards, play to the rail yard or draw tickets": (
+        "{who}：カードを 2 枚引く／レールヤードに置く／目的地カードを引く"
+    ),
+    "Last: {text}": "直前：{text}",
+    "FINAL ROUND - still to play: {who}": "最終ターン ― 残りの手番：{who}",
+    # display and piles
+    "Display": "表向きのカード",
+    "take {n} (refill)": "take {n}（補充）",
+    "Train deck": "電車カードの山札",
+    "Ticket deck": "目的地カードの山札",
+    "Set aside (used)": "除外（得点済み）",
+    "Closed (stall)": "閉じた山札",
+    "EMPTY": "空",
+    "drawing closed": "引けません",
+    "Big-city bonuses (completed tickets naming each city)": (
+        "ビッグシティボーナス（各都市を含む達成済み目的地カードの数）"
+    ),
+    # seat panels
+    "Hand {hand} cards   Tickets {tickets}": "手札 {hand} 枚   目的地カード {tickets} 枚",
+    "Hand {hand} cards   Tickets {tickets}   (choosing)": "手札 {hand} 枚   目的地カード {tickets} 枚   （選択中）",
+    "Hand {hand} cards   Tickets {tickets}   (done)": "手札 {hand} 枚   目的地カード {tickets} 枚   （選択済み）",
+    "Hand {hand} cards   Tickets {tickets}   drawing {n}": (
+        "手札 {hand} 枚   目的地カード {tickets} 枚   {n} 枚を検討中"
+    ),
+    "Completed {n} tickets ({points} pts)": "達成 {n} 枚（{points} 点）",
+    "Completed {n} tickets ({points} pts): {ids}": "達成 {n} 枚（{points} 点）：{ids}",
+    "Rail yard": "レールヤード",
+    "+ {n} loco": "＋機関車 {n}",
+    "robbed by {who}": "{who} が強奪",
+    "Track stack": "トラックスタック",
+    "face down: nobody may look": "裏向き：誰も見られません",
+    "Scoring: choosing which tickets to complete": "得点計算：達成する目的地カードを選択中",
+    "Scoring: nothing to choose / done": "得点計算：選択なし／完了",
+    "Tickets in hand (revealed): {ids}": "手札の目的地カード（公開）：{ids}",
+    # final scoring
+    "Track stack revealed:": "トラックスタック：",
+    "-{n}  not completed": "-{n}  未達成",
+    "Big cities: {cities}": "ビッグシティ：{cities}",
+    "Big cities: none": "ビッグシティ：なし",
+    "{rank}: {score} points  (tickets {tickets}, failed {failed}, cities {cities})": (
+        "{rank}：{score} 点（達成 {tickets}、未達成 {failed}、ビッグシティ {cities}）"
+    ),
+    "{rank}: {score} points  (deck 1 {deck1}, tickets {tickets}, failed {failed}, cities {cities})": (
+        "{rank}：{score} 点（1 回目 {deck1}、達成 {tickets}、未達成 {failed}、ビッグシティ {cities}）"
+    ),
+    # hand
+    "{who} - your hand (private)": "{who} の手札（非公開）",
+    "Train cards: {n}": "電車カード：{n} 枚",
+    "Your track stack: {n} cards (face down: you may not look)": (
+        "あなたのトラックスタック：{n} 枚（裏向き：自分でも見られません）"
+    ),
+    "Your track stack: {n} cards (face up: {cards})": "あなたのトラックスタック：{n} 枚（表向き：{cards}）",
+    "Your tickets ({n})": "あなたの目的地カード（{n} 枚）",
+    "Your tickets (0): none": "あなたの目的地カード：なし",
+    "Drawn tickets: answer with `keep ID ID ...` (at least 1)": (
+        "引いた目的地カード：`keep ID ID ...` で残すカードを答えてください（1 枚以上）"
+    ),
+    "Drawn tickets: answer with `keep ID ID ...` or `keep none`": (
+        "引いた目的地カード：`keep ID ID ...` または `keep none` で答えてください"
+    ),
+    "You keep: {ids} (waiting for the others)": "残すカード：{ids}（他のプレイヤーを待っています）",
+    "Picked: {picked}   Still fits: {fits}": "選んだカード：{picked}   まだ達成できる：{fits}",
+    "nothing (send `done`)": "なし（`done` を送ってください）",
+    "Completed at this scoring: {ids} (nothing to choose)": "今回の得点計算で達成：{ids}（選ぶものなし）",
+    "* = big city": "* = ビッグシティ",
+    # intermediate scoring (4 players)
+    "Intermediate scoring (end of deck 1)": "中間得点計算（1 つ目の山札の終わり）",
+    "Track stacks revealed. Completed tickets score now; their cards are set aside. "
+    "Other tickets stay secret in hand.": (
+        "トラックスタックを公開。達成した目的地カードは今得点になり、使ったカードは除外されます。"
+        "他の目的地カードは公開せずに手札に残ります。"
+    ),
+    "empty track stack": "トラックスタックは空",
+    "no ticket completed": "達成した目的地カードなし",
+    # alt text sentences (see describe)
+    "Deck {n} of 2": "山札 {n}/2",
+    "Final round, still to play: {who}": "最終ターン、残りの手番：{who}",
+    "Display: {a}, {b}, {c}, {d}, {e}": "表向きのカード：{a}、{b}、{c}、{d}、{e}",
+    "Deck {deck}, tickets {tickets}": "山札 {deck} 枚、目的地カード {tickets} 枚",
+    "{colour} {n} + {m} loco": "{colour} {n}＋機関車 {m}",
+}

@@ -61,6 +61,11 @@ def _p(seat: int) -> str:
     return seat_token(seat)
 
 
+def _count(number: int, noun: str) -> str:
+    """"1 card", "3 cards": one phrase a translation can take whole (rules/ttr_cards/ja.py)."""
+    return f"{number} {noun}" + ("" if number == 1 else "s")
+
+
 class TTRCardsState(GameState):
     """Everything on the table. Decks are lists, top card first; piles of face-up cards are counts."""
 
@@ -420,7 +425,7 @@ class TTRCardsState(GameState):
         # Returned tickets go to the bottom in the order they were drawn (D17).
         self.ticket_deck.extend(t for t in pending if t not in ids)
         self.pending[seat] = []
-        events = [Event(f"{_p(seat)} keeps {len(ids)} ticket{'s' if len(ids) != 1 else ''}.")]
+        events = [Event(f"{_p(seat)} keeps {_count(len(ids), 'ticket')}.")]
         if ids:
             events.append(Event(f"You keep tickets {', '.join(map(str, ids))}.", frozenset((seat,))))
         self.last_action = {"seat": seat, "type": "keep", "count": len(ids),
@@ -454,11 +459,13 @@ class TTRCardsState(GameState):
             for kind in KINDS:
                 self.tracks[seat][kind] += moved[kind]
             total = sum(self.tracks[seat].values())
-            what = f": {describe(moved)}" if self.options["open_track_stack"] else ""
-            plural = "s" if count != 1 else ""
-            events.append(
-                Event(f"{_p(seat)} moves {count} card{plural} to the track stack (now {total}){what}.")
-            )
+            # Two whole sentences (not a suffix glued on) so that each one translates as a pattern.
+            if self.options["open_track_stack"]:
+                events.append(Event(
+                    f"{_p(seat)} moves {_count(count, 'card')} to the track stack (now {total}): {describe(moved)}."
+                ))
+            else:
+                events.append(Event(f"{_p(seat)} moves {_count(count, 'card')} to the track stack (now {total})."))
         if not self._has_legal_move(seat):
             self.passes += 1
             events.append(Event(f"{_p(seat)} has no legal move and passes."))
