@@ -341,6 +341,23 @@ JA: dict[str, str] = {
     "(none)": "（なし）",
     # ---- /rules option lines (the descriptions come from the games' catalogs)
     "`{key}` ({kind}, default {default}): {description}": "`{key}`（{kind}、既定 {default}）：{description}",
+    # ---- buttons and the move picker
+    "Join": "参加",
+    "Leave": "抜ける",
+    "Add AI": "AI を追加",
+    "Start": "開始",
+    "Cancel": "中止",
+    "Take turn": "手番を指す",
+    "My hand": "自分の手札",
+    "Since my last turn": "前回の手番から",
+    "Mute reminders for this game": "このゲームのリマインダーをミュート",
+    "Accept the seat": "席を受け取る",
+    "Choose a move": "手を選んでください",
+    "Moves starting '{prefix}'": "'{prefix}' で始まる手",
+    "{n} moves": "{n} 手",
+    "◀ Previous": "◀ 前へ",
+    "Next ▶": "次へ ▶",
+    "All moves": "すべての手",
 }
 
 # /rules summaries in Japanese, by game key (the English ones are GameDefinition.summary).
@@ -428,6 +445,23 @@ def localize(locale: Any, text: str) -> str:
     if not is_japanese(locale) or not text:
         return text.replace(Catalog.JOIN, "; ")
     return catalog().text(text).replace(Catalog.JOIN, "；")
+
+
+def localize_view(view: discord.ui.View, locale: Any) -> discord.ui.View:
+    """The view's button labels and select texts in the reader's language (move notations stay)."""
+    if not is_japanese(locale):
+        return view
+    for child in view.children:
+        item = getattr(child, "item", child)  # a DynamicItem wraps its button or select
+        if isinstance(item, discord.ui.Button) and item.label:
+            item.label = localize(locale, item.label)
+        elif isinstance(item, discord.ui.Select):
+            if item.placeholder:
+                item.placeholder = localize(locale, item.placeholder)
+            for option in item.options:
+                if option.description:
+                    option.description = localize(locale, option.description)
+    return view
 
 
 def rules_text(locale: Any, definition: Any, english: str) -> str:

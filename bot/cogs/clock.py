@@ -79,8 +79,9 @@ class ClockCog(CommandCog):
                 dm = await self.bot.create_dm(discord.Object(user_id))
                 text = (f"⏰ Your turn in **{title}** (game #{game_id} in <#{info.row.place_id}>): "
                         f"time runs out {stamp(deadline)} ({stamp(deadline, 'f')}).")
-                await dm.send(i18n.localize(self.bot.user_locales.get(user_id), text),
-                              view=view, allowed_mentions=NO_MENTIONS)
+                locale = self.bot.user_locales.get(user_id)
+                await dm.send(i18n.localize(locale, text), view=i18n.localize_view(view, locale),
+                              allowed_mentions=NO_MENTIONS)
             except discord.Forbidden:
                 pass  # closed DMs: the channel mention below still reaches them
             except discord.HTTPException as error:
@@ -322,8 +323,10 @@ class ClockCog(CommandCog):
                 return
             view = discord.ui.View(timeout=None)
             view.add_item(SeatOfferButton(game_id, seat, interaction.user.id, member.id))
+            locale = cog.games.place_locale(interaction.guild_id)  # a public message: the channel's language
             await interaction.response.send_message(
-                f"{member.mention}, {interaction.user.mention} offers you their seat in game #{game_id} "
-                "(with their hand). Accept with the button.", view=view, allowed_mentions=MENTION_USERS)
+                i18n.localize(locale, f"{member.mention}, {interaction.user.mention} offers you their seat in game "
+                                      f"#{game_id} (with their hand). Accept with the button."),
+                view=i18n.localize_view(view, locale), allowed_mentions=MENTION_USERS)
 
         return [clock, seat_group]

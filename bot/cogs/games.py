@@ -82,6 +82,8 @@ class GamesCog(CommandCog):
         """An ephemeral answer, whether or not the interaction was deferred (in the user's language)."""
         kwargs.setdefault("allowed_mentions", NO_MENTIONS)
         text = texts.clip(i18n.localize(interaction.locale, text))
+        if kwargs.get("view") is not None:
+            i18n.localize_view(kwargs["view"], interaction.locale)
         if interaction.response.is_done():
             await interaction.followup.send(text, ephemeral=True, **kwargs)
         else:
@@ -93,7 +95,10 @@ class GamesCog(CommandCog):
         """Replace the message a component sits on (the ephemeral picker, the lobby).
 
         `locale`: the language of a public message (the lobby: the server's); else the user's."""
-        text = i18n.localize(locale if locale is not None else interaction.locale, text)
+        locale = locale if locale is not None else interaction.locale
+        text = i18n.localize(locale, text)
+        if view is not None:
+            i18n.localize_view(view, locale)
         if interaction.response.is_done():
             await interaction.edit_original_response(content=text, view=view, allowed_mentions=NO_MENTIONS)
         else:
@@ -175,7 +180,7 @@ class GamesCog(CommandCog):
         try:
             if interludes:
                 await channel.send(files=interludes[:10], allowed_mentions=NO_MENTIONS)
-            message = await channel.send(text, view=board_view(info.row.id, over), allowed_mentions=MENTION_USERS,
+            message = await channel.send(text, view=i18n.localize_view(board_view(info.row.id, over), locale), allowed_mentions=MENTION_USERS,
                                          files=files)
         except discord.Forbidden as error:
             # Missing Attach Files (or a thread the bot may not post in): say so in words, never silently.
@@ -183,7 +188,7 @@ class GamesCog(CommandCog):
             try:
                 message = await channel.send(
                     texts.clip(text + "\n" + i18n.localize(locale, texts.MISSING_ATTACH)),
-                    view=board_view(info.row.id, over),
+                    view=i18n.localize_view(board_view(info.row.id, over), locale),
                     allowed_mentions=MENTION_USERS)
             except discord.HTTPException as again:
                 log.warning("board post of game %s failed (%s); it stays owed", info.row.id, again)
@@ -523,7 +528,8 @@ class GamesCog(CommandCog):
             place = cog.bot.get_partial_messageable(info.row.place_id, guild_id=interaction.guild_id)
             try:
                 lobby = await place.send(i18n.localize(cog.place_locale(interaction.guild_id), texts.lobby_text(info)),
-                                         view=lobby_view(info.row.id), allowed_mentions=NO_MENTIONS)
+                                         view=i18n.localize_view(lobby_view(info.row.id), cog.place_locale(
+                                             interaction.guild_id)), allowed_mentions=NO_MENTIONS)
             except discord.Forbidden:
                 # Never a silent failure: drop the lobby nobody can see and say which permission is missing.
                 await tables.cancel(info.row.id, interaction.user.id)

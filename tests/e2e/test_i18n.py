@@ -94,12 +94,17 @@ async def test_public_posts_follow_the_servers_language(fake_discord, tmp_path):
     assert ix.content == "Lobby for Guess opened (game #1)."  # Ann's own locale is English
     lobby = next(m for m in general.messages if not m.ephemeral)
     assert lobby.content.startswith("**Guess** · ゲーム #1 · 募集中")
-    await fake.click(bob, lobby, label="Join")
+    assert [b["label"] for b in lobby.buttons()] == ["参加", "抜ける", "AI を追加", "開始", "中止"]
+    await fake.click(bob, lobby, label="参加")
     assert "募集中" in fake.message(lobby.id).content  # Bob's click keeps the server's language
     await fake.slash(ann, general, "game start")
     board = await fake.wait_for(lambda: next((m for m in general.messages if "ゲーム #1 · 0 手目" in m.content), None),
                                 what="Japanese board post")
     assert "**手番：**" in board.content and "Guess 開始。席順：" in board.content
+    assert [b["label"] for b in board.buttons()] == ["手番を指す", "自分の手札", "前回の手番から"]
+    # Ann's picker answers in her language (English), whatever the channel's.
+    ix = await fake.click(ann, board, label="手番を指す")
+    assert ix.content.startswith("Your move in **Guess**")
 
 
 async def test_an_admin_can_choose_the_language_of_public_posts(fake_discord, tmp_path):
