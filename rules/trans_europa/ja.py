@@ -33,11 +33,11 @@ JA: dict[str, str] = {
     "{who} places the start marker on {junction}.": "{who} がスタートマーカーを {junction} に置いた。",
     "All start markers are placed; {who} lays first.": "スタートマーカーが全員そろった。最初に線路を引くのは {who}。",
     # ---- laying tracks
-    "{who} lays a track {line}; {n} black tracks left.": "{who} が一本線の路線 {line} に線路を引いた（黒い線路 残り {n} 本）。",
+    "{who} lays a track {line}; {n} black tracks left.": "{who} が {line} に線路を引いた（黒い線路 残り {n} 本）。",
     "{who} lays a double line {line}; {n} black tracks left.":
         "{who} が二本線の路線 {line} に線路を引いた（黒い線路 残り {n} 本）。",
     "{who} lays a coloured track {line}; {n} coloured left.":
-        "{who} が路線 {line} に色つき線路を引いた（色つき線路 残り {n} 本）。",
+        "{who} が {line} に色つき線路を引いた（色つき線路 残り {n} 本）。",
     "{who} has joined all five cities: {cities}.": "{who} が 5 つの都市をすべて結んだ：{cities}。",
     "The last black track is laid.": "最後の黒い線路が引かれた。",
     # ---- moves the engine makes for a seat
