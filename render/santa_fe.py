@@ -3,13 +3,86 @@
 from __future__ import annotations
 
 import math
+import re
 from functools import lru_cache
 from typing import Any
 
 from PIL import Image, ImageDraw
 
 from render import kit
+from rules.engine import name_seats
 from rules.santa_fe.board import BOARD, RAILROADS
+from rules.santa_fe.ja import JA as ENGINE_JA
+from rules.santa_fe.ja import PHASES_JA
+
+# Every word the images draw, in Japanese (rulebook terms, see rules/santa_fe/ja.py), over the engine's
+# catalog: the board and hand show the last event lines too.
+JA: dict[str, str] = {
+    **ENGINE_JA,
+    # ---- the panel
+    "Game over after round {n}": "ラウンド {n} でゲーム終了",
+    "Before round 1: engineer step": "ラウンド 1 の前：技術者カードの購入",
+    **{f"Round {{n}}: {english}": f"ラウンド {{n}}：{japanese}" for english, japanese in PHASES_JA.items()},
+    "Seat {n}": "席 {n}",
+    "First player: {first}   To act: {to_act}": "ファーストプレイヤー：{first}   手番：{to_act}",
+    "Deck {deck}   DT pile {dt}   Engineers {engineers}": "山札 {deck}   ダブルターン {dt}   技術者 {engineers}",
+    "(advanced)": "（アドバンス）",
+    "(tile buying)": "（タイル購入）",
+    "(tile buying (bought tiles only))": "（タイル購入：購入分のみ）",
+    "(advanced, tile buying)": "（アドバンス、タイル購入）",
+    "(advanced, tile buying (bought tiles only))": "（アドバンス、タイル購入：購入分のみ）",
+    "Railroad": "鉄道会社",
+    "tiles": "タイル",
+    "branch": "分岐",
+    "bonus city": "ボーナス都市",
+    "{n} cities": "都市 {n}",
+    "{n} DT": "ダブルターン {n}",
+    "{rr} branch": "分岐 {rr}",
+    "hand {hand}": "手札 {hand}",
+    "engineer (limit {limit})": "技術者（上限 {limit}）",
+    "bought {tiles}": "購入 {tiles}",
+    "has chosen": "選択済み",
+    "choosing...": "選択中…",
+    "double turn": "ダブルターン",
+    "nothing": "なし",
+    "{card} + branch {rr}": "{card} + 分岐 {rr}",
+    "{card} + branch {rr} (used)": "{card} + 分岐 {rr}（使用済み）",
+    "plays {card}": "今回：{card}",
+    "exchanged {n}": "交換 {n} 枚",
+    "played: {cards}": "出した都市：{cards}",
+    # ---- below the map
+    "Last action": "直前の行動",
+    "Next spaces per line (lay <rr> <line> <city>)": "各路線の次のマス（lay <rr> <line> <city>）",
+    "{rr}: no tiles left": "{rr}：タイルなし",
+    "{tag} at {city} -> {targets}": "{tag}（{city}）→ {targets}",
+    "{tag} at {city}: dead end": "{tag}（{city}）：行き止まり",
+    "railroad can start this section from its railhead": "この鉄道会社が路線の先端からこの区間に延ばせる",
+    "space reserved for the railroad building it": "建設中の鉄道会社専用のマス",
+    "railhead of line 1": "路線 1 の先端",
+    "river": "川",
+    "mountain": "山",
+    "last tile": "直前のタイル",
+    "start city": "始発の都市",
+    "Stand-in map: our own board. Under a city: a pip per railroad that reaches it; x2 = two railroads.":
+        "代用マップ（独自のボード）。都市の下の印：接続している鉄道会社ごとに 1 つ。x2 = 2 社が接続。",
+    # ---- the hand
+    "spectator": "観戦者",
+    "your move": "あなたの手番",
+    "${money}   score now {score}   hand limit {limit}": "${money}   現在の得点 {score}   手札の上限 {limit}",
+    "{n} double-turn card": "ダブルターンカード {n} 枚",
+    "{n} double-turn cards": "ダブルターンカード {n} 枚",
+    "branch card {rr} (must be played)": "分岐カード {rr}（次に必ず出す）",
+    "engineer": "技術者カード",
+    "no other cards": "ほかのカードなし",
+    "City cards in hand (value x railroads now = points)": "手札の都市カード（価値 × 接続中の鉄道会社数 = 得点）",
+    "Your secret choice: {choice}": "あなたの秘密の選択：{choice}",
+    "Played: {cards}": "出した都市：{cards}",
+    "Exchanges:": "交換：",
+    "round {round}: gave {out}; drew {drawn}": "ラウンド {round}：{out} を捨て、{drawn} を引いた",
+    "Recent": "最近の出来事",
+    "value {value}": "価値 {value}",
+    "no railroad yet": "接続する鉄道会社なし",
+}
 
 WIDTH, HEIGHT = 1600, 1000
 MAP_W = 1160  # the map on the left, the side panel on the right
@@ -141,7 +214,7 @@ def _city_label(draw: ImageDraw.ImageDraw, city: str) -> None:
     name = BOARD.name(city)
     if BOARD.cities[city].start:
         name = name.upper()
-    kit.text(draw, (x, y), name, 15, kit.INK, bold=True, halo=kit.PAPER, anchor=anchor)
+    kit.text(draw, (x, y), name, 15, kit.INK, bold=True, halo=kit.PAPER, anchor=anchor, translate=False)
 
 
 def _board_layer(image: Image.Image, view: dict[str, Any]) -> None:
@@ -292,7 +365,8 @@ def _arrow(
 @lru_cache(maxsize=256)
 def _sprite(kind: str, label: str, rr: str) -> Image.Image:
     """A small label drawn once per process and pasted after (text is the slowest thing to draw)."""
-    w, _ = kit.text_size(label, 14, True)
+    # Railroad codes and counts ("SF1", "x2") read the same in every language.
+    w, _ = kit.text_size(label, 14, True, translate=False)
     size = (int(w) + 14, 24)
     sprite = Image.new("RGBA", size, (0, 0, 0, 0))
     draw = ImageDraw.Draw(sprite)
@@ -301,10 +375,10 @@ def _sprite(kind: str, label: str, rr: str) -> Image.Image:
         _tag(draw, centre, label, rr)
     elif kind == "lane":
         draw.rectangle((centre[0] - 11, 4, centre[0] + 11, 20), fill=kit.WHITE)
-        kit.text(draw, centre, label, 14, kit.INK, anchor="mm")
+        kit.text(draw, centre, label, 14, kit.INK, anchor="mm", translate=False)
     else:
         draw.ellipse((centre[0] - 11, 1, centre[0] + 11, 23), fill=kit.INK)
-        kit.text(draw, centre, label, 13, kit.WHITE, anchor="mm")
+        kit.text(draw, centre, label, 13, kit.WHITE, anchor="mm", translate=False)
     return sprite
 
 
@@ -315,23 +389,37 @@ def _paste(image: Image.Image, sprite: Image.Image, centre: tuple[float, float])
 
 def _tag(draw: ImageDraw.ImageDraw, centre: tuple[float, float], label: str, rr: str) -> None:
     x, y = centre
-    w, _ = kit.text_size(label, 14, True)
+    w, _ = kit.text_size(label, 14, True, translate=False)
     box = (x - w / 2 - 4, y - 10, x + w / 2 + 4, y + 10)
     draw.rounded_rectangle(box, 4, fill=RR_COLOURS[rr], outline=kit.INK, width=2)
-    kit.text(draw, (x, y), label, 14, RR_MARKS[rr], anchor="mm")
+    kit.text(draw, (x, y), label, 14, RR_MARKS[rr], anchor="mm", translate=False)
 
 
-# --------------------------------------------------------------------------- panel
+# --------------------------------------------------------------------------- words
+
+
+def _fill(template: str, **values: Any) -> str:
+    """A label template in the image's language, then filled with values that stay as they are (player
+    and city names, notation): a name is never looked up as a word. Draw the result with translate=False."""
+    return kit.tr(template).format(**values)
+
+
+def _join(items: list[str]) -> str:
+    """A list in the image's language: "a, b" or "a、b"."""
+    return ("、" if kit.current_language() == "ja" else ", ").join(items)
 
 
 def _name(names: list[str], seat: int) -> str:
-    return names[seat] if seat < len(names) else f"Seat {seat + 1}"
+    return names[seat] if seat < len(names) else _fill("Seat {n}", n=seat + 1)
 
 
-def _named(text: str, names: list[str]) -> str:
-    from rules.engine import name_seats
+def _log_line(text: str, names: list[str], size: int, width: float) -> str:
+    """An event line as the bot shows it: translated while seat tokens are still there, then the names
+    put in, then cut with "…" to the width (a long Japanese name must not run off the image)."""
+    return kit.fit(name_seats(kit.tr(text), names), size, width, translate=False)
 
-    return name_seats(text, names)
+
+# --------------------------------------------------------------------------- panel
 
 
 def _panel(image: Image.Image, view: dict[str, Any], names: list[str]) -> None:
@@ -343,34 +431,39 @@ def _panel(image: Image.Image, view: dict[str, Any], names: list[str]) -> None:
         panel.line("Before round 1: engineer step", 20, bold=True)
     else:
         panel.line(f"Round {view['round']}: {view['phase_name']}", 20, bold=True)
-    to_act = ", ".join(_name(names, s) for s in view["to_act"]) or "-"
-    panel.line(f"First player: {_name(names, view['first_player'])}   To act: {to_act}", 16)
+    # Names are cut first so that a long first player's name leaves room for whoever is to act.
+    short = {s: kit.fit(_name(names, s), 16, 150, translate=False) for s in range(view["num_seats"])}
+    to_act = ", ".join(short[s] for s in view["to_act"]) or "-"
+    first = _fill("First player: {first}   To act: {to_act}", first=short[view["first_player"]], to_act=to_act)
+    panel.line(kit.fit(first, 16, panel.width, translate=False), 16, translate=False)
     extra = []
     if view["options"]["advanced"]:
         extra.append("advanced")
     if view["options"]["tile_buying"]:
         extra.append("tile buying" + (" (bought tiles only)" if view["bought_phase"] else ""))
-    panel.line(
-        f"Deck {view['deck']}   DT pile {view['dt_pile']}   Engineers {view['engineers_left']}"
-        + (f"   ({', '.join(extra)})" if extra else ""),
-        16,
+    counts = _fill(
+        "Deck {deck}   DT pile {dt}   Engineers {engineers}",
+        deck=view["deck"], dt=view["dt_pile"], engineers=view["engineers_left"],
     )
+    if extra:
+        counts += "   " + kit.tr(f"({', '.join(extra)})")
+    panel.line(kit.fit(counts, 16, panel.width, translate=False), 16, translate=False)
     panel.rule()
-    panel.line("Railroad      tiles  branch  bonus city", 15, kit.MUTED)
+    # Column heads over their columns (one spaced-out string would not line up in another language).
+    y = panel.y
+    kit.text(panel.draw, (panel.x, y), "Railroad", 15, kit.MUTED)
+    kit.text(panel.draw, (panel.x + 150, y), "tiles", 15, kit.MUTED, anchor="ra")
+    kit.text(panel.draw, (panel.x + 205, y), "branch", 15, kit.MUTED, anchor="ra")
+    kit.text(panel.draw, (panel.x + 228, y), "bonus city", 15, kit.MUTED)
+    panel.gap(int(15 * 1.35))
     for rr in RAILROADS:
         y = panel.y + 10
         _rr_swatch(panel.draw, rr, (panel.x + 16, y))
-        kit.text(panel.draw, (panel.x + 38, y), rr.upper(), 17, kit.INK, bold=True, anchor="lm")
+        kit.text(panel.draw, (panel.x + 38, y), rr.upper(), 17, kit.INK, bold=True, anchor="lm", translate=False)
         kit.text(panel.draw, (panel.x + 150, y), str(view["supply"][rr]), 17, kit.INK, anchor="rm")
         kit.text(panel.draw, (panel.x + 205, y), str(view["branch_piles"][rr]), 17, kit.INK, anchor="rm")
-        kit.text(
-            panel.draw,
-            (panel.x + 228, y),
-            BOARD.name(BOARD.railroads[rr].bonus_city),
-            16,
-            kit.INK,
-            anchor="lm",
-        )
+        city = BOARD.name(BOARD.railroads[rr].bonus_city)
+        kit.text(panel.draw, (panel.x + 228, y), city, 16, kit.INK, anchor="lm", translate=False)
         panel.gap(24)
     panel.rule()
     result = view.get("result")
@@ -379,55 +472,81 @@ def _panel(image: Image.Image, view: dict[str, Any], names: list[str]) -> None:
         ranks = {line["seat"]: line for line in result["seats"]}
     for entry in view["seats"]:
         seat = entry["seat"]
-        hand = f"{entry['hand_cities']} cities"
-        if entry["hand_dt"]:
-            hand += f", {entry['hand_dt']} DT"
-        if entry["hand_branch"]:
-            hand += f", branch {entry['hand_branch'].upper()}"
-        bits = [f"${entry['money']}", f"hand {hand}"]
-        if entry["engineer"]:
-            bits.append(f"engineer (limit {entry['hand_limit']})")
-        bought = [f"{n} {rr.upper()}" for rr, n in entry["bought"].items() if n]
-        if bought:
-            bits.append("bought " + ", ".join(bought))
-        if entry["chosen"] is not None and not view["over"]:
-            bits.append("has chosen" if entry["chosen"] else "choosing...")
-        play = entry.get("play")
-        if play and not view["over"] and view["phase"] != "choose":
-            shown = (
-                BOARD.name(play["city"]) if play["city"] else ("double turn" if play["double"] else "nothing")
-            )
-            if play["branch"]:
-                shown += f" + branch {play['branch'].upper()}" + (" (used)" if play["branch_used"] else "")
-            bits.append(f"plays {shown}")
-        if entry["exchanged"]:
-            bits.append(f"exchanged {entry['exchanged']}")
-        played = ", ".join(f"{c['name']} {c['value']}x{len(c['railroads'])}" for c in entry["played"])
-        note = " | ".join(bits) + (f" | played: {played}" if played else "")
         label = _name(names, seat)
         if seat in ranks:
             label = f"#{ranks[seat]['rank']} {label}"
-        if seat in ranks:
             # At the end the breakdown replaces the played row (it lists every card and the money).
-            note = ", ".join(f"{k} {v}" for k, v in ranks[seat]["breakdown"].items())
+            note = ", ".join(
+                f"{kit.tr(k) if k == 'money' else k} {v}" for k, v in ranks[seat]["breakdown"].items()
+            )
+        else:
+            note = _seat_note(view, entry)
         panel.player_row(seat, label, entry["score"], seat in view["to_act"], size=19)
         _wrapped(panel, note, 15, indent=40)
         panel.gap(2)
 
 
-def _wrapped(panel: kit.Panel, text: str, size: int, indent: int) -> None:
-    """Word-wrap with one measurement (the panel's own wrap measures every word: too slow here)."""
-    width, _ = kit.text_size(text, size)
-    per_line = max(10, int(len(text) * (panel.width - indent) / max(width, 1) * 0.97))
-    line = ""
-    for word in text.split():
-        if line and len(line) + 1 + len(word) > per_line:
-            panel.line(line, size, kit.MUTED if size < 15 else kit.INK, indent=indent)
-            line = word
+def _seat_note(view: dict[str, Any], entry: dict[str, Any]) -> str:
+    """A seat's public line under its name: money, hand, engineer, bought tiles, its play this round."""
+    hand = [_fill("{n} cities", n=entry["hand_cities"])]
+    if entry["hand_dt"]:
+        hand.append(_fill("{n} DT", n=entry["hand_dt"]))
+    if entry["hand_branch"]:
+        hand.append(_fill("{rr} branch", rr=entry["hand_branch"].upper()))
+    bits = [f"${entry['money']}", _fill("hand {hand}", hand=_join(hand))]
+    if entry["engineer"]:
+        bits.append(_fill("engineer (limit {limit})", limit=entry["hand_limit"]))
+    bought = [f"{n} {rr.upper()}" for rr, n in entry["bought"].items() if n]
+    if bought:
+        bits.append(_fill("bought {tiles}", tiles=_join(bought)))
+    if entry["chosen"] is not None and not view["over"]:
+        bits.append(kit.tr("has chosen" if entry["chosen"] else "choosing..."))
+    play = entry.get("play")
+    if play and not view["over"] and view["phase"] != "choose":
+        if play["city"]:
+            shown = BOARD.name(play["city"])
         else:
-            line = f"{line} {word}".strip()
-    if line:
-        panel.line(line, size, kit.INK, indent=indent)
+            shown = kit.tr("double turn" if play["double"] else "nothing")
+        if play["branch"]:
+            template = "{card} + branch {rr} (used)" if play["branch_used"] else "{card} + branch {rr}"
+            shown = _fill(template, card=shown, rr=play["branch"].upper())
+        bits.append(_fill("plays {card}", card=shown))
+    if entry["exchanged"]:
+        bits.append(_fill("exchanged {n}", n=entry["exchanged"]))
+    played = ", ".join(f"{c['name']} {c['value']}x{len(c['railroads'])}" for c in entry["played"])
+    if played:
+        bits.append(_fill("played: {cards}", cards=played))
+    return " | ".join(bits)
+
+
+_WRAP_TOKENS = re.compile(r"\s+|[^\s\u3000-\u9fff\uff00-\uffef]+|.")
+
+
+@lru_cache(maxsize=4096)
+def _char_width(ch: str, size: int, cjk: bool) -> float:
+    face = kit.cjk_font(size) if cjk else kit.font(size)
+    return face.getlength(ch)
+
+
+def _wrapped(panel: kit.Panel, text: str, size: int, indent: int) -> None:
+    """Wrap an already translated note: between words, and between any two Japanese characters.
+
+    Widths are summed per character from a cache (measuring every candidate line, as the panel's own
+    wrap does, is too slow for five seats' notes on every image).
+    """
+    drawn, face = kit.shown(text, size, translate=False)
+    cjk = face is not kit.font(size)
+    room = (panel.width - indent) * 0.97
+    line, width = "", 0.0
+    for token in _WRAP_TOKENS.findall(drawn):
+        token_width = sum(_char_width(ch, size, cjk) for ch in token)
+        if line.strip() and not token.isspace() and width + token_width > room:
+            panel.line(line.strip(), size, kit.INK, indent=indent, translate=False)
+            line, width = token, token_width
+        else:
+            line, width = line + token, width + token_width
+    if line.strip():
+        panel.line(line.strip(), size, kit.INK, indent=indent, translate=False)
 
 
 def _strip(image: Image.Image, view: dict[str, Any], names: list[str]) -> None:
@@ -436,10 +555,8 @@ def _strip(image: Image.Image, view: dict[str, Any], names: list[str]) -> None:
     x, y = 14, STRIP_TOP
     kit.text(draw, (x, y), "Last action", 17, kit.INK, bold=True)
     y += 24
-    lines = [_named(t, names) for t in view["log"]][-4:]
-    for line in lines:
-        shown = line if len(line) <= 125 else line[:122] + "..."
-        kit.text(draw, (x, y), shown, 15, kit.INK)
+    for text in view["log"][-4:]:
+        kit.text(draw, (x, y), _log_line(text, names, 15, MAP_W - 2 * x), 15, kit.INK, translate=False)
         y += 20
     # Where every line can go next, in move notation: what to type after "lay <rr> <n>".
     y = STRIP_TOP + 24 + 4 * 20 + 8
@@ -447,14 +564,15 @@ def _strip(image: Image.Image, view: dict[str, Any], names: list[str]) -> None:
     y += 24
     for rr in RAILROADS:
         _rr_swatch(draw, rr, (x + 16, y + 8), 26)
-        kit.text(draw, (x + 36, y + 8), _next_text(view, rr), 15, kit.INK, anchor="lm")
+        line = kit.fit(_next_text(view, rr), 15, MAP_W - x - 36 - 8, translate=False)
+        kit.text(draw, (x + 36, y + 8), line, 15, kit.INK, anchor="lm", translate=False)
         y += 20
 
 
 def _next_text(view: dict[str, Any], rr: str) -> str:
-    """One line per railroad: each line's railhead and the cities its next tile may go toward."""
+    """One line per railroad: each line's railhead and the cities (ids, as typed) its next tile may go toward."""
     if view["supply"][rr] <= 0 and not view["bought_phase"]:
-        return f"{rr.upper()}: no tiles left"
+        return _fill("{rr}: no tiles left", rr=rr.upper())
     holders: dict[int, set[str]] = {}
     for lane in view["lanes"]:
         holders.setdefault(lane["section"], set()).add(lane["rr"])
@@ -462,9 +580,7 @@ def _next_text(view: dict[str, Any], rr: str) -> str:
     for head in view["lines"][rr]:
         tag = f"{rr.upper()}{head['line']}"
         if "toward" in head:
-            parts.append(
-                f"{tag} -> {head['toward']} ({head['tiles']}/{BOARD.sections[head['section']].spaces})"
-            )
+            parts.append(f"{tag} -> {head['toward']} ({head['tiles']}/{BOARD.sections[head['section']].spaces})")
             continue
         city = head["at"]
         targets = sorted(
@@ -472,40 +588,56 @@ def _next_text(view: dict[str, Any], rr: str) -> str:
             for sid in BOARD.at_city[city]
             if rr not in holders.get(sid, set()) and len(holders.get(sid, ())) < BOARD.sections[sid].lanes
         )
-        parts.append(f"{tag} at {city} -> {', '.join(targets)}" if targets else f"{tag} at {city}: dead end")
-    text = "   ".join(parts)
-    return text if len(text) <= 130 else text[:127] + "..."
+        if targets:
+            parts.append(_fill("{tag} at {city} -> {targets}", tag=tag, city=city, targets=", ".join(targets)))
+        else:
+            parts.append(_fill("{tag} at {city}: dead end", tag=tag, city=city))
+    return "   ".join(parts)
 
 
 def _legend(draw: ImageDraw.ImageDraw) -> None:
-    """The legend at the bottom of the strip (part of the static layer)."""
+    """The legend at the bottom of the strip (part of the static layer).
+
+    Each item sits at its place in the English layout, or further right when the label before it
+    is longer (Japanese labels are wider).
+    """
     x, y = 14, HEIGHT - 118
     draw.line([(x, y - 8), (MAP_W - 14, y - 8)], fill=kit.GRID)
     col = x
     for rr in RAILROADS:
+        name = BOARD.railroads[rr].name
         _rr_swatch(draw, rr, (col + 16, y + 8))
-        kit.text(draw, (col + 36, y + 8), BOARD.railroads[rr].name, 15, kit.INK, anchor="lm")
-        col += 44 + kit.text_size(BOARD.railroads[rr].name, 15)[0] + 14
+        kit.text(draw, (col + 36, y + 8), name, 15, kit.INK, anchor="lm", translate=False)
+        col += 44 + kit.text_size(name, 15, translate=False)[0] + 14
     y += 28
+
+    def label(at: float, s: str) -> float:
+        kit.text(draw, (at, y + 8), s, 15, kit.INK, anchor="lm")
+        return at + kit.text_size(s, 15)[0] + 16  # where the next item may start
+
     _arrow(draw, (x + 10, y + 8), (1, 0), "kp")
-    kit.text(
-        draw, (x + 24, y + 8), "railroad can start this section from its railhead", 15, kit.INK, anchor="lm"
-    )
-    _dashed_outline(draw, (x + 440, y + 8), (x + 470, y + 8), kit.INK)
-    kit.text(draw, (x + 480, y + 8), "space reserved for the railroad building it", 15, kit.INK, anchor="lm")
+    end = label(x + 24, "railroad can start this section from its railhead")
+    at = max(x + 440, end)
+    _dashed_outline(draw, (at, y + 8), (at + 30, y + 8), kit.INK)
+    label(at + 40, "space reserved for the railroad building it")
     y += 26
     _tag(draw, (x + 22, y + 8), "SF1", "sf")
-    kit.text(draw, (x + 46, y + 8), "railhead of line 1", 15, kit.INK, anchor="lm")
-    _terrain_mark(draw, (x + 210, y + 8), "river")
-    kit.text(draw, (x + 222, y + 8), "river", 15, kit.INK, anchor="lm")
-    _terrain_mark(draw, (x + 280, y + 8), "mountain")
-    kit.text(draw, (x + 292, y + 8), "mountain", 15, kit.INK, anchor="lm")
-    draw.rectangle((x + 380, y, x + 396, y + 16), outline=kit.HIGHLIGHT, width=3)
-    kit.text(draw, (x + 404, y + 8), "last tile", 15, kit.INK, anchor="lm")
-    draw.rectangle((x + 490, y + 1, x + 504, y + 15), outline=kit.INK, width=3)
-    kit.text(draw, (x + 512, y + 8), "bonus city", 15, kit.INK, anchor="lm")
-    draw.rectangle((x + 610, y + 1, x + 624, y + 15), fill=kit.INK)
-    kit.text(draw, (x + 632, y + 8), "start city", 15, kit.INK, anchor="lm")
+    end = label(x + 46, "railhead of line 1")
+    at = max(x + 210, end)
+    _terrain_mark(draw, (at, y + 8), "river")
+    end = label(at + 12, "river")
+    at = max(x + 280, end)
+    _terrain_mark(draw, (at, y + 8), "mountain")
+    end = label(at + 12, "mountain")
+    at = max(x + 380, end)
+    draw.rectangle((at, y, at + 16, y + 16), outline=kit.HIGHLIGHT, width=3)
+    end = label(at + 24, "last tile")
+    at = max(x + 490, end)
+    draw.rectangle((at, y + 1, at + 14, y + 15), outline=kit.INK, width=3)
+    end = label(at + 22, "bonus city")
+    at = max(x + 610, end)
+    draw.rectangle((at, y + 1, at + 14, y + 15), fill=kit.INK)
+    label(at + 22, "start city")
     y += 26
     kit.text(
         draw,
@@ -536,32 +668,33 @@ def hand(view: dict[str, Any], names: list[str]) -> bytes:
     height = 560
     image = kit.new_canvas(1200, height, kit.WHITE)
     draw = ImageDraw.Draw(image)
-    title = f"Santa Fe - {_name(names, seat) if seat is not None else 'spectator'}"
+    who = _name(names, seat) if seat is not None else kit.tr("spectator")
+    title = kit.fit(f"Santa Fe - {who}", 28, 630, bold=True, translate=False)
     kit.draw_seat_token(draw, seat or 0, (30, 32), 34)
-    kit.text(draw, (56, 16), title, 28, kit.INK, bold=True)
-    status = (
+    kit.text(draw, (56, 16), title, 28, kit.INK, bold=True, translate=False)
+    status = kit.tr(
         f"Round {view['round']}: {view['phase_name']}" if view["round"] else "Before round 1: engineer step"
     )
     if seat is not None and seat in view["to_act"]:
-        status += "  -  your move"
-    kit.text(draw, (56, 54), status, 18, kit.INK)
+        status += "  -  " + kit.tr("your move")
+    kit.text(draw, (56, 54), kit.fit(status, 18, 630, translate=False), 18, kit.INK, translate=False)
     if me is not None:
-        kit.text(
-            draw,
-            (700, 20),
-            f"${me['money']}   score now {me['score']}   hand limit {me['hand_limit']}",
-            20,
-            kit.INK,
-            bold=True,
+        money = _fill(
+            "${money}   score now {score}   hand limit {limit}",
+            money=me["money"], score=me["score"], limit=me["hand_limit"],
         )
+        kit.text(draw, (700, 20), kit.fit(money, 20, 490, True, translate=False), 20, kit.INK, bold=True,
+                 translate=False)
         extras = []
         if me["hand_dt"]:
-            extras.append(f"{me['hand_dt']} double-turn card" + ("s" if me["hand_dt"] > 1 else ""))
+            template = "{n} double-turn cards" if me["hand_dt"] > 1 else "{n} double-turn card"
+            extras.append(_fill(template, n=me["hand_dt"]))
         if me["hand_branch"]:
-            extras.append(f"branch card {me['hand_branch'].upper()} (must be played)")
+            extras.append(_fill("branch card {rr} (must be played)", rr=me["hand_branch"].upper()))
         if me["engineer"]:
-            extras.append("engineer")
-        kit.text(draw, (700, 52), ", ".join(extras) or "no other cards", 17, kit.INK)
+            extras.append(kit.tr("engineer"))
+        other = _join(extras) if extras else kit.tr("no other cards")
+        kit.text(draw, (700, 52), kit.fit(other, 17, 490, translate=False), 17, kit.INK, translate=False)
     kit.text(draw, (20, 96), "City cards in hand (value x railroads now = points)", 19, kit.INK, bold=True)
     x, y = 20, 126
     pending_words = (view.get("pending") or "").split()
@@ -579,14 +712,17 @@ def hand(view: dict[str, Any], names: list[str]) -> bytes:
         kit.text(draw, (20, y), "none", 18, kit.MUTED)
     y = 300
     pending = view.get("pending")
+    width = 1200 - 40
     if pending:
-        kit.text(draw, (20, y), f"Your secret choice: {pending}", 20, kit.HIGHLIGHT, bold=True)
+        choice = _fill("Your secret choice: {choice}", choice=pending)
+        kit.text(draw, (20, y), choice, 20, kit.HIGHLIGHT, bold=True, translate=False)
         y += 32
     if me is not None and me["played"]:
         played = ", ".join(
             f"{c['name']} {c['value']}x{len(c['railroads'])}={c['points']}" for c in me["played"]
         )
-        kit.text(draw, (20, y), "Played: " + played[:130], 17, kit.INK)
+        line = kit.fit(_fill("Played: {cards}", cards=played), 17, width, translate=False)
+        kit.text(draw, (20, y), line, 17, kit.INK, translate=False)
         y += 28
     history = view.get("exchange_history", [])
     if history:
@@ -595,13 +731,14 @@ def hand(view: dict[str, Any], names: list[str]) -> bytes:
         for item in history[-4:]:
             out = ", ".join(BOARD.name(c) for c in item["out"])
             got = ", ".join(BOARD.name(c) for c in item["in"])
-            kit.text(draw, (34, y), f"round {item['round']}: gave {out}; drew {got}", 16, kit.INK)
+            line = _fill("round {round}: gave {out}; drew {drawn}", round=item["round"], out=out, drawn=got)
+            kit.text(draw, (34, y), kit.fit(line, 16, width - 14, translate=False), 16, kit.INK, translate=False)
             y += 22
     y = max(y + 8, 420)
     kit.text(draw, (20, y), "Recent", 17, kit.INK, bold=True)
     y += 24
-    for line in [_named(t, names) for t in view["log"]][-4:]:
-        kit.text(draw, (20, y), line[:125], 15, kit.INK)
+    for text in view["log"][-4:]:
+        kit.text(draw, (20, y), _log_line(text, names, 15, width), 15, kit.INK, translate=False)
         y += 20
     return kit.encode(image)
 
@@ -609,13 +746,15 @@ def hand(view: dict[str, Any], names: list[str]) -> bytes:
 def _city_card(draw: ImageDraw.ImageDraw, corner: tuple[int, int], card: dict[str, Any]) -> None:
     x, y = corner
     draw.rounded_rectangle((x, y, x + 176, y + 136), 10, fill=(250, 246, 236), outline=kit.INK, width=2)
-    kit.text(draw, (x + 10, y + 10), card["name"], 19, kit.INK, bold=True)
-    kit.text(draw, (x + 10, y + 40), f"value {card['value']}", 17, kit.INK)
+    name = kit.fit(card["name"], 19, 156, True, translate=False)
+    kit.text(draw, (x + 10, y + 10), name, 19, kit.INK, bold=True, translate=False)
+    kit.text(draw, (x + 10, y + 40), _fill("value {value}", value=card["value"]), 17, kit.INK, translate=False)
     rails = card["railroads"]
     for i, rr in enumerate(rails):
         _rr_swatch(draw, rr, (x + 24 + i * 32, y + 80), 26)
     if not rails:
         kit.text(draw, (x + 10, y + 72), "no railroad yet", 15, kit.MUTED)
     kit.text(
-        draw, (x + 10, y + 104), f"{card['value']} x {len(rails)} = {card['points']}", 18, kit.INK, bold=True
+        draw, (x + 10, y + 104), f"{card['value']} x {len(rails)} = {card['points']}", 18, kit.INK, bold=True,
+        translate=False,
     )

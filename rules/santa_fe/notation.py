@@ -172,7 +172,9 @@ def why_illegal(state: SantaFeState, seat: int, move: Move) -> str:
             if city not in hand:
                 return f"You have no {BOARD.name(city)} card to exchange."
             hand.remove(city)
-        return f"The deck holds only {len(state.deck)} card{'s' if len(state.deck) != 1 else ''}."
+        if len(state.deck) == 1:  # singular and plural as whole sentences (each has its translation)
+            return "The deck holds only 1 card."
+        return f"The deck holds only {len(state.deck)} cards."
     if isinstance(move, Lay | Branch | Pass):
         if phase not in ("lay1", "lay2"):
             return wrong

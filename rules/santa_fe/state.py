@@ -493,7 +493,11 @@ class SantaFeState(GameState):
         self.cities[seat] = sorted(self.cities[seat] + drawn)
         self.exchanged[seat] = len(drawn)
         self.exchange_history[seat].append({"round": self.round, "out": list(move.cities), "in": drawn})
-        events.append(Event(f"{_s(seat)} exchanged {len(drawn)} card{'s' if len(drawn) != 1 else ''}."))
+        # Singular and plural as whole sentences, so each has its own translation.
+        if len(drawn) == 1:
+            events.append(Event(f"{_s(seat)} exchanged 1 card."))
+        else:
+            events.append(Event(f"{_s(seat)} exchanged {len(drawn)} cards."))
         events.append(
             Event(
                 f"You discarded {', '.join(BOARD.name(c) for c in move.cities)} and drew "
