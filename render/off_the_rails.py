@@ -12,8 +12,9 @@ from typing import Any
 from PIL import Image, ImageDraw
 
 from render import kit
-from rules.engine import name_seats
+from rules.engine import name_seats, seat_token
 from rules.off_the_rails import board as geo
+from rules.off_the_rails import ja as engine_ja
 
 CELL = 64
 MARGIN = 34  # coordinates around the board
@@ -43,6 +44,64 @@ GEM_STYLE: dict[str, tuple[str, kit.RGB]] = {
 TRACK: kit.RGB = (70, 55, 45)
 RIFT_FILL: kit.RGB = (25, 20, 25)
 BOARD_BG: kit.RGB = (236, 228, 212)
+
+
+def _labels_ja() -> dict[str, str]:
+    """Image labels that come in families (one per cart, outcome, mission...), as exact entries or
+    patterns whose literal text is specific: the bot merges this catalog with every other game's."""
+    out: dict[str, str] = {}
+    outcomes = {
+        "stopped": "停止",
+        "delivered": "持ち帰り",
+        "derailed": "脱線",
+        "fell": "裂け目に転落",
+        "collided head-on": "正面衝突",
+        "collided rear": "後ろから衝突",
+        "collided side": "横から衝突",
+    }
+    for cart, cart_ja in engine_ja.CART_JA.items():
+        for outcome, outcome_ja in outcomes.items():
+            out[f"{cart}: {{route}} ({outcome})"] = f"{cart_ja}：{{route}}（{outcome_ja}）"
+            out[f"{cart}: {{route}} ({outcome} at {{target}})"] = f"{cart_ja}：{{route}}（{{target}} で{outcome_ja}）"
+        out[f"{cart}: reserve; empty"] = f"{cart_ja}：手元"
+        out[f"{cart}: lost; empty"] = f"{cart_ja}：失われた"
+        out[f"{cart}: on {{square}}, speed {{speed}}; empty"] = f"{cart_ja}：{{square}}、スピード {{speed}}、空"
+        out[f"{cart}: on {{square}}, speed {{speed}}; {{load}}"] = f"{cart_ja}：{{square}}、スピード {{speed}}、{{load}}"
+    for colour, colour_ja in engine_ja.COLOUR_JA.items():
+        out[f"({colour})"] = f"（{colour_ja}）"
+    for mission, info in geo.MISSIONS.items():
+        out[f"{mission}: {info['condition']}"] = f"{mission}：{engine_ja.MISSION_CONDITION_JA[info['condition']]}"
+    for kind, kind_ja in engine_ja.GEM_JA.items():
+        out[f"{kind} {geo.GEM_POINTS[kind]}"] = f"{kind_ja} {geo.GEM_POINTS[kind]}"
+    return out
+
+
+# Every word label the images draw, in Japanese. The panel also shows the engine's pending decision
+# and its words (gems, colours, card ids), so the engine's catalog comes first.
+JA: dict[str, str] = {
+    **engine_ja.JA,
+    **_labels_ja(),
+    "Off the Rails - turn {n}": "Off the Rails - 手番 {n}",
+    "Stage: mining": "段階：採掘",
+    "Stage: chasm open": "段階：鉱山の崩壊中",
+    "Stage: collapse! chasm opens at {who}'s turn": "段階：崩壊カード！{who} の手番で崩壊が始まる",
+    "Game over: {reason}": "ゲーム終了：{reason}",
+    "{who}: action phase, {used} of {total} actions used": "{who}：アクションフェーズ（{total} 回中 {used} 回使用）",
+    "carts: {hand} in hand": "トロッコ：手元 {hand}",
+    "carts: {hand} in hand, {out} out": "トロッコ：手元 {hand}・盤上 {out}",
+    "carts: {hand} in hand, {lost} lost": "トロッコ：手元 {hand}・喪失 {lost}",
+    "carts: {hand} in hand, {out} out, {lost} lost": "トロッコ：手元 {hand}・盤上 {out}・喪失 {lost}",
+    "missions: {missions}": "ミッション：{missions}",
+    "Missions (4 pts each)": "ミッション（各 4 点）",
+    "Deck {deck}  Last card {card}  Rift supply {rifts}": "山札 {deck}  最後のカード {card}  裂け目トークン {rifts}",
+    "Tiles: straight {straight}, curve {curve}, T {t}, cross {cross}":
+        "線路タイル：直線 {straight}、曲線 {curve}、T字 {t}、十字 {cross}",
+    "Bag:": "バッグ：",
+    "Last run (magenta path)": "前回の移動（マゼンタの線）",
+    "Private to {who}": "{who} だけに見える情報",
+    "Your split: left {left} | right {right}": "あなたの分け方：左手 {left} | 右手 {right}",
+    "W/B cart, arrow = front, box = speed; dark hole = rift": "W/B：白/黒トロッコ　矢印：向き　枠：スピード　黒い穴：裂け目",
+}
 
 
 def _origin(square: str) -> tuple[int, int]:
@@ -280,6 +339,27 @@ def _rift(draw: ImageDraw.ImageDraw, square: str, colour: str) -> None:
     kit.text(draw, (x0 + CELL / 2, y0 + CELL / 2), LETTER[colour], 18, CLAN[colour], bold=True, anchor="mm")
 
 
+def _says(text: str, names: list[str]) -> str:
+    """An engine-style line with seat tokens ({s0}) in the image's language, then with the players' names.
+
+    Translating before the names go in means a name is never looked up as a word; the backticks that mark
+    move notation in the Japanese texts are Discord markup, so the image drops them.
+    """
+    return name_seats(kit.tr(text), names).replace("`", "")
+
+
+def _wrapped_as_is(panel: kit.Panel, s: str, size: int, fill: kit.RGB = kit.INK, bold: bool = False,
+                   indent: int = 0) -> None:
+    """Panel.wrapped for a line already in the image's language (it holds names: never looked up again)."""
+    with kit.language(kit.current_language(), None):
+        panel.wrapped(s, size, fill, bold, indent)
+
+
+def _line_as_is(panel: kit.Panel, s: str, size: int, fill: kit.RGB = kit.INK, bold: bool = False) -> None:
+    """One panel line already in the image's language, shortened with "…" if it is wider than the panel."""
+    panel.line(kit.fit(s, size, panel.width, bold, translate=False), size, fill, bold, translate=False)
+
+
 def _names(view: dict[str, Any], names: list[str]) -> list[str]:
     return [names[s] if s < len(names) else f"Seat {s + 1}" for s in range(view["num_seats"])]
 
@@ -289,24 +369,26 @@ def _panel(image: Image.Image, view: dict[str, Any], names: list[str], private: 
     draw = panel.draw
     stage = view["stage"]
     if stage == "collapse" and view["collapse_holder"] is not None:
-        stage_text = f"collapse! chasm opens at {names[view['collapse_holder']]}'s turn"
+        stage_text = f"Stage: collapse! chasm opens at {seat_token(view['collapse_holder'])}'s turn"
     elif stage == "chasm":
-        stage_text = "chasm open"
+        stage_text = "Stage: chasm open"
     else:
-        stage_text = "mining"
+        stage_text = "Stage: mining"
     panel.title(f"Off the Rails - turn {view['turn']}", 26)
-    panel.line(f"Stage: {stage_text}", 17, bold=stage != "mining")
+    _line_as_is(panel, _says(stage_text, names), 17, bold=stage != "mining")
     if view["over"]:
-        panel.line(f"Game over: {view['ended_by']}", 18, kit.DANGER, bold=True)
+        panel.line(kit.fit(f"Game over: {view['ended_by']}", 18, panel.width, bold=True), 18, kit.DANGER,
+                   bold=True, translate=False)
     else:
         pending = view["pending"]
         if pending:
-            panel.wrapped(name_seats(pending["text"], names), 18, kit.HIGHLIGHT, bold=True)
+            _wrapped_as_is(panel, _says(pending["text"], names), 18, kit.HIGHLIGHT, bold=True)
         else:
             seat = view["active"]
             used = view["actions_used"]
-            panel.wrapped(
-                f"{names[seat]}: action phase, {used} of {view['actions_max']} actions used",
+            _wrapped_as_is(
+                panel,
+                _says(f"{seat_token(seat)}: action phase, {used} of {view['actions_max']} actions used", names),
                 18,
                 kit.HIGHLIGHT,
                 bold=True,
@@ -335,8 +417,12 @@ def _panel(image: Image.Image, view: dict[str, Any], names: list[str], private: 
             anchor="mm",
         )
         rank = f"  #{ranks[seat]}" if seat in ranks else ""
-        label = kit.fit(f"{names[seat]} ({colour})", 19, panel.width - 130, bold=True)
-        kit.text(draw, (panel.x + 36, top + 14), label, 19, kit.INK, bold=to_act, anchor="lm")
+        # the name fitted on its own (never translated), then its clan colour in the image's language
+        clan = kit.tr(f"({colour})")
+        room = panel.width - 130 - kit.text_size(" " + clan, 19, True, translate=False)[0]
+        space = "" if clan.startswith("（") else " "  # a full-width bracket brings its own space
+        label = kit.fit(names[seat], 19, room, bold=True, translate=False) + space + clan
+        kit.text(draw, (panel.x + 36, top + 14), label, 19, kit.INK, bold=to_act, anchor="lm", translate=False)
         kit.text(
             draw,
             (panel.right - panel.pad, top + 14),
@@ -347,12 +433,17 @@ def _panel(image: Image.Image, view: dict[str, Any], names: list[str], private: 
             anchor="rm",
         )
         x = _gem_row(draw, player["stockpile"], panel.x + 36, top + 40, 15, 15)
+        # one whole label per case (not pieces), so that each translates as a sentence
         carts = f"carts: {player['reserve']} in hand"
-        if player["on_board"]:
-            carts += f", {player['on_board']} out"
-        if player["lost"]:
-            carts += f", {player['lost']} lost"
-        kit.text(draw, (max(x + 8, panel.x + 200), top + 40), carts, 15, kit.MUTED, anchor="lm")
+        if player["on_board"] and player["lost"]:
+            carts = f"carts: {player['reserve']} in hand, {player['on_board']} out, {player['lost']} lost"
+        elif player["on_board"]:
+            carts = f"carts: {player['reserve']} in hand, {player['on_board']} out"
+        elif player["lost"]:
+            carts = f"carts: {player['reserve']} in hand, {player['lost']} lost"
+        carts_x = max(x + 8, panel.x + 200)
+        carts = kit.fit(carts, 15, panel.right - panel.pad - carts_x)
+        kit.text(draw, (carts_x, top + 40), carts, 15, kit.MUTED, anchor="lm", translate=False)
         panel.y = top + 58
         if player["missions"]:
             panel.wrapped("missions: " + ", ".join(player["missions"]), 15, kit.INK, indent=36)
@@ -375,18 +466,18 @@ def _panel(image: Image.Image, view: dict[str, Any], names: list[str], private: 
     )
     bag_y = panel.y + 9
     kit.text(draw, (panel.x, bag_y), "Bag:", 15, kit.INK, anchor="lm")
-    _gem_row(draw, view["bag"], panel.x + 40, bag_y, 14, 15)
+    _gem_row(draw, view["bag"], panel.x + max(40, kit.text_size("Bag:", 15)[0] + 10), bag_y, 14, 15)
     panel.gap(24)
     if view["last_paths"]:
         moves = []
         for path in view["last_paths"]:
-            who = names[path["seat"]]
             route = "-".join(path["path"])
             end = f" ({path['outcome']} at {path['target']})" if path["target"] else f" ({path['outcome']})"
-            moves.append(f"{who} {path['cart']}: {route}{end}")
+            # the player's name stays out of the label that is translated
+            moves.append(f"{names[path['seat']]} {kit.tr(path['cart'] + ': ' + route + end)}")
         panel.line("Last run (magenta path)", 16, bold=True)
         for line in moves:
-            panel.wrapped(line, 15, kit.INK, indent=8)
+            _wrapped_as_is(panel, line, 15, kit.INK, indent=8)
     if private and view.get("seat") is not None:
         _private_box(panel, view, names)
     # legend at the bottom
@@ -402,17 +493,18 @@ def _panel(image: Image.Image, view: dict[str, Any], names: list[str], private: 
         kit.text(
             draw,
             (panel.x, panel.y + 8),
-            "W/B cart, arrow = front, box = speed; dark hole = rift",
+            kit.fit("W/B cart, arrow = front, box = speed; dark hole = rift", 15, panel.width),
             15,
             kit.MUTED,
             anchor="lm",
+            translate=False,
         )
 
 
 def _private_box(panel: kit.Panel, view: dict[str, Any], names: list[str]) -> None:
     seat = view["seat"]
     panel.rule(kit.HIGHLIGHT)
-    panel.line(f"Private to {names[seat]}", 17, kit.HIGHLIGHT, bold=True)
+    _line_as_is(panel, _says(f"Private to {seat_token(seat)}", names), 17, kit.HIGHLIGHT, bold=True)
     pending = view["pending"] or {}
     if "left" in pending:
         panel.wrapped(
