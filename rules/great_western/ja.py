@@ -18,6 +18,10 @@ JA: dict[str, str] = {
     "cubes_off_board": "ボード外のキューブ",
     "round limit": "ラウンド上限",
     "all cities connected": "全都市接続",
+    # what the bot's end-of-game post reveals per seat (bot/texts.revealed_lines: details keys and values)
+    "{who}: cities {cities}; city_count {n}; cubes_off_board {cubes}":
+        "{who}：都市 {cities}、都市数 {n}、ボード外のキューブ {cubes}",
+    "{who}: cities {cities}": "{who}：都市 {cities}",  # the same line clipped (a long city list)
     "1st": "1位",
     "2nd": "2位",
     "3rd": "3位",

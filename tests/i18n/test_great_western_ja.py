@@ -8,7 +8,7 @@ from contextlib import contextmanager
 
 import pytest
 
-from bot import i18n
+from bot import i18n, texts
 from render import catalog as render_catalog
 from render import great_western as gw_render
 from render import kit
@@ -140,8 +140,21 @@ def test_result_words_and_option_are_translated(played: tuple[set[str], list[Gre
     assert untranslated(words, NAMES) == {}
 
 
+def test_the_revealed_result_is_translated(played: tuple[set[str], list[GreatWesternState]]) -> None:
+    _, states = played
+    result = next(state.result() for state in states if state.result() is not None)
+    assert result is not None
+    lines = texts.revealed_lines(result.to_json(), SEAT_NAMES)
+    assert len(lines) > 1
+    # the details name cities by their ids (what `connect` reads), as the engine stores them; a long line
+    # is clipped, maybe inside an id ("taunt…"): that piece of a name is left out
+    lines = [line.rsplit(" ", 1)[0] if line.endswith("…") else line for line in lines]
+    assert untranslated(lines, NAMES + SEAT_NAMES + list(CITIES)) == {}
+
+
 def _special_states() -> list[GreatWesternState]:
-    """Moments the sampled states may miss: a builder with cities it cannot pay for, a round-limit end."""
+    """Moments the sampled states may miss: a builder with cities it cannot pay for, a round-limit end,
+    no round limit, a builder who stops early."""
     states = []
     for seats, options in ((3, {}), (2, {"round_limit": 1}), (4, {})):
         state = DEFINITION.new_game(seats, options, 5)
@@ -153,6 +166,15 @@ def _special_states() -> list[GreatWesternState]:
                 break
             state.apply(seat, ai_move(state, seat, brain))
         states.append(state)
+    # No round limit (other status words), and a builder who stops while it could still connect.
+    state = DEFINITION.new_game(2, {"round_limit": 0}, 9)
+    states.append(state.copy())
+    brain = DEFINITION.ai()
+    while state.phase != "build" or len(state.legal_moves(min(state.to_act()))) < 2:
+        seat = min(state.to_act())
+        state.apply(seat, ai_move(state, seat, brain))
+    state.apply(min(state.to_act()), "done")
+    states.append(state)
     return states
 
 
@@ -201,6 +223,8 @@ def test_worked_examples() -> None:
     assert labels is not None
     assert labels.line("Round 4 of at most 40 - build: {s1} builds with t2 (P3 F0)") == \
         "ラウンド 4（最大 40）- 建設：{s1} が t2 で建設（客車 3・貨車 0）"
+    assert labels.line("Game over (round limit): {s0} and {s2} share the win") == \
+        "ゲーム終了（ラウンド上限）：{s0} と {s2} が同点で勝ち"
     assert labels.line("Not now: Bath needs 2 passengers; your train carries 1.") == \
         "今は不可：Bath には客車のキューブが 2 個必要ですが、あなたの列車には 1 個しかありません。"
 
