@@ -42,7 +42,7 @@ JA: dict[str, str] = {
     "engineer (limit {limit})": "技術者（上限 {limit}）",
     "bought {tiles}": "購入 {tiles}",
     "has chosen": "選択済み",
-    "choosing...": "選択中…",
+    "choosing...": "選択中",
     "double turn": "ダブルターン",
     "nothing": "なし",
     "{card} + branch {rr}": "{card} + 分岐 {rr}",
@@ -54,8 +54,8 @@ JA: dict[str, str] = {
     "Last action": "直前の行動",
     "Next spaces per line (lay <rr> <line> <city>)": "各路線の次のマス（lay <rr> <line> <city>）",
     "{rr}: no tiles left": "{rr}：タイルなし",
-    "{tag} at {city} -> {targets}": "{tag}（{city}）→ {targets}",
-    "{tag} at {city}: dead end": "{tag}（{city}）：行き止まり",
+    "{tag} at {city} -> {targets}": "{tag}：{city} から → {targets}",
+    "{tag} at {city}: dead end": "{tag}：{city} で行き止まり",
     "railroad can start this section from its railhead": "この鉄道会社が路線の先端からこの区間に延ばせる",
     "space reserved for the railroad building it": "建設中の鉄道会社専用のマス",
     "railhead of line 1": "路線 1 の先端",
@@ -415,8 +415,9 @@ def _name(names: list[str], seat: int) -> str:
 
 def _log_line(text: str, names: list[str], size: int, width: float) -> str:
     """An event line as the bot shows it: translated while seat tokens are still there, then the names
-    put in, then cut with "…" to the width (a long Japanese name must not run off the image)."""
-    return kit.fit(name_seats(kit.tr(text), names), size, width, translate=False)
+    put in, then cut with "…" to the width (a long Japanese name must not run off the image). The
+    backticks that mark notation in a chat message would print as they are in an image: dropped."""
+    return kit.fit(name_seats(kit.tr(text), names).replace("`", ""), size, width, translate=False)
 
 
 # --------------------------------------------------------------------------- panel
@@ -445,9 +446,12 @@ def _panel(image: Image.Image, view: dict[str, Any], names: list[str]) -> None:
         "Deck {deck}   DT pile {dt}   Engineers {engineers}",
         deck=view["deck"], dt=view["dt_pile"], engineers=view["engineers_left"],
     )
-    if extra:
-        counts += "   " + kit.tr(f"({', '.join(extra)})")
+    options = kit.tr(f"({', '.join(extra)})") if extra else ""
+    if options and kit.text_size(f"{counts}   {options}", 16, translate=False)[0] <= panel.width:
+        counts, options = f"{counts}   {options}", ""
     panel.line(kit.fit(counts, 16, panel.width, translate=False), 16, translate=False)
+    if options:  # too long for one line (in Japanese): the table's options get their own
+        panel.line(kit.fit(options, 16, panel.width, translate=False), 16, translate=False)
     panel.rule()
     # Column heads over their columns (one spaced-out string would not line up in another language).
     y = panel.y
