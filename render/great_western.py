@@ -87,6 +87,15 @@ JA: dict[str, str] = {
     "no city": "都市なし",
     "Ties: most gold, then most cubes off the board (fewer cities).":
         "同点なら金貨、次にボード外のキューブが多い方（都市が少ない方）。",
+    # the alt text (describe): one line, its parts through their own entries
+    "Great Western Railway, round {r}: {stage}. Gold: {gold}. Cities (besides London): {cities}. {last}.":
+        "Great Western Railway、ラウンド {r}：{stage}。金貨：{gold}。都市数（London を除く）：{cities}。{last}。",
+    "Last: nothing yet": "直前：まだなし",
+    "game over ({how}), won by {who}": "ゲーム終了（{how}）、勝者 {who}",
+    "auction, {who} to bid": "競売、{who} の入札",
+    "build, {who} builds": "建設、{who} が建設",
+    "build, {who} builds with t{t}": "建設、{who} が t{t} で建設",
+    "nobody": "なし",
     # the hand image
     "{who}: your railway": "{who}：あなたの鉄道",
     "{a} available, {u} unavailable, {c} cities (income {i}), gold {g}":
@@ -647,6 +656,31 @@ def _render(view: Mapping[str, Any], names: list[str]) -> Image.Image:
 def board(view: dict[str, Any], names: list[str]) -> bytes:
     """The public image: map with owners, trains with loads and bids, players, status and last action."""
     return _encode(_render(view, names))
+
+
+def describe(view: dict[str, Any], names: list[str]) -> str:
+    """Alt text for the public board: round and stage, gold and cities per player, the last decision.
+
+    One line of fixed shape, so that the bot's catalog translates it whole (the JA pattern
+    "Great Western Railway, round {r}: ...") and each variable part through its own entry.
+    """
+    seats = sorted(view.get("seats", []), key=lambda entry: int(entry["seat"]))
+    gold = ", ".join(f"{_name(names, int(e['seat']))} {e['gold']}" for e in seats) or "nobody"
+    cities = ", ".join(f"{_name(names, int(e['seat']))} {int(e['city_count']) - 1}" for e in seats) or "nobody"
+    if view.get("over"):
+        result = view.get("result") or {}
+        how = "every city connected" if result.get("ended_by") == "all cities connected" else "round limit"
+        winners = ", ".join(_name(names, int(s["seat"])) for s in result.get("seats", []) if s.get("rank") == 1)
+        stage = f"game over ({how}), won by {winners or 'nobody'}"
+    elif view.get("phase") == "auction":
+        stage = f"auction, {_name(names, view.get('bidder'))} to bid"
+    else:
+        train = next((t for t in view.get("trains", []) if t.get("building")), None)
+        stage = f"build, {_name(names, view.get('builder'))} builds" + (f" with t{train['id']}" if train else "")
+    # English here: no image language is set while describing
+    last = _last_text(view, names) if view.get("last") else "Last: nothing yet"
+    return (f"Great Western Railway, round {view.get('round', 1)}: {stage}. Gold: {gold}. "
+            f"Cities (besides London): {cities}. {last}.")  # fmt: skip
 
 
 def hand(view: dict[str, Any], names: list[str]) -> bytes:

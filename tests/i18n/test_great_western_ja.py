@@ -8,6 +8,7 @@ from contextlib import contextmanager
 
 import pytest
 
+import render
 from bot import i18n, texts
 from render import catalog as render_catalog
 from render import great_western as gw_render
@@ -206,6 +207,22 @@ def test_every_image_label_is_translated(played: tuple[set[str], list[GreatWeste
     assert any(label.startswith("Not now: ") for label in drawn)
     left = {label: english_left(out, NAMES + SEAT_NAMES) for label, out in drawn.items()}
     assert {label: words for label, words in left.items() if words} == {}
+
+
+def test_alt_text_is_translated(played: tuple[set[str], list[GreatWesternState]]) -> None:
+    _, states = played
+    names = SEAT_NAMES[:4]
+    texts_ = {render.describe(state.view(None), names[: state.num_seats]) for state in states + _special_states()}
+    for start in ("Great Western Railway, round 1: auction", "Great Western Railway, round 2: build",
+                  "game over (every city connected)", "game over (round limit)", "Last: nothing yet"):
+        assert any(start in text for text in texts_), start
+    # the game's title stays as it is, like the cities
+    assert untranslated(texts_, NAMES + SEAT_NAMES + ["Great Western Railway"]) == {}
+    state = DEFINITION.new_game(2, {}, 3)
+    assert ja(render.describe(state.view(None), ["Ann", "Bob"])) == (
+        f"Great Western Railway、ラウンド 1：競売、{['Ann', 'Bob'][state.bidder]} の入札。金貨：Ann 0, Bob 0。"
+        "都市数（London を除く）：Ann 0, Bob 0。直前：まだなし。"
+    )
 
 
 def test_worked_examples() -> None:
