@@ -148,7 +148,7 @@ JA["That move is not allowed now (step: {step})."] = "今はその手は指せ�
 # and without that tag, so "{tag}" never has to match an empty end.
 _TAGGED: dict[str, str] = {
     "{who} passes.": "{who} がパスした。",
-    "{who} has chosen.": "{who} がカードを選んだ。",
+    "{who} has chosen.": "{who} が選び終えた。",
     "{who} exchanges no cards.": "{who} は手札を交換しなかった。",
     "{who} draws a city card.": "{who} が都市カードを引いた。",
     "{who} draws a double-turn card.": "{who} がダブルターンカードを引いた。",
