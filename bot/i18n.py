@@ -22,9 +22,10 @@ from typing import Any
 import discord
 from discord import app_commands
 
+from bot.tables import CURRENT_GAME
 from render import kit
 from rules.engine import Catalog
-from rules.registry import GAME_KEYS
+from rules.registry import GAME_KEYS, GAMES
 
 # --------------------------------------------------------------------------- catalog
 
@@ -189,7 +190,7 @@ JA: dict[str, str] = {
     "Options: `{options}`": "オプション：`{options}`",
     "(nobody yet)": "（まだ誰もいません）",
     "Join with the button or `/game join`; {who} starts with **Start**.":
-        "ボタンか `/game join` で参加できます。{who} が **Start** で開始します。",
+        "ボタンか `/game join` で参加できます。{who} が **開始** で始めます。",
     "**{title}** · game #{id} · move {n}": "**{title}** · ゲーム #{id} · {n} 手目",
     "**Game over.**": "**ゲーム終了。**",
     "**Revealed:**": "**公開された情報：**",
@@ -212,7 +213,7 @@ JA: dict[str, str] = {
     "Options for `/game new options:` (key=value, space separated):": "`/game new options:` のオプション（key=value をスペース区切り）：",
     "Play: **Take turn** under the board, or `/play move:` (start typing to see your legal moves). "
     "`/hand` shows your secret hand; `/board` the table.":
-        "遊び方：盤面の下の **Take turn**、または `/play move:`（入力を始めると合法手が出ます）。"
+        "遊び方：盤面の下の **手番を指す**、または `/play move:`（入力を始めると合法手が出ます）。"
         "`/hand` で自分の手札、`/board` で盤面を表示します。",
     # ---- admin, list and mygames (bot/cogs/admin.py)
     "You need the **Manage Server** permission (or the admin role {role}) to use this command.":
@@ -358,6 +359,12 @@ JA: dict[str, str] = {
     "◀ Previous": "◀ 前へ",
     "Next ▶": "次へ ▶",
     "All moves": "すべての手",
+    # ---- the lobby's timer line
+    "Turn timer: {hours} h · on timeout {action} · the AI takes a seat after {n} timeouts in a row · "
+    "vacation up to {vacation} h each":
+        "手番タイマー：{hours} 時間 · 時間切れのときは{action} · {n} 回連続で時間切れになると AI が席を引き継ぐ · "
+        "休暇は 1 人 {vacation} 時間まで",
+    "the AI plays": "AI が指す",
 }
 
 # /rules summaries in Japanese, by game key (the English ones are GameDefinition.summary).
@@ -379,11 +386,11 @@ RULES_JA: dict[str, str] = {
         "すべての都市にキューブが置かれたら、金貨が最も多い人の勝ち（同点なら都市が少ない方）。"
     ),
     "trans_europa": (
-        "各ラウンド、全員が地域ごとに 1 つずつ、秘密のヨーロッパの都市を 5 つ受け取り、開始マーカーを置きます。\n"
-        "手番では自分のネットワークにつながるように、単線に黒い線路を 1〜2 本、または複線（川・山・海）に 1 本敷きます。"
+        "各ラウンド、全員が地域ごとに 1 つずつ、秘密のヨーロッパの都市を 5 つ受け取り、スタートマーカーを置きます。\n"
+        "手番では自分のネットワークにつながるように、一本線に黒い線路を 1〜2 本、または二本線（川・山・海）に 1 本引きます。"
         "線路は共有なので、触れたネットワークは両者のものとしてつながります。\n"
         "誰かのマーカーと 5 都市がネットワークでつながった時点でラウンド終了。"
-        "他の全員は、まだ足りない単線 1 本につき 1 点（複線は 2 点）を正確に数えて失います。\n"
+        "他の全員は、まだ足りない一本線 1 本につき 1 点（二本線は 2 点）を正確に数えて失います。\n"
         "全員 13 点から始め、誰かが 0 点以下になったラウンドの後、最も得点の高い人の勝ちです。"
     ),
     "off_the_rails": (
@@ -420,31 +427,35 @@ def lang(locale: Any) -> str:
 
 def t(locale: Any, key: str, **kw: Any) -> str:
     """The catalog entry `key` (English source) for this locale, formatted with kw."""
-    template = catalog().entries.get(key, key) if is_japanese(locale) else key
+    template = catalog(CURRENT_GAME.get()).entries.get(key, key) if is_japanese(locale) else key
     return template.format(**kw) if kw else template
 
 
-def game_catalogs() -> dict[str, str]:
-    """Every game's Japanese texts: its engine's (rules/<key>/ja.py) and its images' (render/<key>.py JA)."""
-    merged: dict[str, str] = {}
-    for key in GAME_KEYS:
-        merged.update(importlib.import_module(f"rules.{key}.ja").JA)
-        merged.update(getattr(importlib.import_module(f"render.{key}"), "JA", {}))
-    merged.update(kit.JA)
-    return merged
+def game_catalog(key: str) -> dict[str, str]:
+    """One game's Japanese texts: its engine's (rules/<key>/ja.py) and its images' (render/<key>.py JA)."""
+    return {**importlib.import_module(f"rules.{key}.ja").JA,
+            **getattr(importlib.import_module(f"render.{key}"), "JA", {})}
 
 
-@lru_cache(maxsize=1)
-def catalog() -> Catalog:
-    """The bot's catalog: its own texts over the games' (the bot's wording wins where both have a line)."""
-    return Catalog(game_catalogs() | JA)
+@lru_cache(maxsize=16)
+def catalog(game: str | None = None) -> Catalog:
+    """The bot's catalog for texts about `game`: the bot's own entries over that game's, plus every
+    game's title. Without a game (a list of games, say): every game's entries. Scoped, because two
+    games may say the same English in different words (a card "play" is not a railroad's)."""
+    every = {key: game_catalog(key) for key in GAME_KEYS}
+    titles = {d.title: every[k][d.title] for k, d in GAMES.items() if d.title in every[k]}
+    games = every[game] if game in every else {k: v for c in every.values() for k, v in c.items()}
+    return Catalog(kit.JA | games | titles | JA)
 
 
-def localize(locale: Any, text: str) -> str:
-    """Text the bot composed in English, in the reader's language (unknown lines stay as they are)."""
+def localize(locale: Any, text: str, game: str | None = None) -> str:
+    """Text the bot composed in English, in the reader's language (unknown lines stay as they are).
+
+    `game`: the game the text is about; by default the one the current task works on (set by the
+    service, bot.tables.CURRENT_GAME)."""
     if not is_japanese(locale) or not text:
         return text.replace(Catalog.JOIN, "; ")
-    return catalog().text(text).replace(Catalog.JOIN, "；")
+    return catalog(game or CURRENT_GAME.get()).text(text).replace(Catalog.JOIN, "；")
 
 
 def localize_view(view: discord.ui.View, locale: Any) -> discord.ui.View:

@@ -13,6 +13,7 @@ import re
 import time
 from collections import defaultdict
 from collections.abc import Callable, Mapping
+from contextvars import ContextVar
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime, timedelta, timezone, tzinfo
 from typing import Any
@@ -43,6 +44,10 @@ from rules.engine import (
     name_seats,
     rank_by,
 )
+
+# The game the current task is working on, set whenever the service touches one: the bot translates
+# with that game's Japanese catalog, so the same English in two games never takes the other's words.
+CURRENT_GAME: ContextVar[str | None] = ContextVar("junction_current_game", default=None)
 
 NOT_YOUR_TURN = "It is not your turn."
 STALE_MOVE = "That move is no longer possible."
@@ -351,6 +356,7 @@ class Tables:
     async def info(self, game_id: int) -> TableInfo:
         live = self._live.get(game_id)
         if live is not None:
+            CURRENT_GAME.set(live.row.game_key)
             return TableInfo(live.row, live.definition, list(live.seats), tuple(sorted(live.state.to_act())),
                              live.state.moves_applied, {s: c.deadline for s, c in live.clocks.items()})
         row = await self._row(game_id)
@@ -795,6 +801,7 @@ class Tables:
         row = await self.store.game(game_id)
         if row is None:
             raise Refused("There is no such game.")
+        CURRENT_GAME.set(row.game_key)
         return row
 
     async def _lobby(self, game_id: int) -> TableInfo:
@@ -806,6 +813,7 @@ class Tables:
     async def _running(self, game_id: int) -> _Live:
         live = self._live.get(game_id)
         if live is not None:
+            CURRENT_GAME.set(live.row.game_key)
             return live
         row = await self._row(game_id)
         if row.status != "running":

@@ -12,12 +12,12 @@ from tests.i18n.support import _sample, english_left, placeholder_problems
 ROOT = Path(__file__).resolve().parents[2]
 # Calls whose string arguments reach a user: replies, posts, refusals, catalog keys.
 USER_TEXT_CALLS = {"reply", "_reply", "send", "send_message", "edit_message", "Refused", "update_board", "t",
-                   "localize", "_update"}
+                   "localize", "_update", "append"}
 USER_TEXT_NAMES = {"text", "key", "head", "alt", "summary"}  # variables that hold a text about to be sent
 # Words that stay Latin in Japanese: the product, commands and their values, time formats, examples.
 KEEP = ["Junction", "AI", "Discord", "DM", "HH:MM", "HH", "Europe/Paris", "Asia/Tokyo", "thread:true",
         "/game new", "/game join", "/seat ai", "/seat back", "/clock resume", "/clock reminders on:true", "/hand",
-        "ai", "skip", "end", "shuffle", "join", "any", "Manage Server",
+        "ai", "skip", "end", "shuffle", "join", "any", "Manage Server", "key=value",
         *(f"X{n}" for n in range(1, 9))]
 
 
