@@ -70,12 +70,12 @@ USAGE_JA = (
 
 # Why a cart derails (the middle of the derail line), with its Japanese.
 _DERAIL: dict[str, str] = {
-    "runs off the track": "盤の外に飛び出して",
-    "hits the mine at {target}": " {target} の鉱山にぶつかって",
-    "hits the side of start square {target}": "スタート位置 {target} の側面にぶつかって",
-    "finds no track into {target}": " {target} へ続く線路がなく",
-    "finds no track from {via} on {target}": " {target} に {via} からの線路がなく",
-    "is knocked off the rails": "はじき飛ばされて",
+    "runs off the track": "が盤の外に飛び出して",
+    "hits the mine at {target}": "が {target} の鉱山にぶつかって",
+    "hits the side of start square {target}": "がスタート位置 {target} の側面にぶつかって",
+    "finds no track into {target}": "は {target} へ進む線路がなく",
+    "finds no track from {via} on {target}": "は {target} の線路が {via} 側につながっておらず",
+    "is knocked off the rails": "がはじき飛ばされて",
 }
 _COLLISION: dict[str, str] = {"head-on": "正面衝突", "rear": "後ろから衝突", "side": "横から衝突"}
 
@@ -116,11 +116,11 @@ def _cart_lines() -> dict[str, str]:
         out[f"{{who}}'s {name} cart"] = f"{{who}} の{colour}トロッコ"
     for why, japanese in _DERAIL.items():
         out[f"{{cart}} {why} and derails; {{gems}} back to the bag."] = (
-            f"{{cart}}が{japanese}脱線した。{{gems}}はバッグに戻った。")
-        out[f"{{cart}} {why} and derails; nothing back to the bag."] = f"{{cart}}が{japanese}脱線した。"
+            f"{{cart}}{japanese}脱線した。{{gems}}はバッグに戻った。")
+        out[f"{{cart}} {why} and derails; nothing back to the bag."] = f"{{cart}}{japanese}脱線した。"
     for kind, japanese in _COLLISION.items():
         out[f"{{mover}} hits {{hit}} on {{square}} ({kind}); the {{cart}} cart reverses on {{back}}."] = (
-            f"{{mover}}が {{square}} で{{hit}}に{japanese}した。{{cart}}トロッコは {{back}} で向きが逆になった。")
+            f"{{mover}}が {{square}} で {{hit}}に{japanese}した。{{cart}}トロッコは {{back}} で向きが逆になった。")
     for edge, japanese in EDGE_JA.items():
         out[f"{{cart}} turns {edge} on {{square}}."] = f"{{cart}}が {{square}} で{japanese}（{edge}）へ進んだ。"
     for side, japanese in (("left", "左手"), ("right", "右手")):
@@ -180,7 +180,7 @@ JA: dict[str, str] = {
     "{cart} delivers {gems} at {square}.": "{cart}が {square} に{gems}を持ち帰った。",
     "{cart} delivers nothing at {square}.": "{cart}が {square} に戻った（宝石なし）。",
     "{mover} hits {hit} on {square} ({kind}); the {cart} cart reverses on {back}.":
-        "{mover}が {square} で{hit}に衝突した（{kind}）。{cart}トロッコは {back} で向きが逆になった。",
+        "{mover}が {square} で {hit}に衝突した（{kind}）。{cart}トロッコは {back} で向きが逆になった。",
     "{cart} drops {gems} on {square}.": "{cart}が {square} に{gems}を落とした。",
     "{who} splits the {cart} cart's {n} gems: left {left} | right {right}.":
         "{who} が{cart}トロッコの宝石 {n} 個を分けた：左手 {left} 個 | 右手 {right} 個。",
@@ -227,7 +227,8 @@ JA: dict[str, str] = {
         "`{token}` は宝石ではありません（" + "、".join(f"`{k}`" for k in board.GEM_KINDS) + "）",
     "{token} is not a gem ({kinds})": "`{token}` は宝石ではありません（{kinds}）",
     "Empty move; " + USAGE: "手が空です。" + USAGE_JA,
-    "{verb} takes {count} word(s) after it; " + USAGE: "`{verb}` の後には {count} 語が必要です。" + USAGE_JA,
+    "{verb} takes {count} word(s) after it; " + USAGE: "`{verb}` の後には {count} 語を続けます。" + USAGE_JA,
+    "{verb} takes 0 word(s) after it; " + USAGE: "`{verb}` の後には何も続けません。" + USAGE_JA,
     "Unknown move {word}; " + USAGE: "不明な手 `{word}`。" + USAGE_JA,
     "speed goes up or down": "スピードは `up` か `down` で指定します",
     "go needs one edge: n, e, s or w": "`go` には辺を 1 つ指定します：n、e、s、w",

@@ -80,7 +80,7 @@ def test_result_words_are_translated(played: tuple[set[str], list[GameState]]) -
 
 def test_a_collision_line_reads_as_intended() -> None:
     line = "{s0}'s white cart hits {s1}'s black cart on e5 (head-on); the white cart reverses on e4."
-    assert ja(line) == "{s0} の白トロッコが e5 で{s1} の黒トロッコに正面衝突した。白トロッコは e4 で向きが逆になった。"
+    assert ja(line) == "{s0} の白トロッコが e5 で {s1} の黒トロッコに正面衝突した。白トロッコは e4 で向きが逆になった。"
     delivered = "{s2}'s black cart delivers 2 ruby, 1 gold, 1 diamond at n8."
     assert ja(delivered) == "{s2} の黒トロッコが n8 にルビー 2 個、黄金 1 個、ダイヤモンド 1 個を持ち帰った。"
     assert ja("Your split: left ruby, gold | right rock.") == "あなたの分け方：左手 ルビー、黄金 | 右手 岩。"
