@@ -9,7 +9,7 @@ from PIL import Image, ImageDraw
 from render import kit
 from rules.engine import name_seats
 from rules.ttr_cards.cards import BIG_CITIES, COLOURS, KINDS, LOCO, TICKETS
-from rules.ttr_cards.ja import KIND_JA, card_lists, yard_sets
+from rules.ttr_cards.ja import KIND_JA, card_lists, seat_lists, yard_sets
 
 WIDTH = 1400
 MARGIN = 20
@@ -659,7 +659,8 @@ def hand(view: dict[str, Any], names: list[str]) -> bytes:
         )
     y += rows_t * 104
     if pending:
-        kept = view.get("setup_choice")
+        # The setup choice stays in the view all game: it only answers the drawn tickets of the keep step.
+        kept = view.get("setup_choice") if view["phase"] == "keep_setup" else None
         title = "Drawn tickets: answer with `keep ID ID ...`" + (
             " (at least 1)" if view["phase"] == "keep_setup" else " or `keep none`"
         )
@@ -846,6 +847,11 @@ def _alt_text() -> dict[str, str]:
         entries["Game over: " + ", ".join(f"{{{n}}}" for n in names)] = "ゲーム終了：" + "、".join(
             f"{{{n}}}" for n in names
         )
+    for english, japanese in (("Keep step: waiting for {who}", "目的地カードの選択：{who} を待っています"),
+                              ("Scoring: waiting for {who} to pick tickets",
+                               "得点計算：{who} が目的地カードを選ぶのを待っています"),
+                              ("Final round, still to play: {who}", "最終ターン、残りの手番：{who}")):
+        entries.update(seat_lists(english, japanese))
     return entries
 
 

@@ -67,7 +67,29 @@ def _seat_lists(english_head: str, japanese_head: str) -> dict[str, str]:
     return entries
 
 
+def seat_lists(english: str, japanese: str) -> dict[str, str]:
+    """`english` with its "{who}" as a list of 2 to 4 seats ("{s0}, {s2}"), joined with "、" in Japanese."""
+    entries = {}
+    for count in range(2, 5):
+        names = [f"w{i}" for i in range(count)]
+        entries[english.replace("{who}", ", ".join(f"{{{n}}}" for n in names))] = japanese.replace(
+            "{who}", "、".join(f"{{{n}}}" for n in names)
+        )
+    return entries
+
+
+# Lines that name several seats: the one-placeholder form (one seat), and 2 to 4 seats joined with "、".
+_SEAT_LINES = {
+    "Everyone has chosen. Tickets kept: {who}.": "全員が選び終えた。残した目的地カードの枚数：{who}。",
+    "Final round: {who} play one more turn each.": "最終ターン：{who} の順にもう 1 手番ずつ行う。",
+    "The new deck is empty. Final round: {who}.": "新しい山札は空。最終ターン：{who}。",
+    "Choosing completed tickets: {who}.": "達成する目的地カードを選択中：{who}。",
+    "{city} bonus ({value}): {who}.": "{city} のビッグシティボーナス（{value} 点）：{who}。",
+}
+
 JA: dict[str, str] = {
+    **_SEAT_LINES,
+    **{k: v for english, japanese in _SEAT_LINES.items() for k, v in seat_lists(english, japanese).items()},
     # ---- words that appear as values inside lines
     **KIND_JA,
     "nothing": "なし",
@@ -113,7 +135,6 @@ JA: dict[str, str] = {
     ),
     "{who} has chosen their tickets.": "{who} が目的地カードを選んだ。",
     "You keep tickets {ids}.": "あなたが残した目的地カード：{ids}。",
-    "Everyone has chosen. Tickets kept: {counts}.": "全員が選び終えた。残した目的地カードの枚数：{counts}。",
     # ---- a turn
     "{who} moves {cards} to the track stack (now {total}).": (
         "{who} がトラックスタックにカードを {cards}移した（計 {total} 枚）。"
@@ -141,25 +162,21 @@ JA: dict[str, str] = {
     "{turns} turns in a row kept no ticket: the deck is closed ({n} cards set face down).": (
         "{turns} 手番続けて目的地カードが残されなかった：山札を閉じる（{n} 枚を裏向きで除外）。"
     ),
-    "Final round: {order} play one more turn each.": "最終ターン：{order} の順にもう 1 手番ずつ行う。",
     # ---- scoring
     "{kind} scoring. Track stacks: {stacks}.": "{kind}得点計算。トラックスタック：{stacks}。",
     **_seat_lists("{kind} scoring. Track stacks: ", "{kind}得点計算。トラックスタック："),
     "Tickets in hand: {hands}.": "手札の目的地カード：{hands}。",
     **_seat_lists("Tickets in hand: ", "手札の目的地カード："),
-    "Choosing completed tickets: {who}.": "達成する目的地カードを選択中：{who}。",
     "You pick ticket {id}.": "目的地カード {id} を選んだ。",
     "You drop ticket {id}.": "目的地カード {id} の選択を取り消した。",
     "{who} has chosen.": "{who} が選び終えた。",
     "{who} completes {ids} for {points} points.": "{who} が目的地カード {ids} を達成：{points} 点。",
     "{who} completes nothing for {points} points.": "{who} は目的地カードを達成できなかった：{points} 点。",
-    "{city} bonus ({value}): {who}.": "{city} のビッグシティボーナス（{value} 点）：{who}。",
     "Game over: {standings}.": "ゲーム終了：{standings}。",
     "Deck 2: {n} cards after dealing up to {deal} to each seat.": (
         "2 つ目の山札：各プレイヤーに最大 {deal} 枚ずつ配り、残りは {n} 枚。"
     ),
     "You are dealt {cards}.": "あなたに配られたカード：{cards}。",
-    "The new deck is empty. Final round: {order}.": "新しい山札は空。最終ターン：{order}。",
     # ---- refusals (IllegalMove reasons)
     "first choose which of your 6 tickets to keep, e.g. `keep 3 17`": (
         "まず 6 枚の目的地カードから残すものを選んでください（例：`keep 3 17`）"
