@@ -65,6 +65,12 @@ JA: dict[str, str] = {
     "start city": "始発の都市",
     "Stand-in map: our own board. Under a city: a pip per railroad that reaches it; x2 = two railroads.":
         "代用マップ（独自のボード）。都市の下の印：接続している鉄道会社ごとに 1 つ。x2 = 2 社が接続。",
+    # ---- alt text (see describe)
+    "Santa Fe, {status}. To act: {to_act}. Scores: {scores}. Track tiles left: {tiles}. Last: {last}":
+        "サンタフェ、{status}。手番：{to_act}。得点：{scores}。残りの線路タイル：{tiles}。直前：{last}",
+    "game over after round {n}": "ラウンド {n} でゲーム終了",
+    "before round 1: engineer step": "ラウンド 1 の前：技術者カードの購入",
+    **{f"round {{n}}: {english}": f"ラウンド {{n}}：{japanese}" for english, japanese in PHASES_JA.items()},
     # ---- the hand
     "spectator": "観戦者",
     "your move": "あなたの手番",
@@ -659,6 +665,29 @@ def board(view: dict[str, Any], names: list[str]) -> bytes:
     _strip(image, view, names)
     _panel(image, view, names)
     return kit.encode(image)
+
+
+# --------------------------------------------------------------------------- alt text
+
+
+def describe(view: dict[str, Any], names: list[str]) -> str:
+    """Alt text for the public board: the step, whose turn, scores, track tiles left, the last event.
+
+    The bot translates alt text as one line (render.describe joins lines), so the sentences are always
+    the same five in the same order: one JA pattern takes the line apart and each value is translated
+    on its own (the step by its own entries, the last event by the engine's catalog).
+    """
+    if view["over"]:
+        status = f"game over after round {view['round']}"
+    elif view["round"] == 0:
+        status = "before round 1: engineer step"
+    else:
+        status = f"round {view['round']}: {view['phase_name']}"
+    to_act = ", ".join(_name(names, s) for s in view["to_act"]) or "nobody"
+    scores = ", ".join(f"{_name(names, entry['seat'])} {entry['score']}" for entry in view["seats"])
+    tiles = ", ".join(f"{rr.upper()} {view['supply'][rr]}" for rr in RAILROADS)
+    last = name_seats(view["log"][-1], names) if view["log"] else "none"
+    return f"Santa Fe, {status}. To act: {to_act}. Scores: {scores}. Track tiles left: {tiles}. Last: {last}"
 
 
 # --------------------------------------------------------------------------- private view

@@ -144,8 +144,9 @@ JA.update({
 })
 JA["That move is not allowed now (step: {step})."] = "今はその手は指せません（現在のステップ：{step}）。"
 
-# Lines the engine may end with " (automatic)" (a forced move it made for the seat): each comes with
-# and without that tag, so "{tag}" never has to match an empty end.
+# Lines the engine may end with " (automatic)" (a forced move it made for the seat): each comes without
+# the tag, with it spelled out (the common case, no stray space in Japanese), and with "{tag}" (any other
+# ending, and the samples tests take from the source).
 _TAGGED: dict[str, str] = {
     "{who} passes.": "{who} がパスした。",
     "{who} has chosen.": "{who} が選び終えた。",
@@ -168,6 +169,7 @@ _TAGGED: dict[str, str] = {
 }
 for _english, _japanese in _TAGGED.items():
     JA[_english] = _japanese
+    JA[_english + " (automatic)"] = _japanese + "（自動）"
     JA[_english + "{tag}"] = _japanese + "{tag}"
 # The tag is its own value; "(automatic)" too, for a catalog that keeps a value's leading space apart.
 JA[" (automatic)"] = "（自動）"

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+import render
 from bot import i18n
 from render import santa_fe as sf_render
 from rules.engine import Catalog, IllegalMove, name_seats
@@ -42,11 +43,11 @@ def _ja(text: str) -> str:
     return i18n.localize("ja", text)
 
 
-def _left(texts, names) -> dict[str, list[str]]:
-    """English left after the bot's merged catalog, and after this game's catalog alone (so that another
-    game's entry cannot stand in for a missing one here)."""
+def _left(texts, names, own_catalog: Catalog = OWN) -> dict[str, list[str]]:
+    """English left after the bot's catalog, and after this game's catalog alone (so that no other
+    entry, the bot's or another game's, can stand in for a missing one here)."""
     texts = set(texts)
-    own = {t: left for t in texts if (left := support.english_left(OWN.text(t), names))}
+    own = {t: left for t in texts if (left := support.english_left(own_catalog.text(t), names))}
     return support.untranslated(texts, names) | own
 
 
@@ -151,9 +152,17 @@ def test_images_draw_every_word_in_japanese(played) -> None:
     assert left == {}
 
 
+def test_alt_text_is_translated(played) -> None:
+    _, states = played
+    fresh = [DEFINITION.new_game(3, {"advanced": True}, seed=1)]
+    lines = {render.describe(state.view(None), SEATS[: state.num_seats]) for state in [*fresh, *states]}
+    assert any("before round 1" in line for line in lines) and any("game over" in line for line in lines)
+    assert _left(lines, [*NAMES, *SEATS], Catalog(sf_render.JA)) == {}
+
+
 def test_worked_examples() -> None:
     line = "{s1} lays SF 2 toward Houston (Dallas–Houston 2/2). (automatic)"
-    assert name_seats(_ja(line), SEATS).replace(" （", "（") == (
+    assert name_seats(_ja(line), SEATS) == (
         "Bob が SF 2 を Houston 方面へ延ばした（Dallas–Houston 2/2）。（自動）"
     )
     line = "SF reaches Houston. {s0} earns $12 ($4 first to Houston, $8 SF bonus)."
@@ -167,4 +176,9 @@ def test_worked_examples() -> None:
     assert _ja("Your choice: play denver branch sf.") == "あなたの選択：`play denver branch sf`。"
     assert _ja("That move is not allowed now (step: lay pass 2).") == (
         "今はその手は指せません（現在のステップ：2 回目の線路敷設ターン）。"
+    )
+    view = DEFINITION.new_game(2, {}, seed=3).view(None)
+    assert _ja(render.describe(view, ["Ann", "ボブ"])) == (
+        "サンタフェ、ラウンド 1：カードの選択。手番：Ann, ボブ。得点：Ann 2, ボブ 2。"
+        "残りの線路タイル：SF 32, SP 30, GN 25, UP 24, KP 17。直前：ラウンド 1 開始。ファーストプレイヤーは Ann。"
     )
