@@ -89,7 +89,7 @@ JA: dict[str, str] = {
         "同点なら金貨、次にボード外のキューブが多い方（都市が少ない方）。",
     # the alt text (describe): one line, its parts through their own entries
     "Great Western Railway, round {r}: {stage}. Gold: {gold}. Cities (besides London): {cities}. {last}.":
-        "Great Western Railway、ラウンド {r}：{stage}。金貨：{gold}。都市数（London を除く）：{cities}。{last}。",
+        "グレート・ウェスタン鉄道、ラウンド {r}：{stage}。金貨：{gold}。都市数（London を除く）：{cities}。{last}。",
     "Last: nothing yet": "直前：まだなし",
     "game over ({how}), won by {who}": "ゲーム終了（{how}）、勝者 {who}",
     "auction, {who} to bid": "競売、{who} の入札",

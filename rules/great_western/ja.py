@@ -9,7 +9,8 @@ would catch every other game's lines in the bot's merged catalog).
 """
 
 JA: dict[str, str] = {
-    # ---- option, result words
+    # ---- the game's title (the rules translation's), option, result words
+    "Great Western Railway": "グレート・ウェスタン鉄道",
     "End the game after this round's income even if cities are empty (0 = no limit).":
         "このラウンドの収入の後、空いている都市が残っていてもゲームを終了します（0 = 制限なし）。",
     "city gold": "都市の金貨",

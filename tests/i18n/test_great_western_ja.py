@@ -216,11 +216,10 @@ def test_alt_text_is_translated(played: tuple[set[str], list[GreatWesternState]]
     for start in ("Great Western Railway, round 1: auction", "Great Western Railway, round 2: build",
                   "game over (every city connected)", "game over (round limit)", "Last: nothing yet"):
         assert any(start in text for text in texts_), start
-    # the game's title stays as it is, like the cities
-    assert untranslated(texts_, NAMES + SEAT_NAMES + ["Great Western Railway"]) == {}
+    assert untranslated(texts_, NAMES + SEAT_NAMES) == {}
     state = DEFINITION.new_game(2, {}, 3)
     assert ja(render.describe(state.view(None), ["Ann", "Bob"])) == (
-        f"Great Western Railway、ラウンド 1：競売、{['Ann', 'Bob'][state.bidder]} の入札。金貨：Ann 0, Bob 0。"
+        f"グレート・ウェスタン鉄道、ラウンド 1：競売、{['Ann', 'Bob'][state.bidder]} の入札。金貨：Ann 0, Bob 0。"
         "都市数（London を除く）：Ann 0, Bob 0。直前：まだなし。"
     )
 
