@@ -85,6 +85,7 @@ _SEAT_LINES = {
     "The new deck is empty. Final round: {who}.": "新しい山札は空。最終ターン：{who}。",
     "Choosing completed tickets: {who}.": "達成する目的地カードを選択中：{who}。",
     "{city} bonus ({value}): {who}.": "{city} のビッグシティボーナス（{value} 点）：{who}。",
+    "Game over: {who}.": "ゲーム終了：{who}。",  # the standings: "1. {s0} 34, 2. {s1} 20"
 }
 
 JA: dict[str, str] = {
@@ -172,7 +173,6 @@ JA: dict[str, str] = {
     "{who} has chosen.": "{who} が選び終えた。",
     "{who} completes {ids} for {points} points.": "{who} が目的地カード {ids} を達成：{points} 点。",
     "{who} completes nothing for {points} points.": "{who} は目的地カードを達成できなかった：{points} 点。",
-    "Game over: {standings}.": "ゲーム終了：{standings}。",
     "Deck 2: {n} cards after dealing up to {deal} to each seat.": (
         "2 つ目の山札：各プレイヤーに最大 {deal} 枚ずつ配り、残りは {n} 枚。"
     ),

@@ -174,6 +174,7 @@ def test_worked_examples() -> None:
     assert ja("Final scoring. Track stacks: {s0}: blue 2, loco 1; {s1}: nothing.") == (
         "最終得点計算。トラックスタック：Ann：青 2、機関車 1／Bob：なし。")
     assert ja("{s1} completes nothing for 0 points.") == "Bob は目的地カードを達成できなかった：0 点。"
+    assert ja("Game over: 1. {s2} 61, 2. {s0} 47, 2. {s1} 47.") == "ゲーム終了：1. Cid 61、2. Ann 47、2. Bob 47。"
     assert ja("New York bonus (15): {s0}, {s2}.") == "New York のビッグシティボーナス（15 点）：Ann、Cid。"
     # a refusal keeps the card names a move may use as notation
     assert ja("unknown card 'pinkk': use black, blue, green, orange, purple, red, white, yellow, loco") == (
