@@ -52,6 +52,13 @@ def _with_names(template: str, **values: str) -> str:
     return kit.tr(template).format(**values)
 
 
+def _fit_name(template: str, name: str, size: int, width: float, bold: bool = False) -> str:
+    """`template` translated, with `name` in it shortened (not the words around it) to fit `width`."""
+    words = kit.tr(template)
+    room = width - kit.text_size(words.replace("{who}", ""), size, bold, translate=False)[0]
+    return words.format(who=kit.fit(name, size, max(room, 20), bold, translate=False))
+
+
 def _last_line(last: dict[str, Any], names: list[str]) -> str:
     """"Last: ..." from the engine's last-action text (seat tokens stay until the words are translated)."""
     return _named(kit.tr("Last: " + last["text"]), names)
@@ -383,7 +390,7 @@ def _yard_rows(
         kit.text(
             draw,
             (cx + card_w / 2, y + card_h + 22),
-            kit.fit(_with_names("robbed by {who}", who=robber), 13, col_w + 20, translate=False),
+            _fit_name("robbed by {who}", robber, 13, col_w + 20),
             13,
             kit.DANGER,
             anchor="ma",
@@ -606,8 +613,7 @@ def hand(view: dict[str, Any], names: list[str]) -> bytes:
     kit.text(
         draw,
         (MARGIN + 46, 32),
-        kit.fit(_with_names("{who} - your hand (private)", who=_name(names, seat)), 26, WIDTH - MARGIN * 2 - 46,
-                True, translate=False),
+        _fit_name("{who} - your hand (private)", _name(names, seat), 26, WIDTH - MARGIN * 2 - 46, True),
         26,
         kit.INK,
         bold=True,
