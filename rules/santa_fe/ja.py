@@ -28,7 +28,7 @@ JA: dict[str, str] = {
     "Advanced game: $5 start, terrain costs, engineers, passing allowed, branch cards $2.":
         "アドバンスゲーム：開始時 $5、地形による費用、技術者カード、パス可、分岐カードは $2。",
     "Buy one track tile for $1 per round; once the supply is empty, bought tiles are laid.":
-        "選択ルール：毎ラウンド線路タイルを 1 つ $1 で購入できます。ストックが尽きたら購入したタイルを置きます。",
+        "選択ルール：毎ラウンド線路タイルを 1 つ $1 で購入できます。購入されていないタイルがすべて置かれたら、購入したタイルを置きます。",
     "money": "所持金",
     "value_7_cards": "価値 7 の都市カード",
     "E1": "終了：すべての線路タイルが置かれた",
@@ -158,9 +158,9 @@ _TAGGED: dict[str, str] = {
     "{who} buys nothing.": "{who} は線路タイルを購入しなかった。",
     "{who} buys a {rr} tile for ${price}.": "{who} が ${price} で {rr} の線路タイルを購入した。",
     "{who} lays {rr} {line} toward {city} ({section} {done}/{spaces}).":
-        "{who} が {rr} {line} を {city} 方面へ延ばした（{section} {done}/{spaces}）。",
+        "{who} が {rr} の路線 {line} を {city} 方面へ延ばした（{section} {done}/{spaces}）。",
     "{who} lays {rr} {line} toward {city} ({section} {done}/{spaces}), pays ${cost}.":
-        "{who} が {rr} {line} を {city} 方面へ延ばし（{section} {done}/{spaces}）、${cost} を支払った。",
+        "{who} が {rr} の路線 {line} を {city} 方面へ延ばし（{section} {done}/{spaces}）、${cost} を支払った。",
     "{who} starts {rr} line {line} at {start} toward {city} ({section} {done}/{spaces}).":
         "{who} が {start} から {rr} の路線 {line} を分岐させ、{city} 方面へ延ばした（{section} {done}/{spaces}）。",
     "{who} starts {rr} line {line} at {start} toward {city} ({section} {done}/{spaces}), pays ${cost}.":

@@ -163,7 +163,7 @@ def test_alt_text_is_translated(played) -> None:
 def test_worked_examples() -> None:
     line = "{s1} lays SF 2 toward Houston (Dallas–Houston 2/2). (automatic)"
     assert name_seats(_ja(line), SEATS) == (
-        "Bob が SF 2 を Houston 方面へ延ばした（Dallas–Houston 2/2）。（自動）"
+        "Bob が SF の路線 2 を Houston 方面へ延ばした（Dallas–Houston 2/2）。（自動）"
     )
     line = "SF reaches Houston. {s0} earns $12 ($4 first to Houston, $8 SF bonus)."
     assert name_seats(_ja(line), SEATS) == (
