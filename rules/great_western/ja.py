@@ -14,6 +14,7 @@ JA: dict[str, str] = {
     "End the game after this round's income even if cities are empty (0 = no limit).":
         "このラウンドの収入の後、空いている都市が残っていてもゲームを終了します（0 = 制限なし）。",
     "city gold": "都市の金貨",
+    "city gold: {points}": "都市の金貨：{points}",  # the breakdown line of the end-of-game file
     "cities": "都市",
     "city_count": "都市数",
     "cubes_off_board": "ボード外のキューブ",

@@ -110,6 +110,7 @@ COMPOSED = [
     "{s0}'s 1 unreplaced black cube is lost.",
     "t2 rolls 1 1 1: nothing.",
     "You have only 1 available cube.",
+    "     city gold: 27",  # the end-of-game file's breakdown under a name
 ]
 
 
