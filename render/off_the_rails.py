@@ -81,7 +81,7 @@ def _labels_ja() -> dict[str, str]:
 JA: dict[str, str] = {
     **engine_ja.JA,
     **_labels_ja(),
-    "Off the Rails - turn {n}": "Off the Rails - 手番 {n}",
+    "Off the Rails - turn {n}": "オフ・ザ・レールズ - 手番 {n}",
     "Stage: mining": "段階：採掘",
     "Stage: chasm open": "段階：鉱山の崩壊中",
     "Stage: collapse! chasm opens at {who}'s turn": "段階：崩壊カード！{who} の手番で崩壊が始まる",

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from itertools import combinations, combinations_with_replacement
 
-from rules.off_the_rails import board
+from rules.off_the_rails import board, scoring
 from rules.off_the_rails.moves import USAGE
 
 GEM_JA: dict[str, str] = {
@@ -131,16 +131,40 @@ def _cart_lines() -> dict[str, str]:
     return out
 
 
+def _result_lines() -> dict[str, str]:
+    """The bot's end-of-game lines built from the result: the breakdown after a seat's score
+    ("20 (rock 0, ruby 1, ...)"), one category per line in the final report ("ruby_majority: 5"), and the
+    details it reveals ("Ann: colour red; missions none; gems rock: 1; ...; carts_in_reserve 2")."""
+    out: dict[str, str] = {}
+    parts = ", ".join(f"{c} {{{c}}}" for c in scoring.CATEGORIES)
+    out[f"{{score}} ({parts})"] = "{score}（" + "、".join(f"{CATEGORY_JA[c]} {{{c}}}" for c in scoring.CATEGORIES) + "）"
+    for category in scoring.CATEGORIES:
+        out[f"{category}: {{n}}"] = f"{CATEGORY_JA[category]}：{{n}}"
+    gems_english = "; ".join(f"{k}: {{{k}}}" for k in board.GEM_KINDS)
+    gems_japanese = "・".join(f"{GEM_JA[k]} {{{k}}}" for k in board.GEM_KINDS)
+    out[gems_english] = gems_japanese
+    out[f"{{who}}: colour {{colour}}; missions {{missions}}; gems {gems_english}; carts_in_reserve {{carts}}"] = (
+        f"{{who}}：色 {{colour}}、ミッション {{missions}}、宝石 {gems_japanese}、手元のトロッコ {{carts}}")
+    return out
+
+
+CATEGORY_JA: dict[str, str] = {
+    **GEM_JA,
+    "ruby_majority": "ルビー最多ボーナス",
+    "missions": "ミッション",
+    "dirty_goblins": "汚いゴブリン達だ!",
+    "carts": "手元のトロッコ",
+}
+
 JA: dict[str, str] = {
+    "Off the Rails": "オフ・ザ・レールズ",
     # ---- words that appear as values inside lines, result categories and detail keys
     **GEM_JA,
     **COLOUR_JA,
     **CART_JA,
     "nothing": "なし",
-    "ruby_majority": "ルビー最多ボーナス",
-    "missions": "ミッション",
-    "dirty_goblins": "汚いゴブリン達だ!",
-    "carts": "手元のトロッコ",
+    **CATEGORY_JA,
+    **_result_lines(),
     "colour": "色",
     "gems": "宝石",
     "carts_in_reserve": "手元のトロッコ",

@@ -6,7 +6,7 @@ import os
 
 import pytest
 
-from bot import i18n
+from bot import i18n, tables, texts
 from render import catalog as render_catalog
 from render import kit
 from render import off_the_rails as otr_render
@@ -70,12 +70,20 @@ def test_refusals_and_option_descriptions_are_translated() -> None:
     assert support.untranslated(refusals + descriptions) == {}
 
 
-def test_result_words_are_translated(played: tuple[set[str], list[GameState]]) -> None:
+def test_the_end_of_game_lines_are_translated(played: tuple[set[str], list[GameState]]) -> None:
     _, states = played
-    result = next(s.result() for s in states if s.result() is not None)
-    words = [key for line in result.seats for key in (*line.breakdown, *line.details)]
-    words += [result.ended_by, *(line.details["colour"] for line in result.seats)]
-    assert support.untranslated(words) == {}
+    lines: list[str] = []
+    for state, result in ((s, s.result()) for s in states if s.result() is not None):
+        names = SEAT_NAMES[: state.num_seats]
+        lines += tables.result_lines(result, names) + texts.revealed_lines(result.to_json(), names)
+        for line in result.seats:  # the final report: one category, or one revealed detail, per line
+            lines += [f"     {category}: {points}" for category, points in line.breakdown.items()]
+            lines += [f"     {key} (revealed): {texts._detail(value)}" for key, value in line.details.items()]
+    assert len(lines) > 20
+    # mission ids are what `claim` reads: they stay as they are, like move notation
+    assert support.untranslated(lines, SEAT_NAMES + list(board.MISSION_IDS)) == {}
+    assert ja("Ann: colour red; missions none; gems rock: 1; ruby: 0; emerald: 2; gold: 0; diamond: 1; "
+              "carts_in_reserve 2") == "Ann：色 赤、ミッション なし、宝石 岩 1・ルビー 0・エメラルド 2・黄金 0・ダイヤモンド 1、手元のトロッコ 2"
 
 
 def test_a_collision_line_reads_as_intended() -> None:
