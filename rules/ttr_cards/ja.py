@@ -120,6 +120,18 @@ JA: dict[str, str] = {
     "completed_ids": "達成した目的地カード",
     "failed_ids": "未達成の目的地カード",
     "deck": "電車カードの山札が尽きて終了",
+    # the bot's end-of-game lines: standings with the breakdown (bot.tables.result_lines) and what each
+    # seat's details reveal (bot.texts.revealed_lines, clipped when long: then the last values are cut)
+    "{rank}. {who}: {score} (tickets_deck1 {deck1}, tickets_final {final}, tickets_failed {failed}, "
+    "big_cities {cities})": (
+        "{rank}. {who}：{score} 点（1 回目の得点計算 {deck1}、達成 {final}、未達成 {failed}、ビッグシティ {cities}）"
+    ),
+    "{who}: big_city_cards {cards}; completed {n}; completed_ids {ids}; failed_ids {failed}": (
+        "{who}：ビッグシティボーナスカード {cards}／達成 {n} 枚：{ids}／未達成：{failed}"
+    ),
+    "{who}: big_city_cards {cards}; completed {n}; completed_ids {ids}": (
+        "{who}：ビッグシティボーナスカード {cards}／達成 {n} 枚：{ids}"
+    ),
     # ---- setup
     "Each player holds 1 Locomotive and 7 cards. Display: {a}, {b}, {c}, {d}, {e}. "
     "Everyone keeps 1 to 6 of their 6 tickets (simultaneously): `keep ID ID ...`.": (

@@ -6,7 +6,8 @@ import os
 
 import pytest
 
-from bot import i18n
+from bot import i18n, texts
+from bot.tables import result_lines
 from render import catalog as render_catalog
 from render import describe, kit
 from render import ttr_cards as ttr_render
@@ -77,6 +78,19 @@ def test_played_games_are_all_japanese(played: tuple[set[str], list]) -> None:
             words.update(line.details)
     assert {"tickets_failed", "big_city_cards", "deck"} <= words
     assert untranslated(words, NAMES) == {}
+
+
+def test_end_of_game_lines_are_japanese(played: tuple[set[str], list]) -> None:
+    """The bot's standings (with the breakdown) and what each seat's result reveals."""
+    _, states = played
+    lines = []
+    for state in states:
+        result = state.result()
+        if result is not None:
+            names = PLAYERS[: state.num_seats]
+            lines += result_lines(result, names) + texts.revealed_lines(result.to_json(), names)
+    assert any("failed_ids" in line for line in lines)
+    assert untranslated(lines, NAMES + PLAYERS) == {}
 
 
 def test_refusals_are_japanese(played: tuple[set[str], list]) -> None:
