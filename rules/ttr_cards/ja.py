@@ -120,6 +120,11 @@ JA: dict[str, str] = {
     "completed_ids": "達成した目的地カード",
     "failed_ids": "未達成の目的地カード",
     "deck": "電車カードの山札が尽きて終了",
+    # the end-of-game file (bot.texts.final_report): "tickets_deck1: 58" under each seat
+    "tickets_deck1: {n}": "1 回目の得点計算：{n}",
+    "tickets_final: {n}": "達成した目的地カード：{n}",
+    "tickets_failed: {n}": "未達成の目的地カード：{n}",
+    "big_cities: {n}": "ビッグシティボーナス：{n}",
     # the bot's end-of-game lines: standings with the breakdown (bot.tables.result_lines) and what each
     # seat's details reveal (bot.texts.revealed_lines, clipped when long: then the last values are cut)
     "{rank}. {who}: {score} (tickets_deck1 {deck1}, tickets_final {final}, tickets_failed {failed}, "

@@ -81,7 +81,8 @@ def test_played_games_are_all_japanese(played: tuple[set[str], list]) -> None:
 
 
 def test_end_of_game_lines_are_japanese(played: tuple[set[str], list]) -> None:
-    """The bot's standings (with the breakdown) and what each seat's result reveals."""
+    """The bot's standings (with the breakdown), what each seat's result reveals, and the breakdown lines of
+    the end-of-game file (as bot.texts.final_report writes them, without their indent)."""
     _, states = played
     lines = []
     for state in states:
@@ -89,6 +90,7 @@ def test_end_of_game_lines_are_japanese(played: tuple[set[str], list]) -> None:
         if result is not None:
             names = PLAYERS[: state.num_seats]
             lines += result_lines(result, names) + texts.revealed_lines(result.to_json(), names)
+            lines += [f"{category}: {points}" for line in result.seats for category, points in line.breakdown.items()]
     assert any("failed_ids" in line for line in lines)
     assert untranslated(lines, NAMES + PLAYERS) == {}
 
