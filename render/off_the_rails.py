@@ -82,6 +82,11 @@ JA: dict[str, str] = {
     **engine_ja.JA,
     **_labels_ja(),
     "Off the Rails - turn {n}": "オフ・ザ・レールズ - 手番 {n}",
+    # the alt text (describe)
+    "Off the Rails, turn {turn} ({stage}). Scores: {scores}. {now}.": "オフ・ザ・レールズ、手番 {turn}（{stage}）。得点：{scores}。{now}。",
+    "mining": "採掘",
+    "collapse card drawn": "崩壊カードが引かれた",
+    "chasm open": "鉱山の崩壊中",
     "Stage: mining": "段階：採掘",
     "Stage: chasm open": "段階：鉱山の崩壊中",
     "Stage: collapse! chasm opens at {who}'s turn": "段階：崩壊カード！{who} の手番で崩壊が始まる",
@@ -568,6 +573,24 @@ def _draw_board(view: dict[str, Any], names: list[str], private: bool) -> bytes:
             )
     _panel(image, view, names, private)
     return kit.encode(image)
+
+
+def describe(view: dict[str, Any], names: list[str]) -> str:
+    """Alt text for the public board: the turn and stage, each player's score, and what is awaited now.
+
+    One line of fixed shape, so that the bot's catalog translates it whole (the JA pattern
+    "Off the Rails, turn {turn} ({stage}). ...") and its last part through the panel's own entries.
+    """
+    names = _names(view, names)
+    stage = {"mining": "mining", "collapse": "collapse card drawn", "chasm": "chasm open"}[view["stage"]]
+    scores = ", ".join(f"{names[p['seat']]} {p['score']}" for p in view["players"])
+    if view["over"]:
+        now = f"Game over: {view['ended_by']}"
+    elif view["pending"]:
+        now = name_seats(view["pending"]["text"], names)
+    else:
+        now = f"{names[view['active']]}: action phase, {view['actions_used']} of {view['actions_max']} actions used"
+    return f"Off the Rails, turn {view['turn']} ({stage}). Scores: {scores}. {now}."
 
 
 def board(view: dict[str, Any], names: list[str]) -> bytes:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import os
 
 import pytest
@@ -105,6 +106,7 @@ PHASES = {"action-mining", "action-collapse", "action-chasm", "run", "take", "go
           "over"}
 
 
+@functools.cache
 def _states_in_every_phase() -> list[GameState]:
     """One state waiting in each decision (run, take, go, split, pick, claim, rift), in each stage, and the end."""
     wanted: dict[str, GameState] = {}
@@ -145,3 +147,10 @@ def test_every_gem_list_a_cart_can_carry_is_translated() -> None:
         words = catalog.line(", ".join(board.gem_list(load)))
         assert support.english_left(words) == [], words
 
+
+
+def test_the_alt_text_is_translated_in_every_phase() -> None:
+    descriptions = [otr_render.describe(state.view(None), SEAT_NAMES) for state in _states_in_every_phase()]
+    assert support.untranslated(descriptions, SEAT_NAMES) == {}
+    first = otr_render.describe(DEFINITION.new_game(2, {}, 1).view(None), SEAT_NAMES)
+    assert ja(first) == "オフ・ザ・レールズ、手番 1（採掘）。得点：Ann 6, Bob 6。Ann：アクションフェーズ（4 回中 0 回使用）。"
