@@ -47,6 +47,7 @@ def name_seats(text: str, names: list[str] | tuple[str, ...] | None = None) -> s
 # --------------------------------------------------------------------------- translations
 
 _PLACEHOLDER = re.compile(r"\{(\w+)\}")
+_SENTENCE_BREAK = re.compile(r"(?<=[.!?])\s+(?=[A-Z{*`(])")
 
 
 class Catalog:
@@ -119,6 +120,10 @@ class Catalog:
             if match:
                 values = {k: self._line(v, depth + 1) for k, v in match.groupdict().items()}
                 return other.format(**values)
+        if depth == 0:  # a paragraph (alt text is one line): sentence by sentence
+            sentences = _SENTENCE_BREAK.split(text)
+            if len(sentences) > 1:
+                return " ".join(self._line(sentence, 1) for sentence in sentences)
         return text
 
     def text(self, text: str) -> str:

@@ -43,3 +43,8 @@ def test_lines_bullets_indents_and_joined_events():
     assert CATALOG.text(text) == "ゲーム終了。\n• {s0} がカードを 2 枚引いた。\n    ゲーム終了。\nunknown"
     joined = Catalog.JOIN.join(["{s0} draws 2 cards.", "Game over."])
     assert CATALOG.line(joined) == Catalog.JOIN.join(["{s0} がカードを 2 枚引いた。", "ゲーム終了。"])
+
+
+def test_a_paragraph_without_an_entry_is_translated_sentence_by_sentence():
+    text = "Game over. {s0} draws 2 cards. Unknown words here."
+    assert CATALOG.line(text) == "ゲーム終了。 {s0} がカードを 2 枚引いた。 Unknown words here."
