@@ -139,6 +139,10 @@ def test_options_and_results_are_translated(played) -> None:
             words += [*line.breakdown, *line.details]
     assert {"E1", "E2", "money", "value_7_cards"} <= set(words)
     assert _left(words, NAMES) == {}
+    # How a game ended is a code ("E2": too short for a word check): it must read as a sentence.
+    for code in ("E1", "E2", "E3"):
+        assert support.english_left(OWN.line(code)) == [] and OWN.line(code) != code
+        assert _ja(code) == OWN.line(code)
 
 
 def test_images_draw_every_word_in_japanese(played) -> None:
