@@ -14,7 +14,8 @@ from render import santa_fe as sf_render
 from rules.engine import Catalog, IllegalMove, name_seats
 from rules.santa_fe import DEFINITION
 from rules.santa_fe.board import BOARD, RAILROADS
-from rules.santa_fe.ja import JA
+from rules.santa_fe.ja import JA, PHASES_JA
+from rules.santa_fe.notation import PHASE_NAMES
 from tests.i18n import support
 
 # Seeded games per seat count and option set (16 combinations): 4 meet every kind of line, the
@@ -60,6 +61,13 @@ def played() -> tuple[set[str], list]:
 def test_catalogs_keep_their_placeholders() -> None:
     assert support.placeholder_problems(JA) == []
     assert support.placeholder_problems(sf_render.JA) == []
+
+
+def test_every_step_has_its_japanese_name() -> None:
+    assert set(PHASES_JA) == set(PHASE_NAMES.values())
+    for english, japanese in PHASES_JA.items():
+        assert _ja(f"That move is not allowed now (step: {english}).").endswith(f"（現在のステップ：{japanese}）。")
+        assert OWN.line(f"That move is not allowed now (step: {english}).").endswith(f"：{japanese}）。")
 
 
 def test_every_engine_text_in_the_source_is_translated() -> None:
