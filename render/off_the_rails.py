@@ -372,6 +372,9 @@ def _names(view: dict[str, Any], names: list[str]) -> list[str]:
 def _panel(image: Image.Image, view: dict[str, Any], names: list[str], private: bool) -> None:
     panel = kit.Panel(image, (BOARD_PX, 0, WIDTH, HEIGHT))
     draw = panel.draw
+    # names inside sentences are shortened first: a long name must not push the words out of the panel
+    # (wrapping keeps a Latin word whole)
+    short = [kit.fit(n, 18, panel.width * 0.6, bold=True, translate=False) for n in names]
     stage = view["stage"]
     if stage == "collapse" and view["collapse_holder"] is not None:
         stage_text = f"Stage: collapse! chasm opens at {seat_token(view['collapse_holder'])}'s turn"
@@ -380,20 +383,20 @@ def _panel(image: Image.Image, view: dict[str, Any], names: list[str], private: 
     else:
         stage_text = "Stage: mining"
     panel.title(f"Off the Rails - turn {view['turn']}", 26)
-    _line_as_is(panel, _says(stage_text, names), 17, bold=stage != "mining")
+    _line_as_is(panel, _says(stage_text, short), 17, bold=stage != "mining")
     if view["over"]:
         panel.line(kit.fit(f"Game over: {view['ended_by']}", 18, panel.width, bold=True), 18, kit.DANGER,
                    bold=True, translate=False)
     else:
         pending = view["pending"]
         if pending:
-            _wrapped_as_is(panel, _says(pending["text"], names), 18, kit.HIGHLIGHT, bold=True)
+            _wrapped_as_is(panel, _says(pending["text"], short), 18, kit.HIGHLIGHT, bold=True)
         else:
             seat = view["active"]
             used = view["actions_used"]
             _wrapped_as_is(
                 panel,
-                _says(f"{seat_token(seat)}: action phase, {used} of {view['actions_max']} actions used", names),
+                _says(f"{seat_token(seat)}: action phase, {used} of {view['actions_max']} actions used", short),
                 18,
                 kit.HIGHLIGHT,
                 bold=True,
@@ -479,12 +482,12 @@ def _panel(image: Image.Image, view: dict[str, Any], names: list[str], private: 
             route = "-".join(path["path"])
             end = f" ({path['outcome']} at {path['target']})" if path["target"] else f" ({path['outcome']})"
             # the player's name stays out of the label that is translated
-            moves.append(f"{names[path['seat']]} {kit.tr(path['cart'] + ': ' + route + end)}")
+            moves.append(f"{short[path['seat']]} {kit.tr(path['cart'] + ': ' + route + end)}")
         panel.line("Last run (magenta path)", 16, bold=True)
         for line in moves:
             _wrapped_as_is(panel, line, 15, kit.INK, indent=8)
     if private and view.get("seat") is not None:
-        _private_box(panel, view, names)
+        _private_box(panel, view, short)
     # legend at the bottom
     panel.y = max(panel.y + 6, HEIGHT - 64)
     if panel.room() > 20:
