@@ -163,7 +163,9 @@ JA: dict[str, str] = {
     **COLOUR_JA,
     **CART_JA,
     "nothing": "なし",
-    **CATEGORY_JA,
+    # not "missions" alone: it is also an option's key, which /rules shows as notation (`missions`)
+    **{category: japanese for category, japanese in CATEGORY_JA.items() if category != "missions"},
+    "missions (revealed): {value}": "ミッション（公開）：{value}",
     **_result_lines(),
     "colour": "色",
     "gems": "宝石",

@@ -87,6 +87,15 @@ def test_the_end_of_game_lines_are_translated(played: tuple[set[str], list[GameS
               "carts_in_reserve 2") == "Ann：色 赤、ミッション なし、宝石 岩 1・ルビー 0・エメラルド 2・黄金 0・ダイヤモンド 1、手元のトロッコ 2"
 
 
+def test_rules_text_keeps_the_option_keys() -> None:
+    english = texts.rules_text(DEFINITION)
+    japanese = i18n.rules_text("ja", DEFINITION, english)
+    for option in DEFINITION.options:  # what `/game new options:` reads, in every language
+        assert f"`{option.key}`" in japanese
+    option_lines = [line for line in english.split("\n") if line.startswith("• ")]
+    assert support.untranslated(option_lines, ["on", "off", "auto"]) == {}  # values are notation too
+
+
 def test_a_collision_line_reads_as_intended() -> None:
     line = "{s0}'s white cart hits {s1}'s black cart on e5 (head-on); the white cart reverses on e4."
     assert ja(line) == "{s0} の白トロッコが e5 で {s1} の黒トロッコに正面衝突した。白トロッコは e4 で向きが逆になった。"
