@@ -365,6 +365,9 @@ JA: dict[str, str] = {
         "手番タイマー：{hours} 時間 · 時間切れのときは{action} · {n} 回連続で時間切れになると AI が席を引き継ぐ · "
         "休暇は 1 人 {vacation} 時間まで",
     "the AI plays": "AI が指す",
+    # ---- final standings (bot.tables.result_lines; the categories come translated)
+    "{rank}. {name}: {score} ({parts})": "{rank}. {name}：{score}（{parts}）",
+    "{rank}. {name}: {score}": "{rank}. {name}：{score}",
 }
 
 # /rules summaries in Japanese, by game key (the English ones are GameDefinition.summary).

@@ -150,14 +150,17 @@ def secret_part(state: GameState, seat: int, public_view: dict[str, Any]) -> dic
 _MISSING = object()
 
 
-def result_lines(result: Result, names: list[str]) -> list[str]:
-    """Final standings in words, with each seat's breakdown."""
+def result_lines(result: Result | Mapping[str, Any], names: list[str],
+                 word: Callable[[str], str] = str) -> list[str]:
+    """Final standings in words, with each seat's breakdown (`word` translates a category's name)."""
+    data = result.to_json() if isinstance(result, Result) else result
     lines = []
-    for line in result.seats:
-        parts = ", ".join(f"{k} {v}" for k, v in line.breakdown.items())
-        lines.append(f"{line.rank}. {names[line.seat]}: {line.score}" + (f" ({parts})" if parts else ""))
-    if result.ended_by:
-        lines.append(name_seats(result.ended_by, names))
+    for line in data["seats"]:
+        parts = ", ".join(f"{word(k)} {v}" for k, v in line.get("breakdown", {}).items())
+        name = names[line["seat"]] if line["seat"] < len(names) else f"Seat {line['seat'] + 1}"
+        lines.append(f"{line['rank']}. {name}: {line['score']}" + (f" ({parts})" if parts else ""))
+    if data.get("ended_by"):
+        lines.append(name_seats(data["ended_by"], names))
     return lines
 
 

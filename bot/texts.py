@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from bot.store import SeatRow
 from bot.tables import TableInfo
 from rules.engine import GameDefinition
@@ -134,18 +136,21 @@ def _detail(value: object) -> str:
     return str(value)
 
 
-def revealed_lines(result: dict | None, names: list[str], width: int = 180) -> list[str]:
-    """What each seat's result details reveal (tickets, cards...), one short line per seat; [] if none."""
+def revealed_lines(result: dict | None, names: list[str], width: int = 180,
+                   word: Callable[[str], str] = str) -> list[str]:
+    """What each seat's result details reveal (tickets, cards...), one short line per seat; [] if none.
+
+    `word` translates a detail's name (the bot passes the reader's language)."""
     lines = []
     for line in (result or {}).get("seats", []):
         details = line.get("details") or {}
         if details:
             name = names[line["seat"]] if line["seat"] < len(names) else f"Seat {line['seat'] + 1}"
-            lines.append(clip(f"{name}: " + "; ".join(f"{k} {_detail(v)}" for k, v in details.items()), width))
+            lines.append(clip(f"{name}: " + "; ".join(f"{word(k)} {_detail(v)}" for k, v in details.items()), width))
     return ["**Revealed:**", *lines] if lines else []
 
 
-def final_report(info: TableInfo, names: list[str], log_lines: list[str]) -> str:
+def final_report(info: TableInfo, names: list[str], log_lines: list[str], word: Callable[[str], str] = str) -> str:
     """The downloadable end-of-game file: seats, standings with breakdown, revealed details, every move."""
     d, row = info.definition, info.row
     out = [f"{d.title} · game #{row.id}", f"Options: {options_line(d, row.options) or '(none)'}",
@@ -154,8 +159,8 @@ def final_report(info: TableInfo, names: list[str], log_lines: list[str]) -> str
     for line in result.get("seats", []):
         name = names[line["seat"]] if line["seat"] < len(names) else f"Seat {line['seat'] + 1}"
         out.append(f"{line['rank']}. {name}: {line['score']}")
-        out += [f"     {category}: {points}" for category, points in line.get("breakdown", {}).items()]
-        out += [f"     {key} (revealed): {_detail(value)}" for key, value in (line.get("details") or {}).items()]
+        out += [f"     {word(category)}: {points}" for category, points in line.get("breakdown", {}).items()]
+        out += [f"     {word(key)} (revealed): {_detail(value)}" for key, value in (line.get("details") or {}).items()]
     if result.get("ended_by"):
         from rules.engine import name_seats
 

@@ -518,8 +518,9 @@ def encode(image: Image.Image, exact: bool = False) -> bytes:
 # --------------------------------------------------------------------------- side panel
 
 
-# Words stay whole; Japanese may break before any character but closing marks.
-_WRAP_TOKENS = re.compile(r"\s+|[^\s\u3000-\u9fff\uff00-\uffef]+|.")
+# Words stay whole (Latin words and katakana words: ダイヤモンド); other Japanese may break before any
+# character but closing marks.
+_WRAP_TOKENS = re.compile(r"\s+|[\u30a0-\u30ff]+|[^\s\u3000-\u9fff\uff00-\uffef]+|.")
 _NO_LINE_START = frozenset("、。，．・：；？！）」』】〕ー…")
 
 
@@ -562,10 +563,11 @@ class Panel:
         text(self.draw, (self.x + indent, self.y), s, size, fill, bold=bold, translate=translate)
         self.y += int(size * 1.35)
 
-    def wrapped(self, s: str, size: int = 16, fill: RGB = INK, bold: bool = False, indent: int = 0) -> None:
+    def wrapped(self, s: str, size: int = 16, fill: RGB = INK, bold: bool = False, indent: int = 0,
+                translate: bool = True) -> None:
         """Text broken into lines that fit the panel width (Japanese between any two characters)."""
         current = ""
-        for token in _WRAP_TOKENS.findall(tr(s)):
+        for token in _WRAP_TOKENS.findall(tr(s) if translate else s):
             trial = current + token
             if current.strip() and not token.isspace() and token not in _NO_LINE_START \
                     and text_size(trial.strip(), size, bold, translate=False)[0] > self.width - indent:

@@ -99,15 +99,17 @@ class ClockCog(CommandCog):
         await self.tables.posts_done(done)
 
     async def since_parts(self, info: TableInfo, user_id: int, locale: Any = None) -> tuple[list[str], discord.File | None]:
-        """'Since your last turn': the moves in words (English: the caller localizes the DM) and a strip
-        of small boards from then to now, drawn in the reader's language."""
+        """'Since your last turn': the moves in words and a strip of small boards from then to now, in the
+        reader's language (the heading stays English: the caller localizes the whole message)."""
         try:
             report = await self.tables.since_last_turn(info.row.id, user_id, max_lines=12)
         except Refused:
             return [], None
         if not report.lines:
             return [], None
-        lines = [f"**Since your last turn** ({report.moves} {'move' if report.moves == 1 else 'moves'}):", *(f"› {texts.clip(line, 150)}" for line in report.lines)]
+        # Each move in the reader's language before it is shortened: a cut line no longer matches its entry.
+        lines = [f"**Since your last turn** ({report.moves} {'move' if report.moves == 1 else 'moves'}):",
+                 *(f"› {texts.clip(i18n.localize(locale, line), 150)}" for line in report.lines)]
         try:
             boards = [await self.bot.renderer.board(view, list(report.names), i18n.lang(locale))
                       for view in report.views]

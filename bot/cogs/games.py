@@ -24,7 +24,7 @@ from discord import app_commands
 
 from bot import i18n, texts
 from bot.cogs import CommandCog
-from bot.tables import STALE_MOVE, ClockSettings, Outcome, Refused, TableInfo, Tables
+from bot.tables import STALE_MOVE, ClockSettings, Outcome, Refused, TableInfo, Tables, result_lines
 from bot.ui.components import board_view, lobby_view, picker_view
 from bot.ui.picker import autocomplete, menu
 
@@ -170,10 +170,16 @@ class GamesCog(CommandCog):
                 log.exception("rendering the board of game %s failed", info.row.id)
             if info.row.status == "over":
                 files += await self._end_of_game_files(info, names, locale)
+        def word(english: str) -> str:  # a breakdown category or detail name, in the post's language
+            return i18n.localize(locale, english)
+
+        if result is not None and info.row.result:  # the standings again, their categories translated
+            seats = info.row.result["seats"]
+            result = result_lines({"seats": seats}, info.names, word) + result[len(seats):]
         text = texts.board_text(info, lines, result)
         if info.row.status == "over" and result is not None:
             # The hidden details the engine's result reveals, in the post itself when they fit.
-            revealed = texts.revealed_lines(info.row.result, info.names)
+            revealed = texts.revealed_lines(info.row.result, info.names, word=word)
             if revealed and len(text) + len("\n".join(revealed)) + 1 <= texts.MAX_CONTENT:
                 text = texts.board_text(info, lines, result + revealed)
         text = i18n.localize(locale, text)
@@ -209,7 +215,8 @@ class GamesCog(CommandCog):
                                   i18n.t(locale, "{name}'s hand at the end of the game", name=names[seat])))
         except Exception:
             log.exception("rendering the revealed hands of game %s failed", info.row.id)
-        report = i18n.localize(locale, texts.final_report(info, names, await self.tables.log(info.row.id)))
+        report = i18n.localize(locale, texts.final_report(info, names, await self.tables.log(info.row.id),
+                                                           word=lambda english: i18n.localize(locale, english)))
         files.append(discord.File(io.BytesIO(report.encode()), filename=f"game-{info.row.id}-log.txt",
                                   description=i18n.t(locale, "The whole move log and the final standings")))
         return files[-9:] if len(files) > 9 else files  # Discord allows 10 files; the board is one
