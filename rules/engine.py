@@ -59,7 +59,8 @@ class Catalog:
     (`"Game over."`) or a pattern with `{name}` placeholders matched against a whole line
     (`"{who} draws {n} cards."` matches `"{s1} draws 2 cards."`). A placeholder's value is
     translated too when the catalog knows it (a word like `"black"`, or a line of another pattern),
-    so templates can be composed. Unknown text comes back unchanged.
+    so templates can be composed, except in backticks (`` `{move}` ``): notation stays as typed.
+    Unknown text comes back unchanged.
     """
 
     # Joins the event lines of one move inside a longer line (a log entry): each part is translated on
@@ -77,6 +78,7 @@ class Catalog:
             if not literal.strip():
                 continue  # "{a}" alone would match anything
             seen: set[str] = set()
+            code: set[str] = set()  # placeholders in backticks (`{key}`): notation, never translated
             regex = []
             for index, part in enumerate(parts):
                 if index % 2 == 0:
@@ -84,9 +86,11 @@ class Catalog:
                 else:
                     regex.append(f"(?P={part})" if part in seen else f"(?P<{part}>.+?)")
                     seen.add(part)
-            patterns.append((len(literal), re.compile("".join(regex) + r"\Z", re.DOTALL), other))
+                    if parts[index - 1].endswith("`") and parts[index + 1].startswith("`"):
+                        code.add(part)
+            patterns.append((len(literal), re.compile("".join(regex) + r"\Z", re.DOTALL), other, frozenset(code)))
         patterns.sort(key=lambda item: -item[0])  # the most specific (longest literal text) first
-        self._patterns = [(pattern, other) for _, pattern, other in patterns]
+        self._patterns = [(pattern, other, code) for _, pattern, other, code in patterns]
         self._cache: dict[str, str] = {}
 
     def __len__(self) -> int:
@@ -115,10 +119,10 @@ class Catalog:
             return exact
         if depth > 3 or not text.strip():
             return text
-        for pattern, other in self._patterns:
+        for pattern, other, code in self._patterns:
             match = pattern.match(text)
             if match:
-                values = {k: self._line(v, depth + 1) for k, v in match.groupdict().items()}
+                values = {k: v if k in code else self._line(v, depth + 1) for k, v in match.groupdict().items()}
                 return other.format(**values)
         if depth == 0:  # a paragraph (alt text is one line): sentence by sentence
             sentences = _SENTENCE_BREAK.split(text)

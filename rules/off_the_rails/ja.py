@@ -163,8 +163,8 @@ JA: dict[str, str] = {
     **COLOUR_JA,
     **CART_JA,
     "nothing": "なし",
-    # not "missions" alone: it is also an option's key, which /rules shows as notation (`missions`)
-    **{category: japanese for category, japanese in CATEGORY_JA.items() if category != "missions"},
+    # "missions" is also an option's key: /rules shows it in backticks, which Catalog never translates
+    **CATEGORY_JA,
     "missions (revealed): {value}": "ミッション（公開）：{value}",
     **_result_lines(),
     "colour": "色",

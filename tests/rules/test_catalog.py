@@ -12,6 +12,7 @@ CATALOG = Catalog({
     "{who} lays a track {line}.": "{who} が {line} に線路を敷いた。",
     "Round {n}: {what}": "第 {n} ラウンド：{what}",
     "{a} and {a}": "{a} が二つ",
+    "You played `{move}`.": "`{move}` を指した。",
     "{x}": "never used: a pattern with no literal text would match anything",
 })
 
@@ -48,3 +49,8 @@ def test_lines_bullets_indents_and_joined_events():
 def test_a_paragraph_without_an_entry_is_translated_sentence_by_sentence():
     text = "Game over. {s0} draws 2 cards. Unknown words here."
     assert CATALOG.line(text) == "ゲーム終了。 {s0} がカードを 2 枚引いた。 Unknown words here."
+
+
+def test_notation_in_backticks_is_never_translated():
+    assert CATALOG.line("You played `black`.") == "`black` を指した。"
+    assert CATALOG.line("Round 1: black") == "第 1 ラウンド：黒の"
