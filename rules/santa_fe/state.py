@@ -41,6 +41,13 @@ def _s(seat: int) -> str:
     return seat_token(seat)
 
 
+# How the game ended, in words for the standings (the state keeps the spec's code, E1-E3).
+ENDINGS = {
+    "E1": "The game ended: every track tile was laid.",
+    "E2": "The game ended: a player could not lay any track.",
+    "E3": "The game ended: everyone passed in a lay pass.",
+}
+
 class SantaFeState(GameState):
     """The whole game. Lanes are stored per section: None (empty) or [rr, line, from_city, tiles]."""
 
@@ -784,7 +791,7 @@ class SantaFeState(GameState):
             SeatResult(s, scores[s], self.score_parts(s), ranks[s], {"value_7_cards": sevens[s]})
             for s in sorted(range(self.num_seats), key=lambda s: (ranks[s], s))
         )
-        return Result(seats, self.ended_by)
+        return Result(seats, ENDINGS.get(self.ended_by, self.ended_by))
 
     # ------------------------------------------------------------------ views
 
