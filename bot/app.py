@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import os
 import time
@@ -106,6 +107,8 @@ class JunctionBot(commands.Bot):
         else:
             await self.tree.sync()
         await self.renderer.warm_up()
+        # Build the translation catalogs off the loop (~0.3 s in all) so no first Japanese post waits.
+        self._catalogs_warm = asyncio.create_task(asyncio.to_thread(i18n.warm))
 
     async def on_ready(self) -> None:
         if self.application_id:
@@ -122,6 +125,9 @@ class JunctionBot(commands.Bot):
 
     async def close(self) -> None:
         await self.scheduler.stop()
+        warming = getattr(self, "_catalogs_warm", None)
+        if warming is not None:
+            await warming  # a thread cannot be cancelled; it is done in well under a second
         if self.junction is not None:
             await self.junction.drain()
         try:

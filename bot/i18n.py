@@ -453,6 +453,12 @@ def catalog(game: str | None = None) -> Catalog:
     return Catalog(kit.JA | games | titles | JA)
 
 
+def warm() -> None:
+    """Build every catalog now (the bot does it in a thread at start)."""
+    for key in (*GAME_KEYS, None):
+        catalog(key)
+
+
 def localize(locale: Any, text: str, game: str | None = None) -> str:
     """Text the bot composed in English, in the reader's language (unknown lines stay as they are).
 
