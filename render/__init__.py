@@ -38,7 +38,10 @@ def catalog(game_key: str, lang: str) -> Catalog | None:
 
 
 def in_language(lang: str | None, game_key: str, function: Callable[..., Any], *args: Any) -> Any:
-    """`function(*args)` drawing its labels in `lang` ("ja"; anything else is English)."""
+    """`function(*args)` drawing its labels in `lang` ("ja" or "en"; None: the language already set
+    around the call, English by default)."""
+    if lang is None:
+        return function(*args)
     lang = lang if lang in LANGUAGES else "en"
     with kit.language(lang, catalog(game_key, lang)):
         return function(*args)

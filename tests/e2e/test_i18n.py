@@ -123,3 +123,34 @@ async def test_an_admin_can_choose_the_language_of_public_posts(fake_discord, tm
     await fake.slash(ann, general, "admin settings", options={"language": "auto"})
     await fake.slash(ann, general, "game new", options={"game": "guess"})
     assert general.messages[-2].content.startswith("**Guess** · game #2 · Lobby open")
+
+
+async def test_a_real_game_reads_in_japanese_from_the_board_post_to_the_hand(fake_discord, tmp_path):
+    """Trans Europa on a Japanese server: event lines, refusals, buttons and the hand, in Japanese;
+    an English player's own answers stay English."""
+    from bot.app import create_bot
+    from tests.i18n.support import english_left
+
+    fake = fake_discord
+    fake.guild_locale = "ja"
+    await fake.start_bot(create_bot(str(tmp_path / "te.db"), render_workers=0, **fake.bot_kwargs()))
+    ann, bob, games = fake.user("Ann"), fake.user("Bob"), fake.channel("games")
+    await fake.slash(ann, games, "game new", options={"game": "trans_europa", "seats": "join"}, locale="ja")
+    await fake.slash(bob, games, "game join")
+    await fake.slash(ann, games, "game start", locale="ja")
+    board = await fake.wait_for(lambda: next((m for m in games.messages if "ゲーム #1 · 0 手目" in m.content), None),
+                                what="Japanese board post")
+    assert board.content.startswith("**トランス・ヨーロッパ** · ゲーム #1")
+    lines = [line[2:] for line in board.content.splitlines() if line.startswith("• ")]
+    assert lines and all(english_left(line, ["Ann", "Bob"]) == [] for line in lines), lines
+    assert board.attachments and "Trans Europa" not in board.attachments[0].description  # alt text
+    # Ann (Japanese) is told in Japanese that the move is unknown; Bob (English) in English.
+    ix = await fake.slash(ann, games, "play", options={"move": "start atlantis"}, locale="ja")
+    assert ix.content and english_left(ix.content, ["atlantis", "Bob", "Ann"]) == [], ix.content
+    ix = await fake.slash(bob, games, "play", options={"move": "start atlantis"})
+    assert ix.content in ("Unknown junction 'atlantis'.", "It is not your turn. Waiting for Ann.")
+    # The hand follows the asker's language, words and image (the same view drawn with other labels).
+    japanese = await fake.slash(ann, games, "hand", locale="ja")
+    english = await fake.slash(ann, games, "hand")
+    assert "トランス・ヨーロッパ" in japanese.content and "Your hand" in english.content
+    assert japanese.reply.attachments[0].is_png and japanese.reply.attachments[0].data != english.reply.attachments[0].data

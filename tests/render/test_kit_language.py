@@ -74,3 +74,6 @@ def test_board_png_in_japanese_differs_from_english_only_by_its_words():
     japanese = render.board_png(state.view(None), names, "ja")
     assert english.startswith(b"\x89PNG") and japanese.startswith(b"\x89PNG")
     assert render.board_png(state.view(None), names, "en") == english
+    assert japanese != english
+    # The pool passes render.board_png itself as the renderer, inside the language it chose.
+    assert render.in_language("ja", "trans_europa", render.board_png, state.view(None), names) == japanese
