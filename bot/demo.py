@@ -56,7 +56,7 @@ def play_demo(
         move = ai_move(state, seat, brains[seat])
         for event in state.apply(seat, move):
             if event.seats is None:
-                log_lines.append(name_seats(i18n.localize(lang, event.text), names))
+                log_lines.append(name_seats(i18n.localize(lang, event.text, game_key), names))
         if images:
             current = state.view(None)
             for number, png in enumerate(render.interlude_pngs(previous, current, names, lang), 1):
@@ -70,7 +70,7 @@ def play_demo(
     assert result is not None
     lines = [f"{definition.title}: {players} AI players ({ai}), seed {seed}", ""]
     for seat_result in result.seats:
-        parts = ", ".join(f"{k} {v}" for k, v in seat_result.breakdown.items())
+        parts = ", ".join(f"{i18n.localize(lang, k, game_key)} {v}" for k, v in seat_result.breakdown.items())
         lines.append(
             f"{seat_result.rank}. {names[seat_result.seat]}: {seat_result.score}  ({parts})"
         )
