@@ -36,3 +36,15 @@ def test_run_without_a_token_points_to_the_demo(monkeypatch, tmp_path: Path, cap
     monkeypatch.delenv("DISCORD_TOKEN", raising=False)
     assert main([]) == 2
     assert "python -m bot demo" in capsys.readouterr().err
+
+
+def test_demo_in_japanese_writes_a_japanese_log_and_standings(tmp_path: Path) -> None:
+    out = tmp_path / "ja"
+    assert main(["demo", "--game", "trans_europa", "--players", "2", "--seed", "3", "--out", str(out),
+                 "--lang", "ja"]) == 0
+    summary = (out / "summary.txt").read_text()
+    log = summary.split("Game log:\n", 1)[1].splitlines()
+    assert log and all(re.search(r"[\u3040-\u30ff]", line) for line in log)  # every event in kana
+    assert "開始時の得点 13" in summary
+    with Image.open(out / "hand_seat1.png") as image:
+        assert image.format == "PNG"
