@@ -48,9 +48,13 @@ def _snapshot(db: str, game_key: str):
     return GAMES[game_key].from_json(state), users, status
 
 
-async def run(moves: int, workers: int, game_key: str, options: str) -> None:
+async def run(moves: int, workers: int, game_key: str, options: str, locale: str | None = None) -> None:
     fake = FakeDiscord()
     await fake.start()
+    if locale:
+        fake.guild_locale = locale  # the posts (and their images) in that language, as the players' replies
+    japanese = locale == "ja"
+    move_word, over_word = ("手目", "ゲーム終了") if japanese else ("· move", "Game over")
     lags: list[float] = []
     try:
         db = str(Path(tempfile.mkdtemp()) / "bench.db")
@@ -58,13 +62,14 @@ async def run(moves: int, workers: int, game_key: str, options: str) -> None:
         players = [fake.user(n) for n in ("Ann", "Bob", "Cid")]
         by_id = {u.id: u for u in players}
         channel = fake.channel("games")
-        await fake.slash(players[0], channel, "game new", options={"game": game_key, "options": options})
+        await fake.slash(players[0], channel, "game new", options={"game": game_key, "options": options},
+                         locale=locale)
         for user in players[1:]:
-            await fake.slash(user, channel, "game join")
-        await fake.slash(players[0], channel, "game start")
+            await fake.slash(user, channel, "game join", locale=locale)
+        await fake.slash(players[0], channel, "game start", locale=locale)
 
         def boards() -> list:
-            return [m for m in channel.messages if not m.ephemeral and m.attachments and "· move" in m.content]
+            return [m for m in channel.messages if not m.ephemeral and m.attachments and move_word in m.content]
 
         await fake.wait_for(lambda: boards(), timeout=60, what="first board")
 
@@ -87,7 +92,7 @@ async def run(moves: int, workers: int, game_key: str, options: str) -> None:
             measuring[0] = False
             state, users, status = _snapshot(db, game_key)
             if status != "running":  # a finished game: start the next one in the same channel
-                await fake.wait_for(lambda: "Game over" in boards()[-1].content, timeout=60)
+                await fake.wait_for(lambda: over_word in boards()[-1].content, timeout=60)
                 break
             seat = min(state.to_act())
             move = str(ai_move(state, seat, greedy))
@@ -95,7 +100,8 @@ async def run(moves: int, workers: int, game_key: str, options: str) -> None:
             await asyncio.sleep(0.01)  # let the ticker resume before measuring
             measuring[0] = True
             arrived = time.perf_counter()
-            ix = await fake.slash(by_id[users[seat]], channel, "play", options={"move": move}, wait=False)
+            ix = await fake.slash(by_id[users[seat]], channel, "play", options={"move": move}, wait=False,
+                                  locale=locale)
             await ix.wait(timeout=30)
             acks.append(ix.latency)
             await fake.wait_for(lambda n=count: len(boards()) > n, timeout=60, what="board post")
@@ -106,7 +112,7 @@ async def run(moves: int, workers: int, game_key: str, options: str) -> None:
         tick.cancel()
         commits = bot.store.commit_seconds[commits_before:]
         print(f"game {game_key} ({options or 'defaults'}), 3 players, {played} moves by /play, "
-              f"render workers {workers}")
+              f"render workers {workers}, locale {locale or 'en-US'}")
         print(_line("interaction -> ephemeral reply", acks))
         print(_line("interaction -> board post (PNG)", posts))
         print(_line("SQLite commit per move", commits))
@@ -122,8 +128,9 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=1, help="render processes (0: a thread, for comparison)")
     parser.add_argument("--game", default="trans_europa")
     parser.add_argument("--options", default="", help="table options, key=value key=value")
+    parser.add_argument("--locale", default=None, help="players' and server's Discord locale, e.g. ja")
     args = parser.parse_args()
-    asyncio.run(run(args.moves, args.workers, args.game, args.options))
+    asyncio.run(run(args.moves, args.workers, args.game, args.options, args.locale))
 
 
 if __name__ == "__main__":
