@@ -293,7 +293,8 @@ JA: dict[str, str] = {
     "(a hidden decision)": "（非公開の選択）",
     "… {n} earlier moves": "… それ以前の {n} 手",
     "{n}. {who}: {said}": "{n}. {who}：{said}",
-    "{who}: {move} — {said}": "{who}：{move} — {said}",
+    "{who}: `{move}` — {said}": "{who}：`{move}` — {said}",
+    "{who}: `{move}`": "{who}：`{move}`",
     "{who} — {said}": "{who}：{said}",
     "The board before and after the last {n} moves, left to right": "直近 {n} 手の前後の盤面（左から右へ）",
     "Game #{id}: {hours} h per turn; on timeout {action}; after {n} timeouts in a row the AI takes the seat; "

@@ -1207,7 +1207,7 @@ class Tables:
             # A move that drew a private event may carry the secret in its notation (a hidden bid):
             # others see only what its events tell them (as in /game log).
             if move.seat == seat or all(e.seats is None for e in events):
-                lines.append(f"{names[move.seat]}: {move.notation}" + (f" — {said}" if said else ""))
+                lines.append(f"{names[move.seat]}: `{move.notation}`" + (f" — {said}" if said else ""))
             else:
                 lines.append(f"{names[move.seat]} — {said or '(a hidden decision)'}")
             if index in keep:

@@ -329,7 +329,7 @@ async def test_since_last_turn_tells_the_moves_the_seat_may_see(timed, store, cl
     await timed.play(game_id, ANN, "pass")
     await timed.play(game_id, BOB, "guess s1 2")
     report = await timed.since_last_turn(game_id, CID)
-    assert report.moves == 2 and report.lines[0] == "Ann: pass — Ann passes."
+    assert report.moves == 2 and report.lines[0] == "Ann: `pass` — Ann passes."
     assert report.lines[1].startswith(("Bob: ", "Bob — ")) and "Bob guesses Ann: " in report.lines[1]
     assert len(report.views) == 3 and all(v["seat"] is None for v in report.views)
     ann = await timed.since_last_turn(game_id, ANN)

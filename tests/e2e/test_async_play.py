@@ -220,12 +220,12 @@ async def test_seat_to_ai_back_mute_and_since_my_last_turn(fake_discord, tmp_pat
     # Bob's turn came after Ann moved: his DM tells what happened since his last move, with a strip.
     since_dm = await fake.wait_for(lambda: next((m for m in fake.dms(bob) if "Since your last turn" in m.content),
                                                 None), what="since DM")
-    assert "› Ann: pass — Ann passes." in since_dm.content
+    assert "› Ann: `pass` — Ann passes." in since_dm.content
     assert [a.filename for a in since_dm.attachments] == ["hand.png", "since.png"]
     assert all(a.is_png for a in since_dm.attachments)
     board = board_posts(general)[-1]
     ix = await fake.click(cid, board, label="Since my last turn")
-    assert ix.ephemeral and "Since your last turn" in ix.content and "Ann: pass" in ix.content
+    assert ix.ephemeral and "Since your last turn" in ix.content and "Ann: `pass`" in ix.content
     ix = await fake.click(dee, board, label="Since my last turn")
     assert "not playing" in ix.content
     # Mute from the reminder DM: no reminder after that.
