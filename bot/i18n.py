@@ -466,8 +466,8 @@ def localize(locale: Any, text: str, game: str | None = None) -> str:
     `game`: the game the text is about; by default the one the current task works on (set by the
     service, bot.tables.CURRENT_GAME)."""
     if not is_japanese(locale) or not text:
-        return text.replace(Catalog.JOIN, "; ")
-    return catalog(game or CURRENT_GAME.get()).text(text).replace(Catalog.JOIN, "；")
+        return text.replace(Catalog.JOIN, " ")
+    return catalog(game or CURRENT_GAME.get()).text(text).replace(Catalog.JOIN, " ")
 
 
 def localize_view(view: discord.ui.View, locale: Any) -> discord.ui.View:

@@ -64,7 +64,7 @@ class Catalog:
     """
 
     # Joins the event lines of one move inside a longer line (a log entry): each part is translated on
-    # its own, since a pattern's placeholder would otherwise swallow the next event. Readers see "; ".
+    # its own, since a pattern's placeholder would otherwise swallow the next event. Readers see a space.
     JOIN = " ‖ "
 
     def __init__(self, entries: Mapping[str, str]) -> None:

@@ -60,7 +60,7 @@ def test_catalog_placeholders_match():
 
 def test_a_timeout_line_and_a_log_line_in_japanese():
     assert i18n.localize("ja", "Time ran out for Ann: the AI played for them.") == "Ann の時間切れ：AI が代わりに指しました。"
-    # Several events of one move are translated one by one, and joined the way each reader expects.
-    joined = "3. Ann: (a hidden decision) ‖ Reminders for game #4 are on."
-    assert i18n.localize("ja", joined) == "3. Ann：（非公開の選択）；ゲーム #4 のリマインダーはオンです。"
-    assert i18n.localize("en", joined) == "3. Ann: (a hidden decision); Reminders for game #4 are on."
+    # Several events of one move are translated one by one (a pattern must not swallow the next one).
+    joined = "3. Ann: Reminders for game #5 are muted. ‖ Reminders for game #4 are on."
+    assert i18n.localize("ja", joined) == "3. Ann：ゲーム #5 のリマインダーはミュート中です。 ゲーム #4 のリマインダーはオンです。"
+    assert i18n.localize("en", joined) == "3. Ann: Reminders for game #5 are muted. Reminders for game #4 are on."
