@@ -356,8 +356,7 @@ def _says(text: str, names: list[str]) -> str:
 def _wrapped_as_is(panel: kit.Panel, s: str, size: int, fill: kit.RGB = kit.INK, bold: bool = False,
                    indent: int = 0) -> None:
     """Panel.wrapped for a line already in the image's language (it holds names: never looked up again)."""
-    with kit.language(kit.current_language(), None):
-        panel.wrapped(s, size, fill, bold, indent)
+    panel.wrapped(s, size, fill, bold, indent, translate=False)
 
 
 def _line_as_is(panel: kit.Panel, s: str, size: int, fill: kit.RGB = kit.INK, bold: bool = False) -> None:
