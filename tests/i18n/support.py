@@ -15,7 +15,7 @@ from bot import i18n
 from render import catalog as render_catalog
 from render import kit, module_for
 from rules import registry
-from rules.engine import Catalog, GameState, RandomAI, ai_move
+from rules.engine import Catalog, GameState, IllegalMove, RandomAI, ai_move
 
 _SEAT = re.compile(r"\{\w+\}")  # seat tokens {s1}, and placeholders of unformatted keys
 _CODE = re.compile(r"`[^`]*`")
@@ -72,8 +72,10 @@ def played_texts(game_key: str, games: int, seats: Iterable[int] = (2, 3, 4),
 
 
 def missed_labels(game_key: str, states: Iterable[GameState]) -> set[str]:
-    """Labels with Latin letters that the game's images drew unchanged in Japanese (board and hands)."""
+    """Labels with Latin letters that the game's images drew unchanged in Japanese: board, hands, and the
+    interludes (round-end summary, intermediate scoring...) a state's public view calls for."""
     module = module_for(game_key)
+    interludes = getattr(module, "interludes", None)
     missed: set[str] = set()
     catalog = render_catalog(game_key, "ja")
     kit.clear_static_layers()
@@ -81,12 +83,45 @@ def missed_labels(game_key: str, states: Iterable[GameState]) -> set[str]:
         for state in states:
             names = ["Ann", "Bob", "Cid", "Dee", "Eve", "Fay"][: state.num_seats]
             with kit.language("ja", catalog, missed):
-                module.board(state.view(None), names)
+                view = state.view(None)
+                module.board(view, names)
                 for seat in range(state.num_seats):
                     module.hand(state.view(seat), names)
+                if interludes is not None:  # no previous view: whatever the state's view holds is new
+                    interludes(None, view, names)
     finally:
         kit.clear_static_layers()
     return missed
+
+
+def result_words(states: Iterable[GameState]) -> set[str]:
+    """The words the results of the finished `states` show: how each game ended, the breakdown
+    categories and the detail keys."""
+    words: set[str] = set()
+    for state in states:
+        result = state.result()
+        if result is None:
+            continue
+        words.add(result.ended_by)
+        for line in result.seats:
+            words.update(line.breakdown)
+            words.update(line.details)
+    return words
+
+
+def refusal_reasons(states: Iterable[GameState], tries: Iterable[str]) -> set[str]:
+    """The reasons the engine gives when each seat to act in each of `states` types each of `tries`
+    (on a copy, so a move that happens to be legal changes nothing)."""
+    tries = list(tries)
+    reasons: set[str] = set()
+    for state in states:
+        for seat in sorted(state.to_act()):
+            for text in tries:
+                try:
+                    state.copy().apply(seat, text)
+                except IllegalMove as refused:
+                    reasons.add(refused.reason)
+    return reasons
 
 
 _TEXT_CALLS = {"IllegalMove", "public", "private", "Event"}
@@ -146,5 +181,5 @@ def placeholder_problems(entries: dict[str, str]) -> list[str]:
     return bad
 
 
-__all__ = ["Catalog", "english_left", "untranslated", "played_texts", "missed_labels", "placeholder_problems",
-           "source_texts"]
+__all__ = ["Catalog", "english_left", "untranslated", "played_texts", "missed_labels", "result_words",
+           "refusal_reasons", "placeholder_problems", "source_texts"]

@@ -8,17 +8,16 @@ import pytest
 
 from bot import i18n
 from render import catalog as render_catalog
-from render import describe, kit
-from render import trans_europa as te_render
+from render import describe
 from rules import registry
-from rules.engine import Catalog, IllegalMove, name_seats
+from rules.engine import name_seats
 from rules.trans_europa import board
-from rules.trans_europa.ja import JA
 from tests.i18n.support import (
     english_left,
     missed_labels,
-    placeholder_problems,
     played_texts,
+    refusal_reasons,
+    result_words,
     source_texts,
     untranslated,
 )
@@ -43,11 +42,6 @@ def played() -> tuple[set[str], list]:
     return played_texts("trans_europa", games=GAMES, seats=SEATS, options=OPTIONS)
 
 
-def test_placeholders_match() -> None:
-    assert placeholder_problems(JA) == []
-    assert placeholder_problems(te_render.JA) == []
-
-
 def test_every_engine_source_text_is_translated() -> None:
     samples = source_texts("trans_europa")
     assert len(samples) >= 25  # the scan found the engine's texts
@@ -60,15 +54,7 @@ def test_played_games_are_all_japanese(played: tuple[set[str], list]) -> None:
     assert any(text.startswith("The game is over") for text in texts)
     assert untranslated(texts, NAMES) == {}
     # what the result shows: breakdown categories, detail keys, how the game ended
-    words = set()
-    for state in states:
-        result = state.result()
-        if result is None:
-            continue
-        words.add(result.ended_by)
-        for line in result.seats:
-            words.update(line.breakdown)
-            words.update(line.details)
+    words = result_words(states)
     assert "start score" in words and "penalties" in words
     assert untranslated(words, NAMES) == {}
 
@@ -76,18 +62,11 @@ def test_played_games_are_all_japanese(played: tuple[set[str], list]) -> None:
 def test_refusals_are_japanese(played: tuple[set[str], list]) -> None:
     """Every reason the engine gives for refusing a move, found by trying moves in played positions."""
     _, states = played
-    reasons: set[str] = set()
     tries = ["", "fly to paris", "start nowhere", "lay a1 a5", "end", "pass"]
     tries += [f"lay {board.LINE_NOTATION[e]}" for e in range(0, len(board.EDGES), 7)]
     tries += [f"vex {board.LINE_NOTATION[e]}" for e in range(0, len(board.EDGES), 7)]
-    for state in states[::3]:
-        for seat in sorted(state.to_act()):
-            tries_here = tries + [f"start {board.token(v)}" for v in range(0, len(board.JUNCTIONS), 40)]
-            for text in tries_here:
-                try:
-                    state.copy().apply(seat, text)
-                except IllegalMove as refused:
-                    reasons.add(refused.reason)
+    tries += [f"start {board.token(v)}" for v in range(0, len(board.JUNCTIONS), 40)]
+    reasons = refusal_reasons(states[::3], tries)
     assert len(reasons) >= 8
     assert untranslated(reasons, NAMES) == {}
 
@@ -114,18 +93,8 @@ def test_image_labels_are_japanese(played: tuple[set[str], list]) -> None:
     states = _kinds_of_board(played[1])
     assert any(state.view(None)["phase"] == "markers" for state in states)
     assert any(state.view(None)["completed"] and not state.is_over() for state in states)
+    assert any(state.view(None)["last_round"] for state in states)  # the round-end image is drawn too
     missed = missed_labels("trans_europa", states)
-    # the round-end image (an interlude) too: missed_labels draws boards and hands only
-    catalog = render_catalog("trans_europa", "ja")
-    kit.clear_static_layers()
-    try:
-        for state in states:
-            view = state.view(None)
-            if view["last_round"]:
-                with kit.language("ja", catalog, missed):
-                    te_render.round_end(view, PLAYERS[: state.num_seats])
-    finally:
-        kit.clear_static_layers()
     left = {label for label in missed if label not in ALLOWED_LABELS and english_left(label, NAMES + PLAYERS)}
     assert left == set()
 
@@ -149,7 +118,8 @@ def test_worked_examples() -> None:
     assert ja("The game is over: {s0} and {s2} win with 7.") == "ゲーム終了：Ann、Cid が 7 点で勝利。"
     assert ja("Round 4: {s1} at -1, {s3} at 0") == "第 4 ラウンド：Bob -1 点、Dee 0 点"
     assert ja("{s2} has only one legal move: lay g13 g14.") == "Cid に可能な手は `lay g13 g14` だけ。"
-    labels = Catalog(kit.JA | te_render.JA)
+    labels = render_catalog("trans_europa", "ja")
+    assert labels is not None
     assert labels.line("Black tracks left: 12 of 83") == "黒い線路 残り 12 本（全 83 本）"
     assert labels.line("Ann and Bob and Cid") == "Ann and Bob and Cid"  # no bare "{a} and {b}" pattern
     assert labels.line("Game over: Ann and Bob win with 7") == "ゲーム終了：Ann、Bob が 7 点で勝利"

@@ -9,17 +9,16 @@ import pytest
 from bot import i18n, texts
 from bot.tables import result_lines
 from render import catalog as render_catalog
-from render import describe, kit
-from render import ttr_cards as ttr_render
+from render import describe
 from rules import registry
-from rules.engine import Catalog, IllegalMove, name_seats
+from rules.engine import name_seats
 from rules.ttr_cards.cards import BIG_CITIES, TICKETS
-from rules.ttr_cards.ja import JA
 from tests.i18n.support import (
     english_left,
     missed_labels,
-    placeholder_problems,
     played_texts,
+    refusal_reasons,
+    result_words,
     source_texts,
     untranslated,
 )
@@ -47,11 +46,6 @@ def played() -> tuple[set[str], list]:
     return played_texts("ttr_cards", games=GAMES, seats=SEATS, options=OPTIONS)
 
 
-def test_placeholders_match() -> None:
-    assert placeholder_problems(JA) == []
-    assert placeholder_problems(ttr_render.JA) == []
-
-
 def test_every_engine_source_text_is_translated() -> None:
     samples = source_texts("ttr_cards")
     assert len(samples) >= 50  # the scan found the engine's texts
@@ -67,15 +61,7 @@ def test_played_games_are_all_japanese(played: tuple[set[str], list]) -> None:
     assert any(text.startswith("Game over") for text in texts)
     assert untranslated(texts, NAMES) == {}
     # what the result shows: breakdown categories, detail keys, how the game ended
-    words = set()
-    for state in states:
-        result = state.result()
-        if result is None:
-            continue
-        words.add(result.ended_by)
-        for line in result.seats:
-            words.update(line.breakdown)
-            words.update(line.details)
+    words = result_words(states)
     assert {"tickets_failed", "big_city_cards", "deck"} <= words
     assert untranslated(words, NAMES) == {}
 
@@ -103,14 +89,7 @@ def test_refusals_are_japanese(played: tuple[set[str], list]) -> None:
              "done", "yard", "yard red", "yard 3", "yard 2 2 red", "yard mauve", "yard 300 red",
              "yard red blue", "yard red blue green", "yard red red", "yard red red red red red red",
              "yard red loco", "yard loco loco", "yard black blue green", "yard white yellow orange"]
-    reasons: set[str] = set()
-    for state in [DEFINITION.new_game(3, {}, 1), _rows_to_beat(), *states[::2]]:
-        for seat in sorted(state.to_act()):
-            for text in tries:
-                try:
-                    state.copy().apply(seat, text)
-                except IllegalMove as refused:
-                    reasons.add(refused.reason)
+    reasons = refusal_reasons([DEFINITION.new_game(3, {}, 1), _rows_to_beat(), *states[::2]], tries)
     assert len(reasons) >= 20
     assert any("must be larger than" in reason for reason in reasons)
     assert untranslated(reasons, NAMES + ["fly", "mauve"]) == {}  # the player's own words come back as typed
@@ -149,21 +128,9 @@ def test_image_labels_are_japanese(played: tuple[set[str], list]) -> None:
     states = _kinds_of_board(played[1])
     phases = {state.view(None)["phase"] for state in states}
     assert {"keep_setup", "turn", "choose", "over"} <= phases
+    # the intermediate scoring (an interlude) is drawn too: for a state in deck 2 (its last scoring)
+    assert any((state.view(None)["scorings"] or [{}])[-1].get("kind") == "intermediate" for state in states)
     missed = missed_labels("ttr_cards", states)
-    # the intermediate scoring (an interlude) too: missed_labels draws boards and hands only
-    catalog = render_catalog("ttr_cards", "ja")
-    kit.clear_static_layers()
-    try:
-        drawn = 0
-        for state in states:
-            view = state.view(None)
-            if any(record["kind"] == "intermediate" for record in view["scorings"]):
-                with kit.language("ja", catalog, missed):
-                    ttr_render.intermediate_scoring(view, PLAYERS[: state.num_seats])
-                drawn += 1
-        assert drawn
-    finally:
-        kit.clear_static_layers()
     left = {label for label in missed if not _notation(label) and english_left(label, NAMES + PLAYERS)}
     assert left == set()
 
@@ -196,7 +163,8 @@ def test_worked_examples() -> None:
     assert ja("unknown card 'pinkk': use black, blue, green, orange, purple, red, white, yellow, loco") == (
         "'pinkk' というカードはありません。使えるカード："
         "`black`、`blue`、`green`、`orange`、`purple`、`red`、`white`、`yellow`、`loco`")
-    labels = Catalog(kit.JA | ttr_render.JA)
+    labels = render_catalog("ttr_cards", "ja")
+    assert labels is not None
     assert labels.line("Last: {s1} took loco (slot 3)") == "直前：{s1} が機関車を取った（3 番目）"
     assert labels.line("Last: {s0} plays green green") == "直前：{s0} がレールヤードに緑 2 枚を置いた"
     assert labels.line("Hand 7 cards   Tickets 3   drawing 4") == "手札 7 枚   目的地カード 3 枚   4 枚を検討中"

@@ -1,0 +1,25 @@
+"""Every Japanese catalog (each game's engine texts and image labels, the shared image words) keeps the
+placeholders of its English: a dropped one loses a value, a new one makes format fail."""
+
+from __future__ import annotations
+
+import importlib
+
+import pytest
+
+from render import kit, module_for
+from rules.registry import GAME_KEYS
+from tests.i18n.support import placeholder_problems
+
+
+@pytest.mark.parametrize("game_key", GAME_KEYS)
+def test_the_game_catalogs_keep_every_placeholder(game_key: str) -> None:
+    engine = importlib.import_module(f"rules.{game_key}.ja").JA
+    images = module_for(game_key).JA
+    assert engine and images
+    assert placeholder_problems(engine) == []
+    assert placeholder_problems(images) == []
+
+
+def test_the_shared_image_words_keep_every_placeholder() -> None:
+    assert placeholder_problems(kit.JA) == []
