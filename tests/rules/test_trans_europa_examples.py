@@ -9,7 +9,7 @@ import pytest
 from rules.engine import IllegalMove
 from rules.trans_europa import DEFINITION, board
 from rules.trans_europa.state import TransEuropaState
-from tests.rules.trans_europa_fixtures import E, J, e7, moves, names, position
+from tests.rules.trans_europa_fixtures import E, J, e7, moves, names, position, refused
 
 E12_HANDS = {
     0: "london zurich oslo minsk roma",
@@ -22,14 +22,6 @@ def new(num_seats: int = 3, seed: int = 5, **options) -> TransEuropaState:
     state = DEFINITION.new_game(num_seats, {"first_player": "seat0", **options}, seed)
     assert isinstance(state, TransEuropaState)
     return state
-
-
-def refused(state: TransEuropaState, seat: int, text: str, reason: str) -> None:
-    before = json.dumps(state.to_json())
-    with pytest.raises(IllegalMove) as info:
-        state.apply(seat, text)
-    assert names(info.value.reason) == reason
-    assert json.dumps(state.to_json()) == before
 
 
 def needs(state: TransEuropaState) -> list[int]:

@@ -2,21 +2,8 @@
 
 from __future__ import annotations
 
-import json
-
-import pytest
-
-from rules.engine import IllegalMove
 from rules.trans_europa import DEFINITION
-from tests.rules.trans_europa_fixtures import e7, names, position
-
-
-def refused(state, seat: int, text: str, reason: str) -> None:
-    before = json.dumps(state.to_json())
-    with pytest.raises(IllegalMove) as info:
-        state.apply(seat, text)
-    assert names(info.value.reason) == reason
-    assert json.dumps(state.to_json()) == before
+from tests.rules.trans_europa_fixtures import e7, names, position, refused
 
 
 def test_marker_phase_refusals() -> None:

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from rules.engine import name_seats
+import pytest
+
+from rules.engine import GameState, IllegalMove, name_seats
 from rules.trans_europa import DEFINITION, board
 from rules.trans_europa.state import TransEuropaState
 
@@ -14,6 +17,15 @@ NAMES = ["Ann", "Bob", "Cid", "Dee", "Eve", "Fay"]
 
 def names(text: str) -> str:
     return name_seats(text, NAMES)
+
+
+def refused(state: GameState, seat: int, text: str, reason: str) -> None:
+    """`text` is refused with exactly `reason` (seats named) and the state is unchanged."""
+    before = json.dumps(state.to_json())
+    with pytest.raises(IllegalMove) as info:
+        state.apply(seat, text)
+    assert names(info.value.reason) == reason
+    assert json.dumps(state.to_json()) == before
 
 
 def J(token: str) -> int:
