@@ -9,20 +9,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from rules.engine import IllegalMove, name_seats
+from rules.engine import IllegalMove
 from rules.off_the_rails import DEFINITION, board
 from rules.off_the_rails.moves import parse
 from rules.off_the_rails.state import OffTheRailsState, auto_split, split_options
-from tests.rules.test_off_the_rails_examples import NAMES, blank, lay, place_cart, put_gems
-
-
-def refused(state: OffTheRailsState, seat: int, text: str) -> str:
-    """Apply `text`, expect a refusal, check nothing changed; return the reason with names."""
-    before = json.dumps(state.to_json(), sort_keys=True)
-    with pytest.raises(IllegalMove) as err:
-        state.apply(seat, text)
-    assert json.dumps(state.to_json(), sort_keys=True) == before
-    return name_seats(err.value.reason, NAMES)
+from tests.rules.test_off_the_rails_examples import blank, lay, place_cart, put_gems, refused
 
 
 def test_action_refusals() -> None:
