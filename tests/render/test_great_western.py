@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-import io
 import json
+from functools import partial
 
 import pytest
-from PIL import Image
 
 from render import great_western as gw_render
 from render import kit
@@ -14,20 +13,10 @@ from rules.engine import ai_move
 from rules.great_western import DEFINITION
 from rules.great_western.ai import GreedyAI, RandomGWAI
 from rules.great_western.board import CITIES
+from tests.render.png import decode_png
 
 NAMES = ["Ann", "Bob", "Cid", "Dee"]
-MAX_BYTES = 500 * 1024
-
-
-def decode(data: bytes, size: tuple[int, int] | None = (gw_render.WIDTH, gw_render.HEIGHT)) -> Image.Image:
-    assert data[:8] == b"\x89PNG\r\n\x1a\n"
-    image = Image.open(io.BytesIO(data))
-    image.load()
-    assert image.format == "PNG"
-    if size is not None:
-        assert image.size == size
-    assert len(data) < MAX_BYTES
-    return image.convert("RGB")
+decode = partial(decode_png, size=(gw_render.WIDTH, gw_render.HEIGHT))  # a hand: size=None
 
 
 def near(pixel: tuple[int, ...], colour: tuple[int, int, int], tolerance: int = 24) -> bool:

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-import io
+from functools import partial
 
-from PIL import Image, ImageChops
+from PIL import ImageChops
 
 import render
 from render import kit
@@ -13,20 +13,11 @@ from rules.engine import RandomAI, ai_move
 from rules.off_the_rails import DEFINITION
 from rules.off_the_rails.ai import GreedyAI
 from rules.off_the_rails.state import OffTheRailsState
+from tests.render.png import decode_png
 from tests.rules.test_off_the_rails_examples import blank, lay, place_cart
 
 NAMES = ["Ann", "Bob", "Cid", "Dee"]
-MAX_BYTES = 500 * 1024
-SIZE = (otr_render.WIDTH, otr_render.HEIGHT)
-
-
-def _decode(data: bytes) -> Image.Image:
-    assert data[:8] == b"\x89PNG\r\n\x1a\n"
-    image = Image.open(io.BytesIO(data))
-    image.load()
-    assert image.format == "PNG" and image.size == SIZE
-    assert len(data) < MAX_BYTES
-    return image.convert("RGB")
+_decode = partial(decode_png, size=(otr_render.WIDTH, otr_render.HEIGHT))
 
 
 def test_every_phase_of_played_games_renders() -> None:

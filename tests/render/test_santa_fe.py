@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-import io
 import json
+from functools import partial
 
-from PIL import Image, ImageChops
+from PIL import ImageChops
 
 import render
 from render import kit
@@ -15,20 +15,10 @@ from rules.santa_fe import DEFINITION
 from rules.santa_fe.ai import GreedyAI
 from rules.santa_fe.board import BOARD
 from rules.santa_fe.state import SantaFeState
+from tests.render.png import decode_png
 
 NAMES = ["Ann", "Bob", "Cid", "Dee", "Eve"]
-MAX_BYTES = 500 * 1024
-
-
-def _decode(data: bytes, size: tuple[int, int] | None = (1600, 1000)) -> Image.Image:
-    assert data[:8] == b"\x89PNG\r\n\x1a\n"
-    image = Image.open(io.BytesIO(data))
-    image.load()
-    assert image.format == "PNG"
-    if size is not None:
-        assert image.size == size
-    assert len(data) < MAX_BYTES
-    return image.convert("RGB")
+_decode = partial(decode_png, size=(1600, 1000))  # a hand: size=None
 
 
 def _play(n: int, options: dict, seed: int, stop_at: int | None = None) -> tuple[SantaFeState, set[str]]:
@@ -43,7 +33,7 @@ def _play(n: int, options: dict, seed: int, stop_at: int | None = None) -> tuple
             seen.add(state.phase)
             _decode(sf_render.board(state.view(None), NAMES[:n]))
             seat = min(state.to_act())
-            _decode(sf_render.hand(state.view(seat), NAMES[:n]), None)
+            _decode(sf_render.hand(state.view(seat), NAMES[:n]), size=None)
         seat = min(state.to_act())
         state.apply(seat, ai_move(state, seat, players[seat]))
         steps += 1
@@ -58,14 +48,14 @@ def test_every_phase_renders_basic_and_advanced() -> None:
     assert state.is_over()
     image = _decode(render.board_png(state.view(None), NAMES[:4]))
     assert image.size == (1600, 1000)
-    _decode(render.hand_png(state.view(2), NAMES[:4]), None)
+    _decode(render.hand_png(state.view(2), NAMES[:4]), size=None)
 
 
 def test_two_and_five_seats_render() -> None:
     for n in (2, 5):
         state, _ = _play(n, {}, seed=10 + n, stop_at=60)
         _decode(sf_render.board(state.view(None), NAMES[:n]))
-        _decode(sf_render.hand(state.view(0), NAMES[:n]), None)
+        _decode(sf_render.hand(state.view(0), NAMES[:n]), size=None)
 
 
 def _slot_centre(sid: int, lane: int, index: int) -> tuple[int, int]:
@@ -96,13 +86,13 @@ def test_hand_shows_own_cards_only() -> None:
     state = DEFINITION.new_game(3, {}, seed=2)
     mine = state.view(0)
     assert "hand" not in state.view(None) and "hand" in mine
-    a = _decode(sf_render.hand(mine, NAMES[:3]), None)
+    a = _decode(sf_render.hand(mine, NAMES[:3]), size=None)
     # The same seat's image with different cards in hand differs; another seat's public data is the same.
     other = state.copy()
     assert isinstance(other, SantaFeState)
     other.cities[0], other.deck[:4] = other.deck[:4], other.cities[0]
     other.cities[0] = sorted(other.cities[0])
-    b = _decode(sf_render.hand(other.view(0), NAMES[:3]), None)
+    b = _decode(sf_render.hand(other.view(0), NAMES[:3]), size=None)
     assert ImageChops.difference(a, b).getbbox() is not None
     # The public board does not change when only a hand changes.
     assert sf_render.board(state.view(None), NAMES[:3]) == sf_render.board(other.view(None), NAMES[:3])

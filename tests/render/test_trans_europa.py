@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import io
 from typing import Any
 
 import pytest
@@ -15,19 +14,14 @@ from rules.engine import play_out
 from rules.trans_europa import DEFINITION
 from rules.trans_europa import board as te_board
 from tests.render import te_fixtures as fx
+from tests.render.png import decode_png
 
 NAMES = ["Ann", "Bob", "Cid", "Dora", "Emil", "Fatima-Zahra"]
-MAX_BYTES = 500 * 1024
 
 
 def _decode(data: bytes) -> Image.Image:
-    assert data[:8] == b"\x89PNG\r\n\x1a\n"
-    image = Image.open(io.BytesIO(data))
-    image.load()
-    assert image.format == "PNG"
-    assert image.size == (te_render.WIDTH, te_render.HEIGHT) == (1600, 1000)
-    assert len(data) < MAX_BYTES
-    return image.convert("RGB")
+    assert (te_render.WIDTH, te_render.HEIGHT) == (1600, 1000)
+    return decode_png(data, (te_render.WIDTH, te_render.HEIGHT))
 
 
 def _near(pixel: tuple[int, ...], colour: tuple[int, int, int], tolerance: int = 16) -> bool:
