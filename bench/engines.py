@@ -13,7 +13,7 @@ import time
 
 import render
 from rules import registry
-from rules.engine import GameDefinition, RandomAI, ai_move
+from rules.engine import GameDefinition, RandomAI, ai_move, play_out
 
 
 def _ms(seconds: float) -> str:
@@ -70,9 +70,7 @@ def greedy_win_rate(definition: GameDefinition, games: int, players: int) -> tup
         greedy_seat = seed % players
         brains = {s: (definition.ai("greedy") if s == greedy_seat else RandomAI()) for s in range(players)}
         state = definition.new_game(players, {}, 10_000 + seed)
-        while state.to_act():
-            seat = min(state.to_act())
-            state.apply(seat, ai_move(state, seat, brains[seat]))
+        play_out(state, brains)
         result = state.result()
         assert result is not None
         if result.rank_of(greedy_seat) == 1:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from rules.engine import RandomAI, ai_move
+from rules.engine import RandomAI, play_out
 from rules.ttr_cards import DEFINITION
 from rules.ttr_cards.ai import GreedyAI
 
@@ -16,9 +16,7 @@ def test_greedy_beats_random_over_200_seeded_games() -> None:
         options = {"completion": ("auto", "choose")[game % 2], "open_track_stack": game % 5 == 0}
         state = DEFINITION.new_game(players, options, 10_000 + game)
         brains = {s: (GreedyAI() if s == greedy_seat else RandomAI()) for s in range(players)}
-        while state.to_act():
-            seat = min(state.to_act())
-            state.apply(seat, ai_move(state, seat, brains[seat]))
+        play_out(state, brains)
         result = state.result()
         assert result is not None
         wins += result.rank_of(greedy_seat) == 1
