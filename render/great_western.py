@@ -10,7 +10,7 @@ from typing import Any
 from PIL import Image, ImageDraw
 
 from render import kit
-from rules.engine import name_seats, seat_token
+from rules.engine import seat_token
 from rules.great_western import board as gw
 from rules.great_western import ja as engine_ja
 
@@ -152,16 +152,8 @@ def _fit_name(name: str, size: int, room: float, before: str = "", after: str = 
 
 
 def _who(seat: int | None) -> str:
-    """A seat in a composed line: a token that the line's translation keeps and `_say` swaps for the name."""
+    """A seat in a composed line: a token that the line's translation keeps and `kit.say` swaps for the name."""
     return "?" if seat is None else seat_token(int(seat))
-
-
-def _say(line: str, names: list[str]) -> str:
-    """A composed line (seats as tokens) in the image's language, then with the players' names in.
-
-    Translating before the names go in means a name is never taken for a word of the catalog.
-    """
-    return name_seats(kit.tr(line), names)
 
 
 def _city_name(city: str) -> str:
@@ -465,30 +457,30 @@ def _status(view: Mapping[str, Any], names: list[str]) -> str:
         winners = [s for s in result.get("seats", []) if s.get("rank") == 1]
         who = " and ".join(_who(int(s["seat"])) for s in winners) or "nobody"
         how = "every city connected" if result.get("ended_by") == "all cities connected" else "round limit"
-        return _say(f"Game over ({how}): {who} {'wins' if len(winners) == 1 else 'share the win'}", names)
+        return kit.say(f"Game over ({how}): {who} {'wins' if len(winners) == 1 else 'share the win'}", names)
     if phase == "auction":
-        return _say(f"{round_text} - auction: {_who(view.get('bidder'))} to bid", names)
+        return kit.say(f"{round_text} - auction: {_who(view.get('bidder'))} to bid", names)
     train = next((t for t in view.get("trains", []) if t.get("building")), None)
     load = f" with t{train['id']} (P{train['passengers']} F{train['freight']})" if train else ""
-    return _say(f"{round_text} - build: {_who(view.get('builder'))} builds{load}", names)
+    return kit.say(f"{round_text} - build: {_who(view.get('builder'))} builds{load}", names)
 
 
 def _last_text(view: Mapping[str, Any], names: list[str]) -> str:
     """What the last decision did, translated, with the names in."""
     last = view.get("last")
     if not last:
-        return _say("Last: nothing yet. The first bid starts the game.", names)
+        return kit.say("Last: nothing yet. The first bid starts the game.", names)
     who = _who(int(last["seat"]))
     move = str(last.get("move", ""))
     if move.startswith("connect") and last.get("route"):
         route = [_city_name(c) for c in last["route"]]
-        return _say(f"Last: {who} connected {route[-1]} from {route[0]}" + (
+        return kit.say(f"Last: {who} connected {route[-1]} from {route[0]}" + (
             f" via {', '.join(route[1:-1])}" if len(route) > 2 else ""
         ), names)  # fmt: skip
     if move.startswith("bid"):
         _, train, amount = move.split()
-        return _say(f"Last: {who} bid {amount} on {train}", names)
-    return _say(f"Last: {who} finished building", names)
+        return kit.say(f"Last: {who} bid {amount} on {train}", names)
+    return kit.say(f"Last: {who} finished building", names)
 
 
 def _draw_strip(draw: ImageDraw.ImageDraw, view: Mapping[str, Any], names: list[str]) -> None:
@@ -506,7 +498,7 @@ def _draw_strip(draw: ImageDraw.ImageDraw, view: Mapping[str, Any], names: list[
         for entry in entries:
             details = entry.get("details") or {}
             cities = " + ".join(f"{_city_name(c)} {g}" for c, g in details.get("cities", [])) or "no city"
-            line = _say(
+            line = kit.say(
                 f"{_ordinal(int(entry['rank']))} {_who(int(entry['seat']))}: {entry['score']} gold "
                 f"({details.get('cubes_off_board', '?')} cubes off the board) = {cities}", names,
             )  # fmt: skip
@@ -526,7 +518,7 @@ def _draw_strip(draw: ImageDraw.ImageDraw, view: Mapping[str, Any], names: list[
             line = f"{_who(view['builder'])} can connect (route cost + people): {items}"
         else:
             line = f"{_who(view['builder'])} cannot afford any city."
-        y = _wrapped(draw, (x, y), _say(line, names), 16, right - x, max_lines=2)
+        y = _wrapped(draw, (x, y), kit.say(line, names), 16, right - x, max_lines=2)
     elif view.get("phase") == "auction":
         lowest = []
         for train in view.get("trains", []):

@@ -32,7 +32,9 @@ API summary
   string `text()`, `fit()`, `text_size()` and `Panel` get is looked up in the game's `JA` catalog
   (over `kit.JA`) first, exact or as a `{placeholder}` pattern (rules.engine.Catalog). Pass
   `translate=False` for player names. `Panel.wrapped` breaks Japanese between characters. Static
-  layers are cached per language.
+  layers are cached per language. Lines with names in them are translated first, then get the names:
+  `fill_in(template, **values)`, `say(line_with_seat_tokens, names)`, `fit_name(template, name, size,
+  width)` (the name gives way so the line fits); `join(items)` lists in the image's language.
 - Seats (0..5): `seat_colour`, `seat_text_colour` (black or white, whichever contrasts more),
   `seat_symbol` (circle, square, triangle, diamond, star, hexagon), `seat_label` ("1".."6").
   The colours are Okabe–Ito and stay apart under protanopia/deuteranopia/tritanopia, but ALWAYS show
@@ -61,7 +63,7 @@ import math
 import re
 import threading
 import unicodedata
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
 from functools import lru_cache
@@ -69,7 +71,7 @@ from pathlib import Path
 
 from PIL import Image, ImageDraw, ImageFont
 
-from rules.engine import Catalog
+from rules.engine import Catalog, name_seats
 
 RGB = tuple[int, int, int]
 Point = tuple[float, float]
@@ -135,6 +137,40 @@ def tr(s: str) -> str:
     if out == s and missed is not None and any("a" <= ch.lower() <= "z" for ch in s):
         missed.add(s)
     return out
+
+
+def fill_in(template: str, **values: object) -> str:
+    """A label template in the current language, then filled with values that are never looked up as
+    words (player and city names, numbers, notation). Draw the result with translate=False."""
+    return tr(template).format(**values)
+
+
+def say(line: str, names: Sequence[str]) -> str:
+    """An engine-style line with seat tokens ({s0}) in the current language, then with the players' names.
+
+    Translating before the names go in means a name is never taken for a word of the catalog. The
+    backticks that mark notation in chat texts are Discord markup: an image drops them. Draw the
+    result with translate=False.
+    """
+    return name_seats(tr(line), list(names)).replace("`", "")
+
+
+def join(items: Iterable[str]) -> str:
+    """A list in the current language: "a, b" or "a、b"."""
+    return ("、" if current_language() == "ja" else ", ").join(items)
+
+
+def fit_name(template: str, name: str, size: int, width: float, bold: bool = False, slot: str = "who") -> str:
+    """`template` in the current language with `name` in its `{slot}`, the name (never the words around
+    it) shortened with "…" so that the whole line fits `width`. Draw the result with translate=False.
+
+    The line is measured whole because Japanese words around a Latin name draw it in the CJK font.
+    """
+    before, _, after = tr(template).partition(f"{{{slot}}}")
+    fitted = fit(name, size, width, bold, translate=False)
+    while len(fitted) > 1 and text_size(before + fitted + after, size, bold, translate=False)[0] > width:
+        fitted = fitted[:-2].rstrip() + "…"
+    return before + fitted + after
 
 
 # --------------------------------------------------------------------------- fonts

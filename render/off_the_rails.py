@@ -344,13 +344,8 @@ def _rift(draw: ImageDraw.ImageDraw, square: str, colour: str) -> None:
     kit.text(draw, (x0 + CELL / 2, y0 + CELL / 2), LETTER[colour], 18, CLAN[colour], bold=True, anchor="mm")
 
 
-def _says(text: str, names: list[str]) -> str:
-    """An engine-style line with seat tokens ({s0}) in the image's language, then with the players' names.
-
-    Translating before the names go in means a name is never looked up as a word; the backticks that mark
-    move notation in the Japanese texts are Discord markup, so the image drops them.
-    """
-    return name_seats(kit.tr(text), names).replace("`", "")
+# tests/i18n call it by its old name; the mechanism is kit.say, shared by every game.
+_says = kit.say
 
 
 def _wrapped_as_is(panel: kit.Panel, s: str, size: int, fill: kit.RGB = kit.INK, bold: bool = False,
@@ -382,20 +377,20 @@ def _panel(image: Image.Image, view: dict[str, Any], names: list[str], private: 
     else:
         stage_text = "Stage: mining"
     panel.title(f"Off the Rails - turn {view['turn']}", 26)
-    _line_as_is(panel, _says(stage_text, short), 17, bold=stage != "mining")
+    _line_as_is(panel, kit.say(stage_text, short), 17, bold=stage != "mining")
     if view["over"]:
         panel.line(kit.fit(f"Game over: {view['ended_by']}", 18, panel.width, bold=True), 18, kit.DANGER,
                    bold=True, translate=False)
     else:
         pending = view["pending"]
         if pending:
-            _wrapped_as_is(panel, _says(pending["text"], short), 18, kit.HIGHLIGHT, bold=True)
+            _wrapped_as_is(panel, kit.say(pending["text"], short), 18, kit.HIGHLIGHT, bold=True)
         else:
             seat = view["active"]
             used = view["actions_used"]
             _wrapped_as_is(
                 panel,
-                _says(f"{seat_token(seat)}: action phase, {used} of {view['actions_max']} actions used", short),
+                kit.say(f"{seat_token(seat)}: action phase, {used} of {view['actions_max']} actions used", short),
                 18,
                 kit.HIGHLIGHT,
                 bold=True,
@@ -511,7 +506,7 @@ def _panel(image: Image.Image, view: dict[str, Any], names: list[str], private: 
 def _private_box(panel: kit.Panel, view: dict[str, Any], names: list[str]) -> None:
     seat = view["seat"]
     panel.rule(kit.HIGHLIGHT)
-    _line_as_is(panel, _says(f"Private to {seat_token(seat)}", names), 17, kit.HIGHLIGHT, bold=True)
+    _line_as_is(panel, kit.say(f"Private to {seat_token(seat)}", names), 17, kit.HIGHLIGHT, bold=True)
     pending = view["pending"] or {}
     if "left" in pending:
         panel.wrapped(

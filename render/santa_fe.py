@@ -404,26 +404,8 @@ def _tag(draw: ImageDraw.ImageDraw, centre: tuple[float, float], label: str, rr:
 # --------------------------------------------------------------------------- words
 
 
-def _fill(template: str, **values: Any) -> str:
-    """A label template in the image's language, then filled with values that stay as they are (player
-    and city names, notation): a name is never looked up as a word. Draw the result with translate=False."""
-    return kit.tr(template).format(**values)
-
-
-def _join(items: list[str]) -> str:
-    """A list in the image's language: "a, b" or "a、b"."""
-    return ("、" if kit.current_language() == "ja" else ", ").join(items)
-
-
 def _name(names: list[str], seat: int) -> str:
-    return names[seat] if seat < len(names) else _fill("Seat {n}", n=seat + 1)
-
-
-def _log_line(text: str, names: list[str], size: int, width: float) -> str:
-    """An event line as the bot shows it: translated while seat tokens are still there, then the names
-    put in, then cut with "…" to the width (a long Japanese name must not run off the image). The
-    backticks that mark notation in a chat message would print as they are in an image: dropped."""
-    return kit.fit(name_seats(kit.tr(text), names).replace("`", ""), size, width, translate=False)
+    return names[seat] if seat < len(names) else kit.fill_in("Seat {n}", n=seat + 1)
 
 
 # --------------------------------------------------------------------------- panel
@@ -441,14 +423,14 @@ def _panel(image: Image.Image, view: dict[str, Any], names: list[str]) -> None:
     # Names are cut first so that a long first player's name leaves room for whoever is to act.
     short = {s: kit.fit(_name(names, s), 16, 150, translate=False) for s in range(view["num_seats"])}
     to_act = ", ".join(short[s] for s in view["to_act"]) or "-"
-    first = _fill("First player: {first}   To act: {to_act}", first=short[view["first_player"]], to_act=to_act)
+    first = kit.fill_in("First player: {first}   To act: {to_act}", first=short[view["first_player"]], to_act=to_act)
     panel.line(kit.fit(first, 16, panel.width, translate=False), 16, translate=False)
     extra = []
     if view["options"]["advanced"]:
         extra.append("advanced")
     if view["options"]["tile_buying"]:
         extra.append("tile buying" + (" (bought tiles only)" if view["bought_phase"] else ""))
-    counts = _fill(
+    counts = kit.fill_in(
         "Deck {deck}   DT pile {dt}   Engineers {engineers}",
         deck=view["deck"], dt=view["dt_pile"], engineers=view["engineers_left"],
     )
@@ -498,17 +480,17 @@ def _panel(image: Image.Image, view: dict[str, Any], names: list[str]) -> None:
 
 def _seat_note(view: dict[str, Any], entry: dict[str, Any]) -> str:
     """A seat's public line under its name: money, hand, engineer, bought tiles, its play this round."""
-    hand = [_fill("{n} cities", n=entry["hand_cities"])]
+    hand = [kit.fill_in("{n} cities", n=entry["hand_cities"])]
     if entry["hand_dt"]:
-        hand.append(_fill("{n} DT", n=entry["hand_dt"]))
+        hand.append(kit.fill_in("{n} DT", n=entry["hand_dt"]))
     if entry["hand_branch"]:
-        hand.append(_fill("{rr} branch", rr=entry["hand_branch"].upper()))
-    bits = [f"${entry['money']}", _fill("hand {hand}", hand=_join(hand))]
+        hand.append(kit.fill_in("{rr} branch", rr=entry["hand_branch"].upper()))
+    bits = [f"${entry['money']}", kit.fill_in("hand {hand}", hand=kit.join(hand))]
     if entry["engineer"]:
-        bits.append(_fill("engineer (limit {limit})", limit=entry["hand_limit"]))
+        bits.append(kit.fill_in("engineer (limit {limit})", limit=entry["hand_limit"]))
     bought = [f"{n} {rr.upper()}" for rr, n in entry["bought"].items() if n]
     if bought:
-        bits.append(_fill("bought {tiles}", tiles=_join(bought)))
+        bits.append(kit.fill_in("bought {tiles}", tiles=kit.join(bought)))
     if entry["chosen"] is not None and not view["over"]:
         bits.append(kit.tr("has chosen" if entry["chosen"] else "choosing..."))
     play = entry.get("play")
@@ -519,13 +501,13 @@ def _seat_note(view: dict[str, Any], entry: dict[str, Any]) -> str:
             shown = kit.tr("double turn" if play["double"] else "nothing")
         if play["branch"]:
             template = "{card} + branch {rr} (used)" if play["branch_used"] else "{card} + branch {rr}"
-            shown = _fill(template, card=shown, rr=play["branch"].upper())
-        bits.append(_fill("plays {card}", card=shown))
+            shown = kit.fill_in(template, card=shown, rr=play["branch"].upper())
+        bits.append(kit.fill_in("plays {card}", card=shown))
     if entry["exchanged"]:
-        bits.append(_fill("exchanged {n}", n=entry["exchanged"]))
+        bits.append(kit.fill_in("exchanged {n}", n=entry["exchanged"]))
     played = ", ".join(f"{c['name']} {c['value']}x{len(c['railroads'])}" for c in entry["played"])
     if played:
-        bits.append(_fill("played: {cards}", cards=played))
+        bits.append(kit.fill_in("played: {cards}", cards=played))
     return " | ".join(bits)
 
 
@@ -566,7 +548,7 @@ def _strip(image: Image.Image, view: dict[str, Any], names: list[str]) -> None:
     kit.text(draw, (x, y), "Last action", 17, kit.INK, bold=True)
     y += 24
     for text in view["log"][-4:]:
-        kit.text(draw, (x, y), _log_line(text, names, 15, MAP_W - 2 * x), 15, kit.INK, translate=False)
+        kit.text(draw, (x, y), kit.fit(kit.say(text, names), 15, MAP_W - 2 * x, translate=False), 15, kit.INK, translate=False)
         y += 20
     # Where every line can go next, in move notation: what to type after "lay <rr> <n>".
     y = STRIP_TOP + 24 + 4 * 20 + 8
@@ -582,7 +564,7 @@ def _strip(image: Image.Image, view: dict[str, Any], names: list[str]) -> None:
 def _next_text(view: dict[str, Any], rr: str) -> str:
     """One line per railroad: each line's railhead and the cities (ids, as typed) its next tile may go toward."""
     if view["supply"][rr] <= 0 and not view["bought_phase"]:
-        return _fill("{rr}: no tiles left", rr=rr.upper())
+        return kit.fill_in("{rr}: no tiles left", rr=rr.upper())
     holders: dict[int, set[str]] = {}
     for lane in view["lanes"]:
         holders.setdefault(lane["section"], set()).add(lane["rr"])
@@ -599,9 +581,9 @@ def _next_text(view: dict[str, Any], rr: str) -> str:
             if rr not in holders.get(sid, set()) and len(holders.get(sid, ())) < BOARD.sections[sid].lanes
         )
         if targets:
-            parts.append(_fill("{tag} at {city} -> {targets}", tag=tag, city=city, targets=", ".join(targets)))
+            parts.append(kit.fill_in("{tag} at {city} -> {targets}", tag=tag, city=city, targets=", ".join(targets)))
         else:
-            parts.append(_fill("{tag} at {city}: dead end", tag=tag, city=city))
+            parts.append(kit.fill_in("{tag} at {city}: dead end", tag=tag, city=city))
     return "   ".join(parts)
 
 
@@ -712,7 +694,7 @@ def hand(view: dict[str, Any], names: list[str]) -> bytes:
         status += "  -  " + kit.tr("your move")
     kit.text(draw, (56, 54), kit.fit(status, 18, 630, translate=False), 18, kit.INK, translate=False)
     if me is not None:
-        money = _fill(
+        money = kit.fill_in(
             "${money}   score now {score}   hand limit {limit}",
             money=me["money"], score=me["score"], limit=me["hand_limit"],
         )
@@ -721,12 +703,12 @@ def hand(view: dict[str, Any], names: list[str]) -> bytes:
         extras = []
         if me["hand_dt"]:
             template = "{n} double-turn cards" if me["hand_dt"] > 1 else "{n} double-turn card"
-            extras.append(_fill(template, n=me["hand_dt"]))
+            extras.append(kit.fill_in(template, n=me["hand_dt"]))
         if me["hand_branch"]:
-            extras.append(_fill("branch card {rr} (must be played)", rr=me["hand_branch"].upper()))
+            extras.append(kit.fill_in("branch card {rr} (must be played)", rr=me["hand_branch"].upper()))
         if me["engineer"]:
             extras.append(kit.tr("engineer"))
-        other = _join(extras) if extras else kit.tr("no other cards")
+        other = kit.join(extras) if extras else kit.tr("no other cards")
         kit.text(draw, (700, 52), kit.fit(other, 17, 490, translate=False), 17, kit.INK, translate=False)
     kit.text(draw, (20, 96), "City cards in hand (value x railroads now = points)", 19, kit.INK, bold=True)
     x, y = 20, 126
@@ -747,14 +729,14 @@ def hand(view: dict[str, Any], names: list[str]) -> bytes:
     pending = view.get("pending")
     width = 1200 - 40
     if pending:
-        choice = _fill("Your secret choice: {choice}", choice=pending)
+        choice = kit.fill_in("Your secret choice: {choice}", choice=pending)
         kit.text(draw, (20, y), choice, 20, kit.HIGHLIGHT, bold=True, translate=False)
         y += 32
     if me is not None and me["played"]:
         played = ", ".join(
             f"{c['name']} {c['value']}x{len(c['railroads'])}={c['points']}" for c in me["played"]
         )
-        line = kit.fit(_fill("Played: {cards}", cards=played), 17, width, translate=False)
+        line = kit.fit(kit.fill_in("Played: {cards}", cards=played), 17, width, translate=False)
         kit.text(draw, (20, y), line, 17, kit.INK, translate=False)
         y += 28
     history = view.get("exchange_history", [])
@@ -764,14 +746,14 @@ def hand(view: dict[str, Any], names: list[str]) -> bytes:
         for item in history[-4:]:
             out = ", ".join(BOARD.name(c) for c in item["out"])
             got = ", ".join(BOARD.name(c) for c in item["in"])
-            line = _fill("round {round}: gave {out}; drew {drawn}", round=item["round"], out=out, drawn=got)
+            line = kit.fill_in("round {round}: gave {out}; drew {drawn}", round=item["round"], out=out, drawn=got)
             kit.text(draw, (34, y), kit.fit(line, 16, width - 14, translate=False), 16, kit.INK, translate=False)
             y += 22
     y = max(y + 8, 420)
     kit.text(draw, (20, y), "Recent", 17, kit.INK, bold=True)
     y += 24
     for text in view["log"][-4:]:
-        kit.text(draw, (20, y), _log_line(text, names, 15, width), 15, kit.INK, translate=False)
+        kit.text(draw, (20, y), kit.fit(kit.say(text, names), 15, width, translate=False), 15, kit.INK, translate=False)
         y += 20
     return kit.encode(image)
 
@@ -781,7 +763,7 @@ def _city_card(draw: ImageDraw.ImageDraw, corner: tuple[int, int], card: dict[st
     draw.rounded_rectangle((x, y, x + 176, y + 136), 10, fill=(250, 246, 236), outline=kit.INK, width=2)
     name = kit.fit(card["name"], 19, 156, True, translate=False)
     kit.text(draw, (x + 10, y + 10), name, 19, kit.INK, bold=True, translate=False)
-    kit.text(draw, (x + 10, y + 40), _fill("value {value}", value=card["value"]), 17, kit.INK, translate=False)
+    kit.text(draw, (x + 10, y + 40), kit.fill_in("value {value}", value=card["value"]), 17, kit.INK, translate=False)
     rails = card["railroads"]
     for i, rr in enumerate(rails):
         _rr_swatch(draw, rr, (x + 24 + i * 32, y + 80), 26)

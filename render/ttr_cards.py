@@ -37,19 +37,9 @@ def _name(names: list[str], seat: int) -> str:
     return names[seat] if seat < len(names) else f"Seat {seat + 1}"
 
 
-def _named(text: str, names: list[str]) -> str:
-    return name_seats(text, names)
-
-
 def _mark(kind: str) -> str:
     """The short mark on small cards: a letter, or the colour's kanji in a Japanese image."""
     return (LETTER_JA if kit.current_language() == "ja" else LETTER)[kind]
-
-
-def _with_names(template: str, **values: str) -> str:
-    """A label with player names in it: the template is translated, then the names (never translated)
-    go in. Draw the result with translate=False."""
-    return kit.tr(template).format(**values)
 
 
 def _fit_name(template: str, name: str, size: int, width: float, bold: bool = False) -> str:
@@ -61,7 +51,7 @@ def _fit_name(template: str, name: str, size: int, width: float, bold: bool = Fa
 
 def _last_line(last: dict[str, Any], names: list[str]) -> str:
     """"Last: ..." from the engine's last-action text (seat tokens stay until the words are translated)."""
-    return _named(kit.tr("Last: " + last["text"]), names)
+    return kit.say("Last: " + last["text"], names)
 
 
 # ---------------------------------------------------------------------------- cards
@@ -128,28 +118,28 @@ def _status(view: dict[str, Any], names: list[str]) -> str:
     phase = view["phase"]
     if phase == "keep_setup":
         waiting = [_name(names, e["seat"]) for e in view["seats"] if e["setup"] == "choosing"]
-        return _with_names("Keep step: waiting for {who}", who=kit.tr(", ").join(waiting))
+        return kit.fill_in("Keep step: waiting for {who}", who=kit.join(waiting))
     if phase == "choose":
         waiting = [_name(names, e["seat"]) for e in view["seats"] if e["deciding"]]
-        return _with_names("Scoring: waiting for {who} to pick tickets", who=kit.tr(", ").join(waiting))
+        return kit.fill_in("Scoring: waiting for {who} to pick tickets", who=kit.join(waiting))
     if phase == "over":
         result = view["result"]
-        standings = kit.tr(", ").join(
-            _with_names("{rank} {who} {score}", rank=kit.tr(ORDINAL.get(s["rank"], str(s["rank"]))),
+        standings = kit.join(
+            kit.fill_in("{rank} {who} {score}", rank=kit.tr(ORDINAL.get(s["rank"], str(s["rank"]))),
                         who=_name(names, s["seat"]), score=str(s["score"]))
             for s in result["seats"]
         )
-        return _with_names("Game over: {standings}", standings=standings)
+        return kit.fill_in("Game over: {standings}", standings=standings)
     who = _name(names, view["active"])
     step = view["step"]
     if step == "second_draw":
-        return _with_names("{who}: second card", who=who)
+        return kit.fill_in("{who}: second card", who=who)
     if step == "keep":
         count = view["seats"][view["active"]]["pending_count"]
-        return _with_names("{who}: choosing among {n} tickets", who=who, n=str(count))
+        return kit.fill_in("{who}: choosing among {n} tickets", who=who, n=str(count))
     if view["deck_count"] == 0:
-        return _with_names("{who}: play to the rail yard or draw tickets", who=who)
-    return _with_names("{who}: draw 2 cards, play to the rail yard or draw tickets", who=who)
+        return kit.fill_in("{who}: play to the rail yard or draw tickets", who=who)
+    return kit.fill_in("{who}: draw 2 cards, play to the rail yard or draw tickets", who=who)
 
 
 def _header(image: Image.Image, view: dict[str, Any], names: list[str]) -> int:
@@ -182,11 +172,11 @@ def _header(image: Image.Image, view: dict[str, Any], names: list[str]) -> int:
     y = 100
     if view["final_round"]:
         draw.rectangle((0, y, WIDTH, y + 36), fill=kit.DANGER)
-        who = kit.tr(", ").join(_name(names, s) for s in view["final_round"])
+        who = kit.join(_name(names, s) for s in view["final_round"])
         kit.text(
             draw,
             (MARGIN, y + 18),
-            kit.fit(_with_names("FINAL ROUND - still to play: {who}", who=who), 20, WIDTH - 2 * MARGIN, True,
+            kit.fit(kit.fill_in("FINAL ROUND - still to play: {who}", who=who), 20, WIDTH - 2 * MARGIN, True,
                     translate=False),
             20,
             kit.WHITE,
@@ -806,7 +796,7 @@ def describe(view: dict[str, Any], names: list[str]) -> str:
         )
     last = view["last_action"]
     if last:
-        parts.append("Last: " + _named(last["text"], names) + ".")
+        parts.append("Last: " + name_seats(last["text"], names) + ".")
     parts.append(
         f"Display: {', '.join(view['display'])}. Deck {view['deck_count']}, tickets {view['ticket_deck_count']}."
     )
