@@ -37,7 +37,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from bot.app import create_bot  # noqa: E402
 from bot.store import ClockRow, SeatRow, Store  # noqa: E402
 from bot.tables import Tables, reminder_points  # noqa: E402
-from rules.engine import ai_move  # noqa: E402
+from rules.engine import play_out  # noqa: E402
 from rules.registry import GAMES  # noqa: E402
 from tests.e2e.fake_discord import FakeDiscord, FakeMessage  # noqa: E402
 
@@ -92,12 +92,7 @@ def _play(key: str, seats: int, seed: int, moves: int | None) -> tuple[Any, list
     definition = GAMES[key]
     state = definition.new_game(seats, definition.resolve_options(None), seed)
     brain = definition.ai("greedy")
-    played: list[tuple[int, str]] = []
-    while not state.is_over() and (moves is None or len(played) < moves):
-        seat = min(state.to_act())
-        move = ai_move(state, seat, brain)
-        state.apply(seat, move)
-        played.append((seat, str(move)))
+    played = play_out(state, dict.fromkeys(range(seats), brain), max_moves=100_000 if moves is None else moves)
     return state, played
 
 
