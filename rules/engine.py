@@ -9,7 +9,7 @@ import re
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Self
 
 # --------------------------------------------------------------------------- errors
 
@@ -366,6 +366,25 @@ class GameState(ABC):
     @classmethod
     @abstractmethod
     def from_json(cls, data: Mapping[str, Any]) -> GameState: ...
+
+    def base_json(self) -> dict[str, Any]:
+        """The keys every `to_json` starts with: the game, the table settings, the count of moves, the RNG."""
+        return {
+            "key": self.key,
+            "num_seats": self.num_seats,
+            "options": dict(self.options),
+            "seed": self.seed,
+            "moves_applied": self.moves_applied,
+            "rng": rng_to_json(self.rng),
+        }
+
+    @classmethod
+    def from_base_json(cls, data: Mapping[str, Any]) -> Self:
+        """A state restored as far as `base_json` goes; the game's `from_json` sets the rest."""
+        state = cls(int(data["num_seats"]), dict(data["options"]), int(data["seed"]))
+        state.moves_applied = int(data["moves_applied"])
+        state.rng = rng_from_json(data["rng"])
+        return state
 
     # -- provided
 

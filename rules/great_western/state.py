@@ -12,8 +12,6 @@ from rules.engine import (
     Move,
     Result,
     public,
-    rng_from_json,
-    rng_to_json,
     seat_token,
 )
 from rules.great_western import board
@@ -633,12 +631,7 @@ class GreatWesternState(GameState):
 
     def to_json(self) -> dict[str, Any]:
         return {
-            "key": self.key,
-            "num_seats": self.num_seats,
-            "options": dict(self.options),
-            "seed": self.seed,
-            "moves_applied": self.moves_applied,
-            "rng": rng_to_json(self.rng),
+            **self.base_json(),
             "round": self.round,
             "phase": self.phase,
             "start_player": self.start_player,
@@ -661,9 +654,7 @@ class GreatWesternState(GameState):
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> GreatWesternState:
-        state = cls(int(data["num_seats"]), dict(data["options"]), int(data["seed"]))
-        state.moves_applied = int(data["moves_applied"])
-        state.rng = rng_from_json(data["rng"])
+        state = cls.from_base_json(data)
         state.round = int(data["round"])
         state.phase = str(data["phase"])
         state.start_player = int(data["start_player"])

@@ -18,8 +18,6 @@ from rules.engine import (
     private,
     public,
     rank_by,
-    rng_from_json,
-    rng_to_json,
     seat_token,
 )
 from rules.off_the_rails import board, scoring
@@ -1166,11 +1164,8 @@ class OffTheRailsState(GameState):
 
     # ------------------------------------------------------------------ persistence
 
+    # The table settings and the RNG are GameState.base_json's.
     _FIELDS: ClassVar[tuple[str, ...]] = (
-        "num_seats",
-        "options",
-        "seed",
-        "moves_applied",
         "colours",
         "stage",
         "phase",
@@ -1210,16 +1205,14 @@ class OffTheRailsState(GameState):
         data = {name: getattr(self, name) for name in self._FIELDS}
         data["carts"] = [[c.to_json() for c in sc.values()] for sc in self.carts]
         # a JSON round trip is the cheapest deep copy of plain data
-        data = json.loads(json.dumps(data))
-        data["rng"] = rng_to_json(self.rng)
-        return data
+        return self.base_json() | json.loads(json.dumps(data))
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> OffTheRailsState:
-        data = json.loads(json.dumps({k: v for k, v in data.items() if k != "rng"})) | {"rng": data["rng"]}
-        state = cls(data["num_seats"], dict(data["options"]), data["seed"])
+        state = cls.from_base_json(data)
+        # a JSON round trip is the cheapest deep copy of plain data (the caller keeps its own)
+        fields = json.loads(json.dumps({name: data[name] for name in (*cls._FIELDS, "carts")}))
         for name in cls._FIELDS:
-            setattr(state, name, data[name])
-        state.carts = [{c["name"]: Cart(**c) for c in sc} for sc in data["carts"]]
-        state.rng = rng_from_json(data["rng"])
+            setattr(state, name, fields[name])
+        state.carts = [{c["name"]: Cart(**c) for c in sc} for sc in fields["carts"]]
         return state

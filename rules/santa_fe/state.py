@@ -15,8 +15,6 @@ from rules.engine import (
     Result,
     SeatResult,
     rank_by,
-    rng_from_json,
-    rng_to_json,
     seat_token,
 )
 from rules.santa_fe.board import BOARD, RAILROADS
@@ -846,12 +844,7 @@ class SantaFeState(GameState):
 
     def to_json(self) -> dict[str, Any]:
         data: dict[str, Any] = {
-            "key": self.key,
-            "num_seats": self.num_seats,
-            "options": dict(self.options),
-            "seed": self.seed,
-            "moves_applied": self.moves_applied,
-            "rng": rng_to_json(self.rng),
+            **self.base_json(),
             "lanes": {str(sid): lanes for sid, lanes in self.lanes.items()},
         }
         for name in self._FIELDS:
@@ -862,9 +855,7 @@ class SantaFeState(GameState):
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> SantaFeState:
         data = json.loads(json.dumps(dict(data)))
-        state = cls(data["num_seats"], data["options"], data["seed"])
-        state.moves_applied = data["moves_applied"]
-        state.rng = rng_from_json(data["rng"])
+        state = cls.from_base_json(data)
         # Keep section order: views list lanes in this order.
         state.lanes = {
             int(sid): lanes for sid, lanes in sorted(data["lanes"].items(), key=lambda kv: int(kv[0]))

@@ -22,8 +22,6 @@ from rules.engine import (
     Result,
     private,
     public,
-    rng_from_json,
-    rng_to_json,
     seat_token,
 )
 from rules.trans_europa import board
@@ -499,12 +497,7 @@ class TransEuropaState(GameState):
 
     def to_json(self) -> dict[str, Any]:
         return {
-            "key": self.key,
-            "num_seats": self.num_seats,
-            "options": dict(self.options),
-            "seed": self.seed,
-            "moves_applied": self.moves_applied,
-            "rng": rng_to_json(self.rng),
+            **self.base_json(),
             "piles": {c: list(p) for c, p in self.piles.items()},
             "round": self.round,
             "start_seat": self.start_seat,
@@ -524,9 +517,7 @@ class TransEuropaState(GameState):
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> TransEuropaState:
-        state = cls(data["num_seats"], data["options"], data["seed"])
-        state.moves_applied = data["moves_applied"]
-        state.rng = rng_from_json(data["rng"])
+        state = cls.from_base_json(data)
         state.piles = {c: list(p) for c, p in data["piles"].items()}
         state.round = data["round"]
         state.start_seat = data["start_seat"]

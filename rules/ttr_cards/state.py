@@ -15,8 +15,6 @@ from rules.engine import (
     Result,
     SeatResult,
     rank_by,
-    rng_from_json,
-    rng_to_json,
     seat_token,
 )
 from rules.ttr_cards.cards import (
@@ -107,24 +105,20 @@ class TTRCardsState(GameState):
     # ------------------------------------------------------------------ persistence
 
     _FIELDS: ClassVar[tuple[str, ...]] = (
-        "num_seats", "options", "seed", "moves_applied", "phase", "step", "active", "turn", "deck",
-        "display", "discard", "closed", "set_aside", "hands", "tickets", "pending", "setup_choice",
-        "ticket_deck", "yards", "tracks", "completed", "deck1_points", "deck_number", "trigger",
-        "final_round", "stall", "scoring_kind", "picks", "deciding", "scorings", "last_action", "passes",
-    )  # fmt: skip
+        "phase", "step", "active", "turn", "deck", "display", "discard", "closed", "set_aside", "hands",
+        "tickets", "pending", "setup_choice", "ticket_deck", "yards", "tracks", "completed", "deck1_points",
+        "deck_number", "trigger", "final_round", "stall", "scoring_kind", "picks", "deciding", "scorings",
+        "last_action", "passes",
+    )  # fmt: skip  (the table settings and the RNG are GameState.base_json's)
 
     def to_json(self) -> dict[str, Any]:
-        data = _copy_fields({name: getattr(self, name) for name in self._FIELDS})
-        data["rng"] = rng_to_json(self.rng)
-        data["key"] = self.key
-        return data
+        return self.base_json() | _copy_fields({name: getattr(self, name) for name in self._FIELDS})
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> TTRCardsState:
-        state = cls(data["num_seats"], data["options"], data["seed"])
+        state = cls.from_base_json(data)
         for name, value in _copy_fields({name: data[name] for name in cls._FIELDS}).items():
             setattr(state, name, value)
-        state.rng = rng_from_json(data["rng"])
         return state
 
     # ------------------------------------------------------------------ whose decision
@@ -772,8 +766,7 @@ class TTRCardsState(GameState):
 def _copy_fields(data: dict[str, Any]) -> dict[str, Any]:
     """An independent copy of the state's fields, field by field (deepcopy is far slower)."""
     out = dict(data)
-    out["options"] = dict(data["options"])
-    for name in ("deck", "display", "ticket_deck", "deck1_points", "deciding", "setup_choice"):
+    for name in ("deck", "display", "ticket_deck", "deck1_points", "deciding"):
         out[name] = list(data[name])
     out["setup_choice"] = [None if ids is None else list(ids) for ids in data["setup_choice"]]
     for name in ("discard", "closed", "set_aside"):
