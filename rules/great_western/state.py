@@ -151,13 +151,12 @@ class GreatWesternState(GameState):
     def apply(self, seat: int, move: Move | str) -> list[Event]:
         """As the base, with the spec's reasons when a seat acts out of turn."""
         if self.to_act() and seat not in self.to_act():
+            # Parsed first, so unreadable text gets the reader's reason; the move's kind picks the wording.
             parsed = self.parse_move(move) if isinstance(move, str) else move
-            if self.phase == "auction" and isinstance(parsed, Bid):
-                raise IllegalMove(f"It is {seat_token(self.bidder)}'s turn to bid.")
-            if self.phase == "build" and not isinstance(parsed, Bid):
-                raise IllegalMove("It is not your turn to build.")
             if self.phase == "auction":
                 raise IllegalMove(f"It is {seat_token(self.bidder)}'s turn to bid.")
+            if not isinstance(parsed, Bid):
+                raise IllegalMove("It is not your turn to build.")
             raise IllegalMove(
                 f"Bidding is over this round; it is {seat_token(self.builder())}'s turn to build."
             )
