@@ -196,6 +196,16 @@ def _dijkstra(adj: tuple, dist: list[int], pred: list[int] | None = None) -> lis
     return dist
 
 
+def _merged(rows: list[list[int]], splits: list[tuple[int, int]]) -> list[int]:
+    """Per junction, the least weight of two subtrees (one per split part) meeting there."""
+    best: list[int] | None = None
+    for a, b in splits:
+        joined = list(map(add, rows[a], rows[b]))
+        best = joined if best is None else list(map(min, best, joined))
+    assert best is not None
+    return best
+
+
 @lru_cache(maxsize=4096)
 def _distances_from(source: int, zero: frozenset[int], blocked: frozenset[int]) -> tuple[int, ...]:
     dist = [INF] * len(JUNCTIONS)
@@ -219,11 +229,7 @@ def _dw_rows(terminals: tuple[int, ...], zero: frozenset[int], blocked: frozense
     for mask in range(1, 1 << m):
         if mask & (mask - 1) == 0:
             continue
-        best: list[int] | None = None
-        for a, b in splits[mask]:
-            joined = list(map(add, rows[a], rows[b]))
-            best = joined if best is None else list(map(min, best, joined))
-        assert best is not None
+        best = _merged(rows, splits[mask])
         if root is not None and mask == (1 << m) - 1:
             best = [min(map(add, best, _distances_from(root, zero, blocked)))] * len(best)
             rows[mask] = best
@@ -323,11 +329,7 @@ def steiner_tree(terminals: tuple[int, ...], zero: frozenset[int] = frozenset(),
         if mask & (mask - 1) == 0:  # shared with the penalty cache; paths found when needed
             rows[mask] = list(_distances_from(rest[mask.bit_length() - 1], zero, blocked))
             continue
-        best: list[int] | None = None
-        for a, b in splits[mask]:
-            joined = list(map(add, rows[a], rows[b]))
-            best = joined if best is None else list(map(min, best, joined))
-        assert best is not None
+        best = _merged(rows, splits[mask])
         pred = [-1] * n
         rows[mask] = _dijkstra(adj, best, pred)
         preds[mask] = pred
