@@ -9,7 +9,7 @@ from __future__ import annotations
 from bot.app import create_bot
 from tests.bot import guess_game
 from tests.bot.test_deadlines import GAMES, HOUR, T0, Clock
-from tests.e2e.test_platform import board_posts, db_moves, open_table, seats, store_fingerprint
+from tests.e2e.test_platform import board_posts, db_moves, seats, started_game, store_fingerprint
 
 
 def make_bot(fake, db_path, clock):
@@ -27,9 +27,7 @@ async def tick(bot, clock, hours):
 
 
 async def start_table(fake, channel, users, *, options="rounds=1", **new):
-    lobby = await open_table(fake, channel, users, options=options, seats="join", **new)
-    await fake.click(users[0], lobby, label="Start")
-    return await fake.wait_for(lambda: (board_posts(channel) or [None])[-1], what="first board")
+    return await started_game(fake, users, channel, options=options, **new)
 
 
 def reminders(fake, user):

@@ -55,6 +55,20 @@ async def open_table(fake, channel, users, options=None, **new_options):
     return fake.message(lobby.id)
 
 
+async def pick_move(fake, user, picker, move, narrowings=8):
+    """Narrow the move picker group by group until `move` is offered, then pick it; returns the last
+    interaction and how many groups were opened on the way."""
+    for opened in range(narrowings + 1):
+        values = [o["value"] for o in picker.component(custom_id=picker.custom_ids()[0])["options"]]
+        assert len(values) <= 25
+        if "m:" + move in values:
+            return await fake.select(user, picker, ["m:" + move]), opened
+        group = next(v for v in values if v.startswith("g:") and move.startswith(v[2:]))
+        await fake.select(user, picker, [group])
+        picker = fake.message(picker.id)
+    raise AssertionError(f"{move!r} not offered after {narrowings} groups")
+
+
 async def test_lobby_game_and_picker_through_buttons(fake_discord, tmp_path):
     fake = fake_discord
     db = str(tmp_path / "j.db")
@@ -86,19 +100,9 @@ async def test_lobby_game_and_picker_through_buttons(fake_discord, tmp_path):
         posts_before = len(board_posts(general))
         board = board_posts(general)[-1]
         ix = await fake.click(user, board, label="Take turn")
-        picker = ix.reply
-        assert ix.ephemeral and picker.visible_to == user.id
-        # Narrow down through groups until the move itself is offered, then pick it.
-        for _ in range(6):
-            values = [o["value"] for o in picker.component(custom_id=picker.custom_ids()[0])["options"]]
-            assert len(values) <= 25
-            if "m:" + target in values:
-                ix = await fake.select(user, picker, ["m:" + target])
-                break
-            group = next(v for v in values if v.startswith("g:") and target.startswith(v[2:]))
-            ix = await fake.select(user, picker, [group])
-            picker = fake.message(picker.id)
-            clicks += 1
+        assert ix.ephemeral and ix.reply.visible_to == user.id
+        ix, opened = await pick_move(fake, user, ix.reply, target, narrowings=5)
+        clicks += opened
         assert ix.content == f"You played `{target}`.", ix.content
         await fake.wait_for(lambda n=posts_before: len(board_posts(general)) > n, what="board post")
     assert clicks > 0  # with 3 seats and span 20 there are 41 guess moves: groups were used
@@ -119,9 +123,9 @@ async def test_invite_url_has_both_scopes_and_few_permissions():
     assert permissions and not permissions & 0x8  # never Administrator
 
 
-async def started_game(fake, db, users, channel, options="rounds=2 span=20"):
+async def started_game(fake, users, channel, options="rounds=2 span=20", **new_options):
     """Open, fill and start a Guess table in join order; returns the first board post."""
-    lobby = await open_table(fake, channel, users, options=options, seats="join")
+    lobby = await open_table(fake, channel, users, options=options, seats="join", **new_options)
     await fake.click(users[0], lobby, label="Start")
     return await fake.wait_for(lambda: (board_posts(channel) or [None])[-1], what="first board")
 
@@ -145,7 +149,7 @@ async def test_autocomplete_gives_the_callers_legal_moves_filtered(fake_discord,
     await fake.start_bot(make_bot(fake, db))
     ann, bob, cid = fake.user("Ann"), fake.user("Bob"), fake.user("Cid")
     games = fake.channel("games")
-    await started_game(fake, db, [ann, bob, cid], games)
+    await started_game(fake, [ann, bob, cid], games)
     choices = await fake.autocomplete(ann, games, "play", focused="move", value="")
     assert [c["value"] for c in choices] == ["bid 0", "bid 1", "bid 2", "bid 3"]
     await finish_bids(fake, [ann, bob, cid], games)
@@ -168,7 +172,7 @@ async def test_wrong_user_wrong_turn_malformed_and_stale_change_nothing(fake_dis
     await fake.start_bot(make_bot(fake, db))
     ann, bob, cid, dee = (fake.user(n) for n in ("Ann", "Bob", "Cid", "Dee"))
     general = fake.channel("general")
-    board = await started_game(fake, db, [ann, bob, cid], general)
+    board = await started_game(fake, [ann, bob, cid], general)
     await finish_bids(fake, [ann, bob, cid], general)
     await fake.wait_for(lambda: not store_fingerprint(db)[2], what="outbox drained")
     board = board_posts(general)[-1]
@@ -202,7 +206,7 @@ async def test_restart_old_buttons_work_nothing_lost_or_doubled(fake_discord, tm
     bot = await fake.start_bot(make_bot(fake, db))
     ann, bob = fake.user("Ann"), fake.user("Bob")
     general = fake.channel("general")
-    await started_game(fake, db, [ann, bob], general, options="rounds=1")
+    await started_game(fake, [ann, bob], general, options="rounds=1")
     await finish_bids(fake, [ann, bob], general)
     await fake.wait_for(lambda: not store_fingerprint(db)[2], what="outbox drained")
     old_board = board_posts(general)[-1]
@@ -232,7 +236,7 @@ async def test_owed_posts_and_ai_turns_are_finished_after_a_crash(fake_discord, 
     bot = await fake.start_bot(make_bot(fake, db))
     ann, bob = fake.user("Ann"), fake.user("Bob")
     general = fake.channel("general")
-    await started_game(fake, db, [ann, bob], general, options="rounds=1")
+    await started_game(fake, [ann, bob], general, options="rounds=1")
     await fake.stop_bot(bot)
     # Simulate the crash window: apply through the service directly, without any Discord posting.
     from bot.store import Store
@@ -256,7 +260,7 @@ async def test_two_clicks_at_once_apply_one_move(fake_discord, tmp_path):
     await fake.start_bot(make_bot(fake, db))
     ann, bob = fake.user("Ann"), fake.user("Bob")
     general = fake.channel("general")
-    board = await started_game(fake, db, [ann, bob], general)
+    board = await started_game(fake, [ann, bob], general)
     picker = (await fake.click(ann, board, label="Take turn")).reply
     first = await fake.select(ann, picker, ["m:bid 3"], wait=False)
     second = await fake.select(ann, picker, ["m:bid 3"], wait=False)
@@ -274,7 +278,7 @@ async def test_closed_dms_are_told_once_and_hand_works(fake_discord, tmp_path):
     ann, bob = fake.user("Ann"), fake.user("Bob")
     bob.dms_closed = True
     general = fake.channel("general")
-    await started_game(fake, db, [ann, bob], general, options="rounds=1")
+    await started_game(fake, [ann, bob], general, options="rounds=1")
     await finish_bids(fake, [ann, bob], general)
     await fake.wait_for(lambda: not store_fingerprint(db)[2], what="outbox drained")
     notices = [m for m in general.messages if "cannot send you direct messages" in m.content]
@@ -350,7 +354,7 @@ async def test_killed_mid_move_then_restarted_loses_and_doubles_nothing(fake_dis
         db = str(tmp_path / f"kill{int(kill_after_reply)}.db")
         channel = fake.channel(channel_name)
         bot = await fake.start_bot(make_bot(fake, db))
-        await started_game(fake, db, [ann, bob], channel, options="rounds=1")
+        await started_game(fake, [ann, bob], channel, options="rounds=1")
         await fake.wait_for(lambda db=db: not store_fingerprint(db)[2], what="start posts")
         posts = len(board_posts(channel))
         ix = await fake.slash(ann, channel, "play", options={"move": "bid 2"}, wait=kill_after_reply)

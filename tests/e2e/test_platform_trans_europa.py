@@ -13,6 +13,7 @@ import sqlite3
 from bot.app import create_bot
 from rules.engine import ai_move, name_seats
 from rules.registry import GAMES
+from tests.e2e.test_platform import pick_move
 
 TE = GAMES["trans_europa"]
 
@@ -68,16 +69,7 @@ async def test_three_players_play_trans_europa_to_the_end(fake_discord, tmp_path
             ix = await fake.slash(user, games, "play", options={"move": move})
         else:
             ix = await fake.click(user, boards()[-1], label="Take turn")
-            picker = ix.reply
-            for _ in range(8):
-                values = [o["value"] for o in picker.component(custom_id=picker.custom_ids()[0])["options"]]
-                assert len(values) <= 25
-                if "m:" + move in values:
-                    ix = await fake.select(user, picker, ["m:" + move])
-                    break
-                group = next(v for v in values if v.startswith("g:") and move.startswith(v[2:]))
-                await fake.select(user, picker, [group])
-                picker = fake.message(picker.id)
+            ix, _ = await pick_move(fake, user, ix.reply, move, narrowings=7)
         assert ix.content == f"You played `{move}`.", ix.content
         await fake.wait_for(lambda n=posted: len(boards()) > n and snapshot(db)[2] == 0, what=f"post of {move}")
         turn += 1
