@@ -140,17 +140,6 @@ def _name(names: list[str], seat: int | None) -> str:
     return names[seat] if seat < len(names) else f"Seat {seat + 1}"
 
 
-def _fit_name(name: str, size: int, room: float, before: str = "", after: str = "") -> str:
-    """`before + name + after` in `room` px (bold): the name gives way, the words around it stay whole.
-
-    Measured as a whole because Japanese words around a Latin name put the whole line in the CJK font.
-    """
-    fitted = kit.fit(name, size, room, True, translate=False)
-    while len(fitted) > 1 and kit.text_size(before + fitted + after, size, True, translate=False)[0] > room:
-        fitted = fitted[:-2].rstrip() + "…"
-    return before + fitted + after
-
-
 def _who(seat: int | None) -> str:
     """A seat in a composed line: a token that the line's translation keeps and `kit.say` swaps for the name."""
     return "?" if seat is None else seat_token(int(seat))
@@ -431,10 +420,11 @@ def _draw_players(image: Image.Image, view: Mapping[str, Any], names: list[str])
         # The rank and the start mark are words of the image, the name is not: each is fitted on its own,
         # so that a long name gives way and the mark stays whole.
         if seat in ranks:
-            name = _fit_name(name, 20, room, before=kit.tr(_ordinal(ranks[seat])) + " ")
+            name = kit.fit_name(kit.tr(_ordinal(ranks[seat])) + " {who}", name, 20, room, True, translate=False)
         elif seat == view.get("start_player") and not view.get("over"):
             mark = kit.tr("(start)")  # Japanese brackets bring their own space
-            name = _fit_name(name, 20, room, after=mark if mark.startswith("（") else " " + mark)
+            name = kit.fit_name("{who}" + (mark if mark.startswith("（") else " " + mark), name, 20, room, True,
+                                translate=False)
         panel.player_row(seat, name, score=entry["gold"], to_act=seat in to_act, size=20)
         cities = int(entry["city_count"])
         panel.line(
@@ -687,8 +677,7 @@ def hand(view: dict[str, Any], names: list[str]) -> bytes:
     draw = ImageDraw.Draw(image)
     kit.draw_seat_token(draw, seat, (40, 40), 44)
     me = (view.get("seats") or [{}] * (seat + 1))[seat]
-    before, _, after = kit.tr("{who}: your railway").partition("{who}")
-    title = _fit_name(_name(names, seat), 28, 1200 - 76 - 24, before, after)
+    title = kit.fit_name("{who}: your railway", _name(names, seat), 28, 1200 - 76 - 24, True)
     kit.text(draw, (76, 24), title, 28, kit.INK, bold=True, translate=False)
     kit.text(
         draw, (76, 62),

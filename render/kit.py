@@ -160,13 +160,15 @@ def join(items: Iterable[str]) -> str:
     return ("、" if current_language() == "ja" else ", ").join(items)
 
 
-def fit_name(template: str, name: str, size: int, width: float, bold: bool = False, slot: str = "who") -> str:
+def fit_name(template: str, name: str, size: int, width: float, bold: bool = False, slot: str = "who",
+             translate: bool = True) -> str:
     """`template` in the current language with `name` in its `{slot}`, the name (never the words around
     it) shortened with "…" so that the whole line fits `width`. Draw the result with translate=False.
 
     The line is measured whole because Japanese words around a Latin name draw it in the CJK font.
+    `translate=False` when the template is already in the image's language.
     """
-    before, _, after = tr(template).partition(f"{{{slot}}}")
+    before, _, after = (tr(template) if translate else template).partition(f"{{{slot}}}")
     fitted = fit(name, size, width, bold, translate=False)
     while len(fitted) > 1 and text_size(before + fitted + after, size, bold, translate=False)[0] > width:
         fitted = fitted[:-2].rstrip() + "…"

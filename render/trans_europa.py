@@ -185,14 +185,6 @@ def _name(names: list[str], seat: int) -> str:
     return names[seat] if 0 <= seat < len(names) else f"Seat {seat + 1}"
 
 
-def _with_name(template: str, name: str, size: int, width: float, bold: bool = False) -> str:
-    """`template` with `name` put in, translated, the name shortened first so that the whole label
-    fits `width`: a long display name must not cut off the words around it ("… の個人ボード")."""
-    words = kit.text_size(template.format(name="X"), size, bold)[0] - kit.text_size("X", size, bold, False)[0]
-    short = kit.fit(name, size, max(width - words, 40), bold, translate=False)
-    return kit.fit(template.format(name=short), size, width, bold)
-
-
 def _city_name(city_id: str) -> str:
     return te.CITY_BY_ID[city_id].name
 
@@ -462,7 +454,8 @@ def _panel(
         panel.line(f"Round {round_number}", 21)
     else:
         # the name can be long (and Japanese): fitted, so it never runs past the panel
-        label = _with_name(f"Round {round_number} - start: {{name}}", _name(names, int(start_seat)), 21, panel.width)
+        label = kit.fit_name(f"Round {round_number} - start: {{name}}", _name(names, int(start_seat)), 21, panel.width,
+                             slot="name")
         panel.line(label, 21, translate=False)
     status = _status(view, names)
     if status:
@@ -520,7 +513,7 @@ def _private_box(panel: kit.Panel, view: Mapping[str, Any], names: list[str], se
     """Whose private board this is and, when the option is on, how many tracks the seat still needs."""
     needed = view.get("tracks_needed")
     width = panel.right - panel.pad - panel.x - 44
-    lines = [_with_name("Private board of {name}", _name(names, seat), 21, width)]
+    lines = [kit.fit_name("Private board of {name}", _name(names, seat), 21, width, slot="name")]
     if needed is not None:
         lines.append(
             "You are connected!"
@@ -681,7 +674,7 @@ def _draw_hand_strip(draw: ImageDraw.ImageDraw, view: Mapping[str, Any], seat: i
     y = STRIP_TOP + 50
     kit.draw_seat_token(draw, seat, (28, y + 12), 28)
     # fitted: a long display name must leave room for the five cities after it
-    label = _with_name("{name}'s cities:", _name(names, seat), 19, 330, bold=True)
+    label = kit.fit_name("{name}'s cities:", _name(names, seat), 19, 330, bold=True, slot="name")
     kit.text(draw, (50, y + 12), label, 19, kit.INK, bold=True, anchor="lm", translate=False)
     x = 60 + kit.text_size(label, 19, True, translate=False)[0]
     order = {c: i for i, c in enumerate(("red", "orange", "yellow", "green", "blue"))}

@@ -42,13 +42,6 @@ def _mark(kind: str) -> str:
     return (LETTER_JA if kit.current_language() == "ja" else LETTER)[kind]
 
 
-def _fit_name(template: str, name: str, size: int, width: float, bold: bool = False) -> str:
-    """`template` translated, with `name` in it shortened (not the words around it) to fit `width`."""
-    words = kit.tr(template)
-    room = width - kit.text_size(words.replace("{who}", ""), size, bold, translate=False)[0]
-    return words.format(who=kit.fit(name, size, max(room, 20), bold, translate=False))
-
-
 def _last_line(last: dict[str, Any], names: list[str]) -> str:
     """"Last: ..." from the engine's last-action text (seat tokens stay until the words are translated)."""
     return kit.say("Last: " + last["text"], names)
@@ -380,7 +373,7 @@ def _yard_rows(
         kit.text(
             draw,
             (cx + card_w / 2, y + card_h + 22),
-            _fit_name("robbed by {who}", robber, 13, col_w + 20),
+            kit.fit_name("robbed by {who}", robber, 13, col_w + 20),
             13,
             kit.DANGER,
             anchor="ma",
@@ -603,7 +596,7 @@ def hand(view: dict[str, Any], names: list[str]) -> bytes:
     kit.text(
         draw,
         (MARGIN + 46, 32),
-        _fit_name("{who} - your hand (private)", _name(names, seat), 26, WIDTH - MARGIN * 2 - 46, True),
+        kit.fit_name("{who} - your hand (private)", _name(names, seat), 26, WIDTH - MARGIN * 2 - 46, True),
         26,
         kit.INK,
         bold=True,
