@@ -390,9 +390,10 @@ class GameState(ABC):
 
     def apply(self, seat: int, move: Move | str) -> list[Event]:
         """Apply one decision of `seat` (a Move or its notation); IllegalMove leaves no trace."""
-        if not self.to_act():
+        acting = self.to_act()
+        if not acting:
             raise IllegalMove("The game is over.")
-        if seat not in self.to_act():
+        if seat not in acting:
             raise IllegalMove("It is not your turn.")
         if isinstance(move, str):
             move = self.parse_move(move)
