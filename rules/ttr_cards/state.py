@@ -149,10 +149,11 @@ class TTRCardsState(GameState):
             for size in range(1, len(pending) + 1):
                 moves.extend(Keep(combo) for combo in itertools.combinations(pending, size))
         elif self.phase == "choose":
-            moves.extend(Complete(t) for t in self._pickable(seat))
+            pickable = self._pickable(seat)
+            moves.extend(Complete(t) for t in pickable)
             if self.picks[seat]:
                 moves.append(Undo())
-            if not self._pickable(seat):
+            if not pickable:
                 moves.append(Done())
         elif self.step == "keep":
             pending = sorted(self.pending[seat])
