@@ -1109,17 +1109,7 @@ class OffTheRailsState(GameState):
             gems={sq: dict(g) for sq, g in self.gems.items()},
             rifts=dict(self.rifts),
             carts=[
-                {
-                    "seat": c.seat,
-                    "name": c.name,
-                    "where": c.where,
-                    "square": c.square,
-                    "front": c.front,
-                    "back": c.back,
-                    "speed": c.speed,
-                    "load": dict(c.load),
-                    "choosing": c.where == "board" and c.front is None,
-                }
+                c.to_json() | {"choosing": c.where == "board" and c.front is None}
                 for sc in self.carts
                 for c in sc.values()
             ],
