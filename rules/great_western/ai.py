@@ -32,8 +32,7 @@ def greedy_plan(owners: Mapping[str, int], seat: int, p: int, f: int, a: int) ->
                 best = candidate
         if best is None:
             break
-        city = best[2]
-        cost = routes_for(seat, owners)[city].cost
+        _, cost, city = best
         p -= CITIES[city].people
         from_freight = min(f, cost)
         from_available = min(a, cost - from_freight)
