@@ -66,6 +66,7 @@ def build_view(state: SantaFeState, seat: int | None) -> dict[str, Any]:
     ]
     seats = []
     for s in range(n):
+        played = [_card(state, c, reach) for c in state.played[s]]
         entry: dict[str, Any] = {
             "seat": s,
             "money": state.money[s],
@@ -74,9 +75,8 @@ def build_view(state: SantaFeState, seat: int | None) -> dict[str, Any]:
             "hand_cities": len(state.cities[s]),
             "hand_dt": state.dt[s],
             "hand_branch": state.branch[s],
-            "played": [_card(state, c, reach) for c in state.played[s]],
-            "score": state.money[s]
-            + sum(BOARD.cities[c].value * len(reach.get(c, [])) for c in state.played[s]),
+            "played": played,
+            "score": state.money[s] + sum(card["points"] for card in played),
             "bought": dict(state.bought[s]),
             "exchanged": state.exchanged[s],
             "discarded": len(state.discarded[s]),
