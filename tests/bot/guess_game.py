@@ -28,8 +28,6 @@ from rules.engine import (
     private,
     public,
     rank_by,
-    rng_from_json,
-    rng_to_json,
     seat_token,
 )
 
@@ -171,20 +169,13 @@ class GuessState(GameState):
 
     def to_json(self) -> dict[str, Any]:
         return {
-            "num_seats": self.num_seats, "options": self.options, "seed": self.seed,
-            "moves_applied": self.moves_applied, "rng": rng_to_json(self.rng), "round": self.round,
-            "scores": self.scores, "phase": self.phase, "bids": self.bids, "turn": self.turn,
-            "secrets": self.secrets, "known": self.known,
+            **self.base_json(), "round": self.round, "scores": self.scores, "phase": self.phase, "bids": self.bids,
+            "turn": self.turn, "secrets": self.secrets, "known": self.known,
         }
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> GuessState:
-        state = cls.__new__(cls)
-        state.num_seats = data["num_seats"]
-        state.options = dict(data["options"])
-        state.seed = data["seed"]
-        state.moves_applied = data["moves_applied"]
-        state.rng = rng_from_json(data["rng"])
+        state = cls.from_base_json(data)
         state.round = data["round"]
         state.scores = list(data["scores"])
         state.phase = data["phase"]
