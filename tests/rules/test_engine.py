@@ -151,13 +151,12 @@ class Race(GameState):
         ))
 
     def to_json(self) -> dict[str, Any]:
-        return {k: getattr(self, k) for k in
-                ("num_seats", "options", "seed", "moves_applied", "counter", "turn", "winner")}
+        return {**self.base_json(), "counter": self.counter, "turn": self.turn, "winner": self.winner}
 
     @classmethod
     def from_json(cls, data: Any) -> Race:
-        state = cls(data["num_seats"], dict(data["options"]), data["seed"])
-        for k in ("moves_applied", "counter", "turn", "winner"):
+        state = cls.from_base_json(data)
+        for k in ("counter", "turn", "winner"):
             setattr(state, k, data[k])
         return state
 
@@ -192,6 +191,18 @@ def test_apply_refuses_the_wrong_seat_and_a_finished_game_without_changing_state
     assert state.is_over() and state.result() is not None and log
     with pytest.raises(IllegalMove, match="The game is over."):
         state.apply(0, "add 1")
+
+
+def test_the_shared_json_header_keeps_the_table_settings_the_move_count_and_the_rng():
+    state = RACE.new_game(3, {"target": 9}, 5)
+    state.apply(0, "add 2")
+    state.rng.random()  # the RNG has moved on from its seed: the saved state must carry where it is
+    data = json.loads(json.dumps(state.to_json()))
+    header = {k: data[k] for k in ("key", "num_seats", "options", "seed", "moves_applied")}
+    assert header == {"key": "race", "num_seats": 3, "options": {"target": 9}, "seed": 5, "moves_applied": 1}
+    again = Race.from_json(data)
+    assert again == state and again.counter == 2 and again.moves_applied == 1
+    assert again.rng.random() == state.rng.random()
 
 
 def test_play_out_is_deterministic_and_replay_rebuilds_the_state():
