@@ -133,6 +133,8 @@ class SantaFeState(GameState):
             state._start_round(events)
         state._advance(events)
         state._remember(events)
+        # Also for the bot's first post (GameState.opening_events), as every other game gives its setup.
+        state._opening_events = events
         return state
 
     # ------------------------------------------------------------------ small helpers
