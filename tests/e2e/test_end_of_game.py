@@ -3,27 +3,18 @@
 from __future__ import annotations
 
 import io
-import json
-import sqlite3
 
 from PIL import Image
 
 from tests.bot import guess_game
-from tests.e2e.test_platform import board_posts, make_bot, open_table
+from tests.e2e.test_platform import board_posts, make_bot, open_table, table_snapshot
 
-
-def snapshot(db, game_id=1):
-    with sqlite3.connect(db) as raw:
-        state = raw.execute("SELECT state FROM snapshots WHERE game_id = ?", (game_id,)).fetchone()[0]
-        users = [r[0] for r in raw.execute("SELECT user_id FROM seats WHERE game_id = ? ORDER BY seat", (game_id,))]
-        owed = raw.execute("SELECT count(*) FROM outbox").fetchone()[0]
-        moves = raw.execute("SELECT seat, notation FROM moves WHERE game_id = ? ORDER BY n", (game_id,)).fetchall()
-    return guess_game.DEFINITION.from_json(json.loads(state)), users, owed, moves
+snapshot = table_snapshot  # (state, users, owed posts, moves, status) of the Guess game #1
 
 
 async def play_one(fake, db, channel, users_by_id, pick=lambda moves: moves[-1]):
     """The seat to act plays `pick(legal moves)` by /play; wait until its posts are out."""
-    state, users, _, moves = snapshot(db)
+    state, users, _, moves, _ = snapshot(db)
     seat = min(state.to_act())
     move = str(pick(state.legal_moves(seat)))
     ix = await fake.slash(users_by_id[users[seat]], channel, "play", options={"move": move})
@@ -46,7 +37,7 @@ async def test_final_post_reveals_hands_with_log_file_and_replay_gif(fake_discor
         # No hand is shown in the channel while the game runs.
         assert not any(a.filename.startswith("hand-") for m in general.messages for a in m.attachments)
         await play_one(fake, db, general, users_by_id)
-    state, users, _, moves = snapshot(db)
+    state, users, _, moves, _ = snapshot(db)
     final = board_posts(general)[-1]
     assert "Game over" in final.content and "1. " in final.content and "points" in final.content
     files = {a.filename: a for a in final.attachments}
@@ -86,7 +77,7 @@ async def test_spectator_sees_board_log_and_status_but_no_secret(fake_discord, t
     await fake.wait_for(lambda: board_posts(general) and snapshot(db)[2] == 0, what="first board")
     users_by_id = {ann.id: ann, bob.id: bob}
     await play_one(fake, db, general, users_by_id, pick=lambda moves: moves[2])  # Ann bids 2, secretly
-    state, _, _, _ = snapshot(db)
+    state = snapshot(db)[0]
     assert state.phase == "bid" and state.bids[0] == 2
 
     answers = [await fake.slash(dee, general, "board"), await fake.slash(dee, general, "board", options={"text": True}),

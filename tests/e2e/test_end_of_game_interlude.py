@@ -2,21 +2,18 @@
 
 from __future__ import annotations
 
-import json
-import sqlite3
-
 from bot.app import create_bot
 from rules.engine import ai_move
 from rules.registry import GAMES
+from tests.e2e.test_platform import table_snapshot
 
 TE = GAMES["trans_europa"]
 
 
 def snapshot(db):
-    with sqlite3.connect(db) as raw:
-        state = raw.execute("SELECT state FROM snapshots WHERE game_id = 1").fetchone()[0]
-        owed = raw.execute("SELECT count(*) FROM outbox").fetchone()[0]
-    return TE.from_json(json.loads(state)), owed
+    """The Trans Europa game #1 as committed, and how many posts are still owed."""
+    state, _, owed, _, _ = table_snapshot(db, TE)
+    return state, owed
 
 
 async def test_round_end_image_precedes_the_board_post(fake_discord, tmp_path):

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import json
 import random
 import sqlite3
 
@@ -34,7 +35,18 @@ def seats(db_path, game_id=1):
 
 
 def state_of(db_path, game_id=1):
-    return guess_game.DEFINITION.from_json(__import__("json").loads(db_snapshot(db_path, game_id)[1]))
+    return guess_game.DEFINITION.from_json(json.loads(db_snapshot(db_path, game_id)[1]))
+
+
+def table_snapshot(db_path, definition=guess_game.DEFINITION, game_id=1):
+    """(state, user id per seat, owed posts, [(seat, notation)...], status) of a stored game, as committed."""
+    with sqlite3.connect(db_path) as raw:
+        state = raw.execute("SELECT state FROM snapshots WHERE game_id = ?", (game_id,)).fetchone()[0]
+        users = [r[0] for r in raw.execute("SELECT user_id FROM seats WHERE game_id = ? ORDER BY seat", (game_id,))]
+        owed = raw.execute("SELECT count(*) FROM outbox").fetchone()[0]
+        moves = raw.execute("SELECT seat, notation FROM moves WHERE game_id = ? ORDER BY n", (game_id,)).fetchall()
+        status = raw.execute("SELECT status FROM games WHERE id = ?", (game_id,)).fetchone()[0]
+    return definition.from_json(json.loads(state)), users, owed, moves, status
 
 
 def board_posts(channel):

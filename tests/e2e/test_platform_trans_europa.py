@@ -6,26 +6,19 @@ other move by the "Take turn" picker (narrowing groups down to the move), the re
 
 from __future__ import annotations
 
-import json
 import re
-import sqlite3
 
 from bot.app import create_bot
 from rules.engine import ai_move, name_seats
 from rules.registry import GAMES
-from tests.e2e.test_platform import pick_move
+from tests.e2e.test_platform import pick_move, table_snapshot
 
 TE = GAMES["trans_europa"]
 
 
 def snapshot(db):
-    with sqlite3.connect(db) as raw:
-        row = raw.execute("SELECT state FROM snapshots WHERE game_id = 1").fetchone()
-        users = [r[0] for r in raw.execute("SELECT user_id FROM seats WHERE game_id = 1 ORDER BY seat")]
-        owed = raw.execute("SELECT count(*) FROM outbox").fetchone()[0]
-        moves = raw.execute("SELECT seat, notation FROM moves WHERE game_id = 1 ORDER BY n").fetchall()
-        status = raw.execute("SELECT status FROM games WHERE id = 1").fetchone()[0]
-    return TE.from_json(json.loads(row[0])), users, owed, moves, status
+    """(state, users, owed posts, moves, status) of the Trans Europa game #1."""
+    return table_snapshot(db, TE)
 
 
 def bullets(text: str) -> list[str]:
