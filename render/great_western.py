@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Mapping
 from functools import lru_cache
 from typing import Any
@@ -535,33 +534,12 @@ def _income_ranges() -> list[tuple[str, str, int]]:
     return rows
 
 
-@lru_cache(maxsize=4096)
-def _width(word: str, size: int) -> int:
-    return kit.text_size(word, size, translate=False)[0]
-
-
-# Latin words stay whole; Japanese may break before any character but closing marks (as kit.Panel.wrapped).
-_WRAP_TOKENS = re.compile(r"\s+|[^\s\u3000-\u9fff\uff00-\uffef]+|.")
-_NO_LINE_START = frozenset("、。，．・：；？！）」』】〕ー…")
-
-
 def _wrapped(
     draw: ImageDraw.ImageDraw, xy: tuple[float, float], line: str, size: int, width: int, max_lines: int
 ) -> float:
     """Draw an already translated line in at most `max_lines` lines of `width` px; returns the next y."""
     x, y = xy
-    lines: list[str] = []
-    current = ""
-    for token in _WRAP_TOKENS.findall(line):
-        trial = current + token
-        if current.strip() and not token.isspace() and token not in _NO_LINE_START \
-                and _width(trial.strip(), size) > width:
-            lines.append(current.strip())
-            current = token.lstrip()
-        else:
-            current = trial
-    if current.strip():
-        lines.append(current.strip())
+    lines = kit.wrap_lines(line, size, width)
     if len(lines) > max_lines:
         lines = lines[:max_lines]
         lines[-1] = lines[-1][: max(0, len(lines[-1]) - 4)] + " ..."

@@ -562,6 +562,45 @@ _WRAP_TOKENS = re.compile(r"\s+|[\u30a0-\u30ff]+|[^\s\u3000-\u9fff\uff00-\uffef]
 _NO_LINE_START = frozenset("、。，．・：；？！）」』】〕ー…")
 
 
+@lru_cache(maxsize=8192)
+def _advance(ch: str, f: ImageFont.FreeTypeFont) -> float:
+    return f.getlength(ch)
+
+
+def _fits(s: str, size: int, width: float, bold: bool) -> bool:
+    """Whether `s` (not translated) is at most `width` px wide as `text()` draws it.
+
+    Exact, but the exact measure (a layout of the whole string) is only needed near the end of a line:
+    the sum of the characters' cached advances, plus the stroke and a px of overhang each side, bounds
+    the drawn width from above, so a trial that fits by that bound needs no layout.
+    """
+    drawn, f = shown(s, size, bold, translate=False)
+    stroke = _bold_stroke(f)
+    if sum(_advance(ch, f) for ch in drawn) + 2 * stroke + 2 <= width:
+        return True
+    left, _, right, _ = f.getbbox(drawn, stroke_width=stroke)
+    return right - left <= width
+
+
+def wrap_lines(s: str, size: int, width: float, bold: bool = False) -> list[str]:
+    """`s` (already in the image's language) broken into lines at most `width` px wide: between words,
+    katakana words kept whole, other Japanese before any character but closing marks. A single word
+    wider than `width` gets a line of its own."""
+    lines: list[str] = []
+    current = ""
+    for token in _WRAP_TOKENS.findall(s):
+        trial = current + token
+        if current.strip() and not token.isspace() and token not in _NO_LINE_START \
+                and not _fits(trial.strip(), size, width, bold):
+            lines.append(current.strip())
+            current = token
+        else:
+            current = trial
+    if current.strip():
+        lines.append(current.strip())
+    return lines
+
+
 class Panel:
     """A top-down flow layout in `box` of `image`: each call draws one row and moves the cursor `y` down."""
 
@@ -604,17 +643,8 @@ class Panel:
     def wrapped(self, s: str, size: int = 16, fill: RGB = INK, bold: bool = False, indent: int = 0,
                 translate: bool = True) -> None:
         """Text broken into lines that fit the panel width (Japanese between any two characters)."""
-        current = ""
-        for token in _WRAP_TOKENS.findall(tr(s) if translate else s):
-            trial = current + token
-            if current.strip() and not token.isspace() and token not in _NO_LINE_START \
-                    and text_size(trial.strip(), size, bold, translate=False)[0] > self.width - indent:
-                self.line(current.strip(), size, fill, bold, indent, translate=False)
-                current = token
-            else:
-                current = trial
-        if current.strip():
-            self.line(current.strip(), size, fill, bold, indent, translate=False)
+        for line in wrap_lines(tr(s) if translate else s, size, self.width - indent, bold):
+            self.line(line, size, fill, bold, indent, translate=False)
 
     def rule(self, fill: RGB = GRID) -> None:
         self.y += 4
