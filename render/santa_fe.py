@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import math
-import re
 from functools import lru_cache
 from typing import Any
 
@@ -474,7 +473,7 @@ def _panel(image: Image.Image, view: dict[str, Any], names: list[str]) -> None:
         else:
             note = _seat_note(view, entry)
         panel.player_row(seat, label, entry["score"], seat in view["to_act"], size=19)
-        _wrapped(panel, note, 15, indent=40)
+        panel.wrapped(note, 15, indent=40, translate=False)
         panel.gap(2)
 
 
@@ -509,36 +508,6 @@ def _seat_note(view: dict[str, Any], entry: dict[str, Any]) -> str:
     if played:
         bits.append(kit.fill_in("played: {cards}", cards=played))
     return " | ".join(bits)
-
-
-_WRAP_TOKENS = re.compile(r"\s+|[^\s\u3000-\u9fff\uff00-\uffef]+|.")
-
-
-@lru_cache(maxsize=4096)
-def _char_width(ch: str, size: int, cjk: bool) -> float:
-    face = kit.cjk_font(size) if cjk else kit.font(size)
-    return face.getlength(ch)
-
-
-def _wrapped(panel: kit.Panel, text: str, size: int, indent: int) -> None:
-    """Wrap an already translated note: between words, and between any two Japanese characters.
-
-    Widths are summed per character from a cache (measuring every candidate line, as the panel's own
-    wrap does, is too slow for five seats' notes on every image).
-    """
-    drawn, face = kit.shown(text, size, translate=False)
-    cjk = face is not kit.font(size)
-    room = (panel.width - indent) * 0.97
-    line, width = "", 0.0
-    for token in _WRAP_TOKENS.findall(drawn):
-        token_width = sum(_char_width(ch, size, cjk) for ch in token)
-        if line.strip() and not token.isspace() and width + token_width > room:
-            panel.line(line.strip(), size, kit.INK, indent=indent, translate=False)
-            line, width = token, token_width
-        else:
-            line, width = line + token, width + token_width
-    if line.strip():
-        panel.line(line.strip(), size, kit.INK, indent=indent, translate=False)
 
 
 def _strip(image: Image.Image, view: dict[str, Any], names: list[str]) -> None:
