@@ -18,6 +18,7 @@ from typing import Any
 
 from rules.engine import AIPlayer, Move
 from rules.off_the_rails import board
+from rules.off_the_rails.scoring import delivery_missions
 
 INF = 10_000.0
 STEP_COST = 0.15  # a step costs a little: speed is limited, and long routes pass other carts
@@ -262,16 +263,9 @@ class Planner:
         value = _load_value(load) + 0.2 * self.danger
         if not board.gem_total(dict(load)):
             return 0.1 * self.danger
-        checks = {
-            "red-leader": load.get("ruby", 0) >= 4,
-            "green-fingers": load.get("emerald", 0) >= 2,
-            "gold-hills": load.get("gold", 0) >= 2,
-            "diamonds": load.get("diamond", 0) >= 1,
-            "gem-collector": board.gem_total(dict(load)) == 5 and not load.get("rock"),
-            "enemy-lines": board.START[square][0] in self.view["colours"]
-            and board.START[square][0] != self.view["colours"][self.seat],
-        }
-        if any(ok and m in self.missions for m, ok in checks.items()):
+        colours = self.view["colours"]
+        met = delivery_missions(load, board.START[square][0], colours, colours[self.seat])
+        if any(m in self.missions for m in met):
             value += 3.0
         return value + 1.0
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
+
 from rules.off_the_rails import board
 
 CATEGORIES: tuple[str, ...] = (*board.GEM_KINDS, "ruby_majority", "missions", "dirty_goblins", "carts")
@@ -33,3 +35,21 @@ def breakdowns(
 def rank_key(total: int, stock: dict[str, int]) -> tuple[int, int, int]:
     """Tie-breaks (D20): total, then more stockpiled gems of all kinds, then fewer rocks."""
     return (total, board.gem_total(stock), -stock["rock"])
+
+
+def delivery_missions(load: Mapping[str, int], start_colour: str, colours: Sequence[str], own: str) -> list[str]:
+    """The delivery missions a delivery of `load` into a start square of `start_colour` meets.
+
+    `colours` are the colours in play, `own` the deliverer's. The engine (claims) and the AI (its
+    plans) both ask here, so they never disagree on a mission.
+    """
+    total = sum(load.values())
+    checks = {
+        "red-leader": load.get("ruby", 0) >= 4,
+        "green-fingers": load.get("emerald", 0) >= 2,
+        "gold-hills": load.get("gold", 0) >= 2,
+        "diamonds": load.get("diamond", 0) >= 1,
+        "gem-collector": total == board.CAPACITY and load.get("rock", 0) == 0,
+        "enemy-lines": total >= 1 and start_colour in colours and start_colour != own,
+    }
+    return [mission for mission, met in checks.items() if met]

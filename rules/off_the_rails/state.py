@@ -648,19 +648,8 @@ class OffTheRailsState(GameState):
         self._to_reserve(cart)
         self.last_paths[-1]["outcome"] = "delivered"
         events.append(public(f"{self._cart_name(cart)} delivers {gems_text(load)} at {square}."))
-        achieved = self.flow["achieved"]
-        total = board.gem_total(load)
-        checks = {
-            "red-leader": load.get("ruby", 0) >= 4,
-            "green-fingers": load.get("emerald", 0) >= 2,
-            "gold-hills": load.get("gold", 0) >= 2,
-            "diamonds": load.get("diamond", 0) >= 1,
-            "gem-collector": total == board.CAPACITY and load.get("rock", 0) == 0,
-            "enemy-lines": total >= 1
-            and board.START[square][0] in self.colours
-            and board.START[square][0] != self.colour_of(seat),
-        }
-        achieved.extend(m for m in DELIVERY_MISSIONS if checks[m])
+        met = scoring.delivery_missions(load, board.START[square][0], self.colours, self.colour_of(seat))
+        self.flow["achieved"].extend(met)
 
     def _collide(self, mover: Cart, hit: Cart, square: str, via: str, events: list[Event]) -> bool:
         """Collision of spec 5.3. False always: the run ends (maybe after a split and a pick)."""
