@@ -690,6 +690,7 @@ class TTRCardsState(GameState):
         view = self.base_view(seat)
         setup = self.phase == "keep_setup"
         final_reveal = self.phase == "over" or (self.phase == "choose" and self.scoring_kind == "final")
+        result = self.result()
         seats = []
         for s in range(self.num_seats):
             entry: dict[str, Any] = {
@@ -706,13 +707,13 @@ class TTRCardsState(GameState):
                 "track_count": sum(self.tracks[s].values()),
                 "track": dict(self.tracks[s]) if self._tracks_public() else None,
                 "completed": list(self.completed[s]),
-                "points": self._points_so_far(s),
+                # Points so far: the final score once the game is over, else deck 1's tickets.
+                "points": result.score_of(s) if result is not None else self.deck1_points[s],
                 "city_counts": city_counts(self.completed[s]),
                 "deciding": self.deciding[s] if self.phase == "choose" else False,
                 "revealed_tickets": list(self.tickets[s]) if final_reveal else None,
             }
             seats.append(entry)
-        result = self.result()
         view.update(
             {
                 "options": dict(self.options),
@@ -756,12 +757,6 @@ class TTRCardsState(GameState):
             view["picks"] = list(self.picks[seat]) if self.phase == "choose" else []
             view["pickable"] = self._pickable(seat) if self.phase == "choose" else []
         return view
-
-    def _points_so_far(self, seat: int) -> int:
-        result = self.result()
-        if result is not None:
-            return result.score_of(seat)
-        return self.deck1_points[seat]
 
 
 def _copy_fields(data: dict[str, Any]) -> dict[str, Any]:
