@@ -988,12 +988,7 @@ class OffTheRailsState(GameState):
             return None
         points = self.score_breakdowns()
         totals = [sum(p.values()) for p in points]
-        if self.num_seats == 1:
-            ranks = {0: 1}
-        else:
-            ranks = rank_by(
-                {s: scoring.rank_key(totals[s], self.stockpiles[s]) for s in range(self.num_seats)}
-            )
+        ranks = rank_by({s: scoring.rank_key(totals[s], self.stockpiles[s]) for s in range(self.num_seats)})
         seats = []
         for s in range(self.num_seats):
             details = {
