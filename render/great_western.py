@@ -9,6 +9,7 @@ from typing import Any
 from PIL import Image, ImageDraw
 
 from render import kit
+from render.describe import seat_name
 from rules.engine import seat_token
 from rules.great_western import board as gw
 from rules.great_western import ja as engine_ja
@@ -136,7 +137,7 @@ _LABEL_ANCHOR = {
 def _name(names: list[str], seat: int | None) -> str:
     if seat is None:
         return "?"
-    return names[seat] if seat < len(names) else f"Seat {seat + 1}"
+    return seat_name(names, seat)
 
 
 def _who(seat: int | None) -> str:

@@ -12,6 +12,7 @@ from typing import Any
 from PIL import Image, ImageDraw
 
 from render import kit
+from render.describe import seat_name
 from rules.engine import name_seats, seat_token
 from rules.off_the_rails import board as geo
 from rules.off_the_rails import ja as engine_ja
@@ -360,7 +361,7 @@ def _line_as_is(panel: kit.Panel, s: str, size: int, fill: kit.RGB = kit.INK, bo
 
 
 def _names(view: dict[str, Any], names: list[str]) -> list[str]:
-    return [names[s] if s < len(names) else f"Seat {s + 1}" for s in range(view["num_seats"])]
+    return [seat_name(names, s) for s in range(view["num_seats"])]
 
 
 def _panel(image: Image.Image, view: dict[str, Any], names: list[str], private: bool) -> None:

@@ -11,6 +11,7 @@ from typing import Any
 from PIL import Image, ImageDraw
 
 from render import kit
+from render.describe import seat_name
 from rules.trans_europa import board as te
 
 WIDTH = int(te.CANVAS["width"])
@@ -179,10 +180,6 @@ def _completed(view: Mapping[str, Any]) -> dict[int, list[str]]:
         else:
             out[int(item)] = []
     return out
-
-
-def _name(names: list[str], seat: int) -> str:
-    return names[seat] if 0 <= seat < len(names) else f"Seat {seat + 1}"
 
 
 def _city_name(city_id: str) -> str:
@@ -429,11 +426,11 @@ def _status(view: Mapping[str, Any], names: list[str]) -> str:
         winners = [entry for entry in result.get("seats", ()) if entry.get("rank") == 1]
         if not winners:
             return "Game over"
-        who = " and ".join(_name(names, int(entry["seat"])) for entry in winners)
+        who = " and ".join(seat_name(names, int(entry["seat"])) for entry in winners)
         return f"Game over: {who} {'wins' if len(winners) == 1 else 'win'} with {winners[0]['score']}"
     if active is None:
         return ""
-    who = _name(names, int(active))
+    who = seat_name(names, int(active))
     if phase == "markers":
         return f"{who} places a start marker"
     laid = 1 if view.get("step") == 2 else 0
@@ -454,7 +451,7 @@ def _panel(
         panel.line(f"Round {round_number}", 21)
     else:
         # the name can be long (and Japanese): fitted, so it never runs past the panel
-        label = kit.fit_name(f"Round {round_number} - start: {{name}}", _name(names, int(start_seat)), 21, panel.width,
+        label = kit.fit_name(f"Round {round_number} - start: {{name}}", seat_name(names, int(start_seat)), 21, panel.width,
                              slot="name")
         panel.line(label, 21, translate=False)
     status = _status(view, names)
@@ -491,7 +488,7 @@ def _panel(
         left = int(coloured_left.get(seat, 0)) if vexation else 0
         x, cy = panel.player_row(
             seat,
-            _name(names, seat),
+            seat_name(names, seat),
             scores.get(seat),
             to_act=seat in to_act,
             note=note,
@@ -513,7 +510,7 @@ def _private_box(panel: kit.Panel, view: Mapping[str, Any], names: list[str], se
     """Whose private board this is and, when the option is on, how many tracks the seat still needs."""
     needed = view.get("tracks_needed")
     width = panel.right - panel.pad - panel.x - 44
-    lines = [kit.fit_name("Private board of {name}", _name(names, seat), 21, width, slot="name")]
+    lines = [kit.fit_name("Private board of {name}", seat_name(names, seat), 21, width, slot="name")]
     if needed is not None:
         lines.append(
             "You are connected!"
@@ -674,7 +671,7 @@ def _draw_hand_strip(draw: ImageDraw.ImageDraw, view: Mapping[str, Any], seat: i
     y = STRIP_TOP + 50
     kit.draw_seat_token(draw, seat, (28, y + 12), 28)
     # fitted: a long display name must leave room for the five cities after it
-    label = kit.fit_name("{name}'s cities:", _name(names, seat), 19, 330, bold=True, slot="name")
+    label = kit.fit_name("{name}'s cities:", seat_name(names, seat), 19, 330, bold=True, slot="name")
     kit.text(draw, (50, y + 12), label, 19, kit.INK, bold=True, anchor="lm", translate=False)
     x = 60 + kit.text_size(label, 19, True, translate=False)[0]
     order = {c: i for i, c in enumerate(("red", "orange", "yellow", "green", "blue"))}
@@ -771,7 +768,7 @@ def _round_end_panel(
             what += f": {before.get(seat, int(score) + penalty)} -> {score}"
         cities = ", ".join(_city_name(c) for c in hands.get(seat, ()))
         panel.player_row(
-            seat, _name(names, seat), score, note=f"{what}. {cities}", size=24 if seats <= 4 else 20
+            seat, seat_name(names, seat), score, note=f"{what}. {cities}", size=24 if seats <= 4 else 20
         )
     panel.rule()
     options = view.get("options") or {}
@@ -798,8 +795,8 @@ def describe(view: dict[str, Any], names: list[str]) -> str:
         parts.append(f"Newest: {len(newest)} track{'s' if len(newest) != 1 else ''}.")
     scores = _per_seat(view.get("scores"))
     if scores:
-        parts.append("Scores: " + ", ".join(f"{_name(names, s)} {v}" for s, v in sorted(scores.items())) + ".")
-    done = [_name(names, int(c["seat"])) for c in view.get("completed") or () if isinstance(c, Mapping)]
+        parts.append("Scores: " + ", ".join(f"{seat_name(names, s)} {v}" for s, v in sorted(scores.items())) + ".")
+    done = [seat_name(names, int(c["seat"])) for c in view.get("completed") or () if isinstance(c, Mapping)]
     if done:
         parts.append("Connected all cities this round: " + ", ".join(done) + ".")
     status = _status(view, names)

@@ -7,6 +7,7 @@ from typing import Any
 from PIL import Image, ImageDraw
 
 from render import kit
+from render.describe import seat_name
 from rules.engine import name_seats
 from rules.ttr_cards.cards import BIG_CITIES, COLOURS, KINDS, LOCO, TICKETS
 from rules.ttr_cards.ja import KIND_JA, card_lists, seat_lists, yard_sets
@@ -31,10 +32,6 @@ LETTER = {c: c[0].upper() for c in COLOURS} | {"black": "K", "blue": "B", LOCO: 
 LETTER_JA = {kind: word[0] for kind, word in KIND_JA.items()} | {"orange": "橙"}
 RAINBOW = [CARD_FILL[c] for c in ("red", "orange", "yellow", "green", "blue", "purple")]
 ORDINAL = {1: "1st", 2: "2nd", 3: "3rd", 4: "4th"}
-
-
-def _name(names: list[str], seat: int) -> str:
-    return names[seat] if seat < len(names) else f"Seat {seat + 1}"
 
 
 def _mark(kind: str) -> str:
@@ -110,20 +107,20 @@ def _status(view: dict[str, Any], names: list[str]) -> str:
     """What the table waits for, in the image's language (names put in after the words are translated)."""
     phase = view["phase"]
     if phase == "keep_setup":
-        waiting = [_name(names, e["seat"]) for e in view["seats"] if e["setup"] == "choosing"]
+        waiting = [seat_name(names, e["seat"]) for e in view["seats"] if e["setup"] == "choosing"]
         return kit.fill_in("Keep step: waiting for {who}", who=kit.join(waiting))
     if phase == "choose":
-        waiting = [_name(names, e["seat"]) for e in view["seats"] if e["deciding"]]
+        waiting = [seat_name(names, e["seat"]) for e in view["seats"] if e["deciding"]]
         return kit.fill_in("Scoring: waiting for {who} to pick tickets", who=kit.join(waiting))
     if phase == "over":
         result = view["result"]
         standings = kit.join(
             kit.fill_in("{rank} {who} {score}", rank=kit.tr(ORDINAL.get(s["rank"], str(s["rank"]))),
-                        who=_name(names, s["seat"]), score=str(s["score"]))
+                        who=seat_name(names, s["seat"]), score=str(s["score"]))
             for s in result["seats"]
         )
         return kit.fill_in("Game over: {standings}", standings=standings)
-    who = _name(names, view["active"])
+    who = seat_name(names, view["active"])
     step = view["step"]
     if step == "second_draw":
         return kit.fill_in("{who}: second card", who=who)
@@ -165,7 +162,7 @@ def _header(image: Image.Image, view: dict[str, Any], names: list[str]) -> int:
     y = 100
     if view["final_round"]:
         draw.rectangle((0, y, WIDTH, y + 36), fill=kit.DANGER)
-        who = kit.join(_name(names, s) for s in view["final_round"])
+        who = kit.join(seat_name(names, s) for s in view["final_round"])
         kit.text(
             draw,
             (MARGIN, y + 18),
@@ -360,7 +357,7 @@ def _yard_rows(
         draw.rectangle((cx, y, cx + card_w, y + card_h), fill=(235, 235, 235), outline=kit.DANGER, width=3)
         draw.line((cx, y, cx + card_w, y + card_h), fill=kit.DANGER, width=3)
         draw.line((cx, y + card_h, cx + card_w, y), fill=kit.DANGER, width=3)
-        robber = _name(names, last["seat"])
+        robber = seat_name(names, last["seat"])
         kit.text(
             draw,
             (cx + card_w / 2, y + card_h + 4),
@@ -402,7 +399,7 @@ def _seat_panel(
     kit.text(
         draw,
         (x0 + 48, y0 + 24),
-        kit.fit(_name(names, seat), 22, 300, True, translate=False),
+        kit.fit(seat_name(names, seat), 22, 300, True, translate=False),
         22,
         kit.INK,
         bold=True,
@@ -596,7 +593,7 @@ def hand(view: dict[str, Any], names: list[str]) -> bytes:
     kit.text(
         draw,
         (MARGIN + 46, 32),
-        kit.fit_name("{who} - your hand (private)", _name(names, seat), 26, WIDTH - MARGIN * 2 - 46, True),
+        kit.fit_name("{who} - your hand (private)", seat_name(names, seat), 26, WIDTH - MARGIN * 2 - 46, True),
         26,
         kit.INK,
         bold=True,
@@ -719,7 +716,7 @@ def intermediate_scoring(view: dict[str, Any], names: list[str]) -> bytes:
                 width=4,
             )
             kit.draw_seat_token(draw, seat, (x0 + 26, y + 24), 30)
-            kit.text(draw, (x0 + 48, y + 24), kit.fit(_name(names, seat), 22, panel_w - 200, True, translate=False),
+            kit.text(draw, (x0 + 48, y + 24), kit.fit(seat_name(names, seat), 22, panel_w - 200, True, translate=False),
                      22, kit.INK, bold=True, anchor="lm", translate=False)
             kit.text(
                 draw,
@@ -785,7 +782,7 @@ def describe(view: dict[str, Any], names: list[str]) -> str:
         parts.append(f"Deck {view['deck_number']} of 2.")
     if view["final_round"]:
         parts.append(
-            "Final round, still to play: " + ", ".join(_name(names, s) for s in view["final_round"]) + "."
+            "Final round, still to play: " + ", ".join(seat_name(names, s) for s in view["final_round"]) + "."
         )
     last = view["last_action"]
     if last:
@@ -799,7 +796,7 @@ def describe(view: dict[str, Any], names: list[str]) -> str:
             for r in entry["yard"]
         )
         tickets = "?" if entry["tickets_count"] is None else entry["tickets_count"]
-        name = _name(names, entry["seat"])
+        name = seat_name(names, entry["seat"])
         parts.append(
             f"{name}: {entry['points']} pts, hand {entry['hand_count']}, tickets {tickets}, "
             f"track {entry['track_count']}, completed {len(entry['completed'])}."
