@@ -31,14 +31,15 @@ def english_left(text: str, names: Iterable[str] = ()) -> list[str]:
     return _LATIN_WORD.findall(text)
 
 
-def untranslated(texts: Iterable[str], names: Iterable[str] = (), game: str | None = None) -> dict[str, list[str]]:
+def untranslated(texts: Iterable[str], names: Iterable[str] = ()) -> dict[str, list[str]]:
     """{English text: its words still in English after the bot's Japanese catalog}, for texts that have any.
 
-    `game`: translate as the bot does for that game's posts (its catalog only, not the other games')."""
+    Translated as the bot does for the game the test module is about (its catalog only, not the other
+    games'): conftest.py sets bot.tables.CURRENT_GAME from the module's name."""
     names = list(names)
     out = {}
     for text in set(texts):
-        left = english_left(i18n.localize("ja", text, game), names)
+        left = english_left(i18n.localize("ja", text), names)
         if left:
             out[text] = left
     return out
