@@ -553,10 +553,6 @@ def _wrapped(
 # --------------------------------------------------------------------------- fast encoding
 
 
-def _blend(a: kit.RGB, b: kit.RGB, t: float) -> kit.RGB:
-    return (round(a[0] + (b[0] - a[0]) * t), round(a[1] + (b[1] - a[1]) * t), round(a[2] + (b[2] - a[2]) * t))
-
-
 @lru_cache(maxsize=1)
 def _palette() -> Image.Image:
     """A fixed 256-colour palette: every flat colour of the board plus anti-aliasing ramps between them.
@@ -578,7 +574,7 @@ def _palette() -> Image.Image:
     steps = max(1, (256 - len(colours)) // len(pairs))
     for a, b in pairs:
         for step in range(1, steps + 1):
-            colours.append(_blend(a, b, step / (steps + 1)))
+            colours.append(kit.blend(a, b, step / (steps + 1)))
     colours = list(dict.fromkeys(colours))[:256]
     colours += [colours[0]] * (256 - len(colours))
     image = Image.new("P", (1, 1))

@@ -304,6 +304,11 @@ def text(
 # --------------------------------------------------------------------------- colours and seats
 
 
+def blend(a: RGB, b: RGB, t: float) -> RGB:
+    """The colour `t` of the way from `a` to `b` (0: a, 1: b): tints and anti-aliasing ramps."""
+    return (round(a[0] + (b[0] - a[0]) * t), round(a[1] + (b[1] - a[1]) * t), round(a[2] + (b[2] - a[2]) * t))
+
+
 def luminance(rgb: RGB) -> float:
     """WCAG relative luminance (0 black .. 1 white)."""
 

@@ -189,10 +189,6 @@ def _city_name(city_id: str) -> str:
 # --------------------------------------------------------------------------- the static map
 
 
-def _blend(colour: kit.RGB, into: kit.RGB, amount: float) -> kit.RGB:
-    return tuple(round(c * amount + b * (1 - amount)) for c, b in zip(colour, into, strict=True))  # type: ignore[return-value]
-
-
 def _offset_line(a: tuple[float, float], b: tuple[float, float], offset: float) -> list[tuple[float, float]]:
     (ax, ay), (bx, by) = a, b
     length = math.hypot(bx - ax, by - ay)
@@ -213,7 +209,7 @@ def _draw_map() -> Image.Image:
                 (te.JUNCTIONS[c.junction].px - j.px) ** 2 + (te.JUNCTIONS[c.junction].py - j.py) ** 2
             ),
         )
-        tint = _blend(REGION_COLOURS[nearest.colour], kit.PAPER, 0.13)
+        tint = kit.blend(kit.PAPER, REGION_COLOURS[nearest.colour], 0.13)
         hexagon = [
             (
                 j.px + cell_r * math.cos(math.radians(90 + 60 * k)),
@@ -350,7 +346,7 @@ def _draw_tracks(
 ) -> None:
     # Under-layers first (own network glow, newest-track halo), then every bar on top of them.
     if network_of is not None and network:
-        glow = _blend(kit.seat_colour(network_of), kit.WHITE, 0.55)
+        glow = kit.blend(kit.WHITE, kit.seat_colour(network_of), 0.55)
         for a, b, owner in tracks:
             if a in network and b in network and owner in (None, network_of):
                 draw.line([_xy(a), _xy(b)], fill=glow, width=24)
@@ -519,7 +515,7 @@ def _private_box(panel: kit.Panel, view: Mapping[str, Any], names: list[str], se
         )
     top = panel.y + 2
     height = 14 + 34 * len(lines)
-    tint = _blend(kit.seat_colour(seat), kit.WHITE, 0.25)
+    tint = kit.blend(kit.WHITE, kit.seat_colour(seat), 0.25)
     panel.draw.rectangle(
         (panel.x - 4, top, panel.right - panel.pad + 4, top + height),
         fill=tint,
