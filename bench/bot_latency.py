@@ -14,8 +14,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import json
-import sqlite3
 import statistics
 import sys
 import tempfile
@@ -28,6 +26,7 @@ from bot.app import create_bot  # noqa: E402
 from rules.engine import ai_move  # noqa: E402
 from rules.registry import GAMES  # noqa: E402
 from tests.e2e.fake_discord import FakeDiscord  # noqa: E402
+from tests.e2e.test_platform import table_snapshot  # noqa: E402
 
 
 def _p95(values: list[float]) -> float:
@@ -38,14 +37,6 @@ def _p95(values: list[float]) -> float:
 def _line(label: str, seconds: list[float]) -> str:
     return (f"{label:<34} median {1000 * statistics.median(seconds):8.2f} ms   "
             f"p95 {1000 * _p95(seconds):8.2f} ms   (n={len(seconds)})")
-
-
-def _snapshot(db: str, game_key: str):
-    with sqlite3.connect(db) as raw:
-        state = json.loads(raw.execute("SELECT state FROM snapshots WHERE game_id = 1").fetchone()[0])
-        users = [r[0] for r in raw.execute("SELECT user_id FROM seats WHERE game_id = 1 ORDER BY seat")]
-        status = raw.execute("SELECT status FROM games WHERE id = 1").fetchone()[0]
-    return GAMES[game_key].from_json(state), users, status
 
 
 async def run(moves: int, workers: int, game_key: str, options: str, locale: str | None = None) -> None:
@@ -90,7 +81,7 @@ async def run(moves: int, workers: int, game_key: str, options: str, locale: str
         played = 0
         while played < moves:
             measuring[0] = False
-            state, users, status = _snapshot(db, game_key)
+            state, users, _, _, status = table_snapshot(db, GAMES[game_key])
             if status != "running":  # a finished game: start the next one in the same channel
                 await fake.wait_for(lambda: over_word in boards()[-1].content, timeout=60)
                 break
