@@ -562,8 +562,8 @@ def _palette() -> Image.Image:
     """
     seats = [kit.seat_colour(s) for s in range(4)]
     flats = [kit.INK, kit.MUTED, kit.WHITE, kit.PAPER, kit.GRID, kit.HIGHLIGHT, LINK, GOLD, FREIGHT_CAR,
-             GREYED, ENGINE, BLACK_CUBE, BUILDING, (255, 236, 179), *seats]  # fmt: skip
-    pairs = [(kit.INK, bg) for bg in (kit.PAPER, kit.WHITE, GOLD, FREIGHT_CAR, GREYED, (255, 236, 179), LINK)]
+             GREYED, ENGINE, BLACK_CUBE, BUILDING, kit.TO_ACT_BG, *seats]  # fmt: skip
+    pairs = [(kit.INK, bg) for bg in (kit.PAPER, kit.WHITE, GOLD, FREIGHT_CAR, GREYED, kit.TO_ACT_BG, LINK)]
     pairs += [(kit.INK, c) for c in seats] + [(kit.WHITE, c) for c in seats] + [(kit.PAPER, c) for c in seats]
     pairs += [
         (kit.MUTED, kit.WHITE), (kit.MUTED, GREYED), (kit.WHITE, ENGINE), (kit.HIGHLIGHT, kit.PAPER),

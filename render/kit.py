@@ -20,7 +20,7 @@ How to build a game renderer on it (see render/trans_europa.py for a full exampl
         return kit.encode(image)
 
 API summary
-- Colours (RGB tuples): INK, MUTED, WHITE, PAPER, PANEL_BG, GRID, HIGHLIGHT, DANGER.
+- Colours (RGB tuples): INK, MUTED, WHITE, PAPER, PANEL_BG, GRID, HIGHLIGHT, DANGER, TO_ACT_BG.
 - Fonts: `font(size, bold=False)` is Pillow's bundled FreeType font (Aileron), cached, for Latin
   text; `cjk_font(size, bold)` is the shipped Noto Sans CJK JP subset (render/fonts/) for text with
   Japanese or letters that have no plain form. Neither has a bold face, so `bold=True` returns a font
@@ -91,6 +91,7 @@ GRID: RGB = (170, 165, 155)
 # Hot magenta, unlike every seat and region colour; use it as a wide halo, so its shape marks it as well.
 HIGHLIGHT: RGB = (230, 0, 126)
 DANGER: RGB = (200, 30, 30)
+TO_ACT_BG: RGB = (255, 236, 179)  # the tint behind the row of the player whose turn it is
 
 # --------------------------------------------------------------------------- language
 
@@ -676,7 +677,7 @@ class Panel:
         if to_act:
             # a filled arrow in the margin, plus a tinted row: the turn must be obvious at a glance
             self.draw.rectangle(
-                (self.left + 2, self.y - 2, self.right - 2, self.y + height + 1), fill=(255, 236, 179)
+                (self.left + 2, self.y - 2, self.right - 2, self.y + height + 1), fill=TO_ACT_BG
             )
             ax = self.x - 2
             self.draw.polygon([(ax - 8, cy - 8), (ax + 2, cy), (ax - 8, cy + 8)], fill=INK)

@@ -405,7 +405,7 @@ def _panel(image: Image.Image, view: dict[str, Any], names: list[str], private: 
         to_act = seat in view["to_act"]
         top = panel.y
         if to_act:
-            draw.rectangle((BOARD_PX + 2, top - 2, WIDTH - 2, top + 58), fill=(255, 236, 179))
+            draw.rectangle((BOARD_PX + 2, top - 2, WIDTH - 2, top + 58), fill=kit.TO_ACT_BG)
             draw.polygon(
                 [(panel.x - 12, top + 6), (panel.x - 2, top + 14), (panel.x - 12, top + 22)], fill=kit.INK
             )

@@ -394,7 +394,7 @@ def _seat_panel(
     x0, y0, x1, y1 = box
     draw.rounded_rectangle(box, radius=8, fill=kit.PANEL_BG, outline=kit.seat_colour(seat), width=4)
     if active:
-        draw.rectangle((x0 + 4, y0 + 4, x1 - 4, y0 + 44), fill=(255, 236, 179))
+        draw.rectangle((x0 + 4, y0 + 4, x1 - 4, y0 + 44), fill=kit.TO_ACT_BG)
     kit.draw_seat_token(draw, seat, (x0 + 26, y0 + 24), 30)
     kit.text(
         draw,
