@@ -505,7 +505,7 @@ def _final_lines(
     breakdown = result["breakdown"]
     cities = result["details"]["big_city_cards"]
     won = ", ".join(f"{c} {BIG_CITIES[c][0]}" for c in cities)
-    label = kit.tr("Big cities: none") if not cities else kit.tr("Big cities: {cities}").format(cities=won)
+    label = kit.tr("Big cities: none") if not cities else kit.fill_in("Big cities: {cities}", cities=won)
     kit.text(draw, (x, y + 4), kit.fit(label, 15, right - x, translate=False), 15, kit.INK, translate=False)
     y += 28
     tickets, failed, bonus = breakdown["tickets_final"], breakdown["tickets_failed"], breakdown["big_cities"]
