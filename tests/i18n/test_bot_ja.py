@@ -7,7 +7,7 @@ import re
 from pathlib import Path
 
 from bot import i18n
-from tests.i18n.support import _sample, english_left, placeholder_problems
+from tests.i18n.support import _sample, english_left
 
 ROOT = Path(__file__).resolve().parents[2]
 # Calls whose string arguments reach a user: replies, posts, refusals, catalog keys.
@@ -52,10 +52,6 @@ def test_the_scan_finds_the_bots_texts():
 def test_every_reply_and_refusal_has_japanese():
     missing = {where: text for where, text in user_texts() if english_left(i18n.localize("ja", text), KEEP)}
     assert missing == {}
-
-
-def test_catalog_placeholders_match():
-    assert placeholder_problems(i18n.JA) == []
 
 
 def test_a_timeout_line_and_a_log_line_in_japanese():

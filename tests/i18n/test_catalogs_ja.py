@@ -1,5 +1,5 @@
-"""Every Japanese catalog (each game's engine texts and image labels, the shared image words) keeps the
-placeholders of its English: a dropped one loses a value, a new one makes format fail."""
+"""Every Japanese catalog (each game's engine texts and image labels, the shared image words, the bot's
+own texts) keeps the placeholders of its English: a dropped one loses a value, a new one makes format fail."""
 
 from __future__ import annotations
 
@@ -7,6 +7,7 @@ import importlib
 
 import pytest
 
+from bot import i18n
 from render import kit, module_for
 from rules.registry import GAME_KEYS
 from tests.i18n.support import placeholder_problems
@@ -23,3 +24,7 @@ def test_the_game_catalogs_keep_every_placeholder(game_key: str) -> None:
 
 def test_the_shared_image_words_keep_every_placeholder() -> None:
     assert placeholder_problems(kit.JA) == []
+
+
+def test_the_bots_own_texts_keep_every_placeholder() -> None:
+    assert placeholder_problems(i18n.JA) == []
