@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import render
 from render.describe import MAX_DESCRIPTION, clip, generic
-from rules.engine import ai_move, play_out
+from rules.engine import play_out
 from rules.registry import GAMES
 
 NAMES = ["Ann", "Bob", "Cid"]
@@ -35,9 +35,7 @@ def test_trans_europa_description_names_scores_turn_and_no_hand_city():
     te = GAMES["trans_europa"]
     state = te.new_game(3, {}, 11)
     greedy = te.ai("greedy")
-    for _ in range(6):  # markers placed and a few tracks laid: hands still secret
-        seat = min(state.to_act())
-        state.apply(seat, ai_move(state, seat, greedy))
+    play_out(state, {s: greedy for s in range(3)}, max_moves=6)  # markers placed, a few tracks laid: hands secret
     text = render.describe(state.view(None), NAMES)
     assert text.startswith("Trans Europa, round 1:") and "Scores: Ann 13, Bob 13, Cid 13." in text
     assert "to play" in text

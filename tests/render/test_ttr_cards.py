@@ -8,7 +8,7 @@ from PIL import Image
 
 from render import board_png, hand_png
 from render import ttr_cards as render
-from rules.engine import RandomAI, ai_move
+from rules.engine import RandomAI, ai_move, play_out
 from rules.ttr_cards import DEFINITION
 from rules.ttr_cards.ai import GreedyAI
 
@@ -68,10 +68,7 @@ def test_images_hold_no_secret_of_another_seat() -> None:
     """Changing seat 1's hand, tickets and face-down track stack leaves the table image and seat 0's
     hand image byte for byte the same."""
     state = DEFINITION.new_game(3, {}, 8)
-    players = {s: GreedyAI() for s in range(3)}
-    for _ in range(60):
-        seat = min(state.to_act())
-        state.apply(seat, ai_move(state, seat, players[seat]))
+    play_out(state, {s: GreedyAI() for s in range(3)}, max_moves=60)
     other = state.copy()
     size = sum(other.hands[1].values())
     other.hands[1] = dict.fromkeys(other.hands[1], 0)
