@@ -40,7 +40,7 @@ API summary
   The colours are Okabe–Ito and stay apart under protanopia/deuteranopia/tritanopia, but ALWAYS show
   the symbol (and label when there is room) too: `draw_seat_token(draw, seat, centre, size)`.
   `draw_symbol(draw, shape, centre, size, fill, outline, width)` draws any of SYMBOLS;
-  `contrast_text(rgb)` picks black/white text for any background.
+  `contrast_text(rgb)` picks black/white text for any background; `blend(a, b, t)` mixes two colours.
 - Drawing: `new_canvas(w, h, bg)`, `text(draw, xy, s, size, fill, bold, halo, anchor)`,
   `patterned_bar(draw, a, b, width, fill, pattern, pattern_fill, outline)` for thick striped/dashed
   bars (tracks, routes), `tick(draw, centre, size, fill)` a check mark.
@@ -48,6 +48,8 @@ API summary
   `rule`, `player_row` (token + name + score + "to act" arrow + note + reserved badge space), `legend_item`, `score_track`.
   `panel.y` is the cursor if you need to draw something custom and then `panel.gap(h)` past it;
   `panel.room()` is the height left, to drop optional rows (legends) on crowded panels.
+  `wrap_lines(s, size, width, bold)` is the panel's line breaking for text drawn elsewhere (exact,
+  and cheap: only lines near full width are laid out to measure).
 - Speed: `static_layer(key, builder)` caches `builder()`'s image per process and returns a copy;
   `encode(image, exact=False)` gives PNG bytes fast: compress_level 1 (level 9/optimize cost 3-6x the
   time for a few % smaller files) and a 256-colour palette (lossless when the image has <= 256
