@@ -345,9 +345,6 @@ def _rift(draw: ImageDraw.ImageDraw, square: str, colour: str) -> None:
     kit.text(draw, (x0 + CELL / 2, y0 + CELL / 2), LETTER[colour], 18, CLAN[colour], bold=True, anchor="mm")
 
 
-# tests/i18n call it by its old name; the mechanism is kit.say, shared by every game.
-_says = kit.say
-
 
 def _wrapped_as_is(panel: kit.Panel, s: str, size: int, fill: kit.RGB = kit.INK, bold: bool = False,
                    indent: int = 0) -> None:

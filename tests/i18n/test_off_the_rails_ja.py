@@ -135,7 +135,7 @@ def test_images_draw_no_english_word() -> None:
 def test_a_player_name_is_never_looked_up_as_a_word() -> None:
     # "gold" is a word of the catalog; as a player's name it must stay as it is, also inside a label
     with kit.language("ja", render_catalog("off_the_rails", "ja")):
-        line = otr_render._says("{s0}: split 3 gems of the white cart", ["gold"])
+        line = kit.say("{s0}: split 3 gems of the white cart", ["gold"])
     assert line == "gold：白トロッコの宝石 3 個を左手と右手に分ける"
 
 
