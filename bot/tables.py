@@ -43,6 +43,7 @@ from rules.engine import (
     derived_seed,
     name_seats,
     rank_by,
+    replay,
 )
 
 # The game the current task is working on, set whenever the service touches one: the bot translates
@@ -511,7 +512,7 @@ class Tables:
             if len(info.seats) >= info.definition.max_players:
                 raise Refused(f"The table is full ({info.definition.max_players} players).")
             kinds = list(info.definition.ais) or ["random"]
-            kind = kind or ("greedy" if "greedy" in kinds else kinds[0])
+            kind = kind or self._ai_kind(info.definition)
             if kind not in kinds:
                 raise Refused(f"Unknown AI {kind!r}; choose from {', '.join(kinds)}.")
             taken = {s.name for s in info.seats}
@@ -639,9 +640,7 @@ class Tables:
             if seat is None:
                 raise Refused(NOT_SEATED)
             old = live.seats[seat]
-            kinds = list(live.definition.ais) or ["random"]
-            kind = "greedy" if "greedy" in kinds else kinds[0]
-            live.seats[seat] = SeatRow(seat, None, kind, f"{old.name} (AI)")
+            live.seats[seat] = SeatRow(seat, None, self._ai_kind(live.definition), f"{old.name} (AI)")
             await self.store.replace_seats(game_id, live.seats)
             line = f"{old.name} left the game; the AI plays their seat."
             if all(s.is_ai for s in live.seats):
@@ -1193,9 +1192,8 @@ class Tables:
         own = [m.n for m in moves if m.seat == seat]
         start = own[-1] + 1 if own else 0
         row = live.row
-        state = live.definition.new_game(len(live.seats), row.options, row.seed)
-        for move in moves[:start]:
-            state.apply(move.seat, move.notation)
+        state = replay(live.definition, len(live.seats), row.options, row.seed,
+                       ((m.seat, m.notation) for m in moves[:start]))
         names = live.names
         views = [state.view(None)]
         lines = []
