@@ -11,37 +11,19 @@ from typing import Any
 
 import discord
 
+from bot.ui.components import GameButton
+
 
 def _cog(interaction: discord.Interaction) -> Any:
     return interaction.client.clock  # type: ignore[attr-defined]
 
 
-class SinceButton(discord.ui.DynamicItem[discord.ui.Button], template=r"jn:since:(?P<game>\d+)"):
-    def __init__(self, game_id: int) -> None:
-        super().__init__(discord.ui.Button(label="Since my last turn", style=discord.ButtonStyle.secondary,
-                                           custom_id=f"jn:since:{game_id}"))
-        self.game_id = game_id
-
-    @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button,
-                             match: re.Match[str]) -> SinceButton:
-        return cls(int(match["game"]))
-
+class SinceButton(GameButton, kind="since", label="Since my last turn"):
     async def callback(self, interaction: discord.Interaction) -> None:
         await _cog(interaction).on_since(interaction, self.game_id)
 
 
-class MuteButton(discord.ui.DynamicItem[discord.ui.Button], template=r"jn:mute:(?P<game>\d+)"):
-    def __init__(self, game_id: int) -> None:
-        super().__init__(discord.ui.Button(label="Mute reminders for this game", style=discord.ButtonStyle.secondary,
-                                           custom_id=f"jn:mute:{game_id}"))
-        self.game_id = game_id
-
-    @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button,
-                             match: re.Match[str]) -> MuteButton:
-        return cls(int(match["game"]))
-
+class MuteButton(GameButton, kind="mute", label="Mute reminders for this game"):
     async def callback(self, interaction: discord.Interaction) -> None:
         await _cog(interaction).on_mute(interaction, self.game_id)
 

@@ -7,7 +7,7 @@ with no per-game `add_view`. Callbacks hand over to the cog (`interaction.client
 from __future__ import annotations
 
 import re
-from typing import Any
+from typing import Any, ClassVar, Self
 
 import discord
 
@@ -41,32 +41,36 @@ class LobbyButton(discord.ui.DynamicItem[discord.ui.Button], template=r"jn:lobby
         await _cog(interaction).on_lobby_button(interaction, self.game_id, self.action)
 
 
-class TurnButton(discord.ui.DynamicItem[discord.ui.Button], template=r"jn:turn:(?P<game>\d+)"):
+class GameButton(discord.ui.DynamicItem[discord.ui.Button], template=r"jn:game-button:(?P<game>\d+)"):
+    """A button that carries only its game id (`jn:<kind>:<game>`). A subclass names its kind, label
+    and style in its class line, and says in `callback` which handler it calls; the custom_id and the
+    template that reads it back come from the same `kind`, so they cannot drift apart."""
+
+    kind: ClassVar[str]
+    label: ClassVar[str]
+    style: ClassVar[discord.ButtonStyle]
+
+    def __init_subclass__(cls, *, kind: str, label: str,
+                          style: discord.ButtonStyle = discord.ButtonStyle.secondary) -> None:
+        super().__init_subclass__(template=rf"jn:{kind}:(?P<game>\d+)")
+        cls.kind, cls.label, cls.style = kind, label, style
+
     def __init__(self, game_id: int) -> None:
-        super().__init__(discord.ui.Button(label="Take turn", style=discord.ButtonStyle.primary,
-                                           custom_id=f"jn:turn:{game_id}"))
+        super().__init__(discord.ui.Button(label=self.label, style=self.style, custom_id=f"jn:{self.kind}:{game_id}"))
         self.game_id = game_id
 
     @classmethod
     async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button,
-                             match: re.Match[str]) -> TurnButton:
+                             match: re.Match[str]) -> Self:
         return cls(int(match["game"]))
 
+
+class TurnButton(GameButton, kind="turn", label="Take turn", style=discord.ButtonStyle.primary):
     async def callback(self, interaction: discord.Interaction) -> None:
         await _cog(interaction).on_take_turn(interaction, self.game_id)
 
 
-class HandButton(discord.ui.DynamicItem[discord.ui.Button], template=r"jn:hand:(?P<game>\d+)"):
-    def __init__(self, game_id: int) -> None:
-        super().__init__(discord.ui.Button(label="My hand", style=discord.ButtonStyle.secondary,
-                                           custom_id=f"jn:hand:{game_id}"))
-        self.game_id = game_id
-
-    @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button,
-                             match: re.Match[str]) -> HandButton:
-        return cls(int(match["game"]))
-
+class HandButton(GameButton, kind="hand", label="My hand"):
     async def callback(self, interaction: discord.Interaction) -> None:
         await _cog(interaction).on_hand(interaction, self.game_id)
 
