@@ -140,10 +140,6 @@ JA: dict[str, str] = {
     "`/hand` shows it too.": "**{title}**（{place} のゲーム #{id}）へようこそ。あなたの手札は変化のたびにここに届きます。"
                              "`/hand` でも見られます。",
     "**{title}** · game #{id} · your hand": "**{title}** · ゲーム #{id} · あなたの手札",
-    "{who}, I cannot send you direct messages, so your hand in game #{id} cannot reach you by DM. Allow direct "
-    "messages from server members (server menu → Privacy Settings), or use `/hand` here whenever you want to see it.":
-        "{who} さん、DM を送れないため、ゲーム #{id} の手札を DM で届けられません。サーバーメンバーからの DM を許可する"
-        "（サーバーメニュー → プライバシー設定）か、ここで `/hand` を使ってください。",
     "The AI plays your seat now; `/seat back` takes it back.": "今は AI があなたの席を指します。`/seat back` で戻ります。",
     "Your seat is yours again.": "席があなたに戻りました。",
     "This game has no moves to replay.": "このゲームにはリプレイする手がありません。",
@@ -265,7 +261,6 @@ JA: dict[str, str] = {
         "そのスレッドには投稿できません。**{permissions}** 権限が必要です。",
     # ---- seats, clocks and timeouts (bot/tables.py, bot/cogs/clock.py)
     "Write times as HH or HH:MM (24 h), not {value}.": "時刻は HH または HH:MM（24 時間制）で書いてください（{value} は読めません）。",
-    "{who} left the game; the AI plays their seat.": "{who} がゲームを抜けました。AI が席を引き継ぎます。",
     "{who} hands their seat to the AI for now (/seat back takes it back).":
         "{who} は当面 AI に席を任せました（/seat back で戻せます）。",
     "{who} takes their seat back from the AI.": "{who} が AI から席を取り戻しました。",
@@ -278,9 +273,6 @@ JA: dict[str, str] = {
     "A bot cannot take a seat; use /seat ai to let the AI play it.":
         "ボットは席に着けません。AI に任せるには /seat ai を使ってください。",
     "Unknown AI {name}; choose from {choices}.": "不明な AI {name} です。{choices} から選んでください。",
-    "{title} needs {low} to {high} players; there are {n}.": "{title} は {low}〜{high} 人用です（今は {n} 人）。",
-    "You can pause your clock for at most {n} more hours in this game.":
-        "このゲームで持ち時間を止められるのは、あと {n} 時間までです。",
     "Time ran out for {who}: the game ends with the current standings.":
         "{who} の時間切れ：その時点の順位でゲームを終了します。",
     "Time ran out for {who}: {what}": "{who} の時間切れ：{what}",
@@ -304,7 +296,6 @@ JA: dict[str, str] = {
     "the turn is skipped where the rules allow it (else the AI plays it)": "ルールが許せば手番をスキップ（できなければ AI が指す）",
     "the game ends with the current standings": "その時点の順位でゲームを終了",
     "{name}: time runs out {when}": "{name}：残り時間 {when}",
-    "Your clock is paused until {until}.": "あなたの持ち時間は {until} まで止まっています。",
     "Vacation used: {used} of {total} h. Reminders are muted.": "使った休暇：{total} 時間中 {used} 時間。リマインダーはミュート中です。",
     "<@{taker}> took over <@{giver}>'s seat in game #{id}.": "<@{taker}> さんがゲーム #{id} で <@{giver}> さんの席を引き継ぎました。",
     "Your clock in game #{id} is paused until {until} ({when}); no reminders until then. `/clock resume` ends it early.":
