@@ -18,9 +18,9 @@ from discord.ext import commands
 
 from bot import i18n, texts
 from bot.cogs import CommandCog
-from bot.cogs.games import GamesCog
+from bot.cogs.games import MENTION_USERS, NO_MENTIONS, GamesCog
 from bot.store import OutboxRow
-from bot.tables import Refused, TableInfo, Tables
+from bot.tables import NOT_SEATED, Refused, TableInfo, Tables
 from bot.ui.clock import MuteButton, SeatOfferButton
 from bot.ui.components import TurnButton
 from render import replay
@@ -29,8 +29,6 @@ if TYPE_CHECKING:
     from bot.app import JunctionBot
 
 log = logging.getLogger("bot.clock")
-MENTION_USERS = discord.AllowedMentions(everyone=False, roles=False, users=True)
-NO_MENTIONS = discord.AllowedMentions.none()
 BOARD_EDIT_LIMIT = 3600.0  # Discord caps edits of messages older than an hour: post anew instead
 
 
@@ -163,7 +161,7 @@ class ClockCog(CommandCog):
         try:
             info = await self.tables.info(game_id)
             if info.seat_of(interaction.user.id) is None:
-                raise Refused("You are not playing in this game.")
+                raise Refused(NOT_SEATED)
         except Refused as refused:
             await GamesCog._reply(interaction, refused.reason)
             return
