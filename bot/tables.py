@@ -100,15 +100,12 @@ class Outcome:
 
 
 @dataclass
-class TableInfo:
-    """A snapshot of one table for status lines and lobby messages."""
+class _Table:
+    """A game's row, definition and seats, with who sits where (shared by TableInfo and _Live)."""
 
     row: GameRow
     definition: GameDefinition
     seats: list[SeatRow]
-    to_act: tuple[int, ...] = ()
-    moves: int = 0
-    deadlines: dict[int, float] = field(default_factory=dict)  # seat -> turn deadline (epoch seconds)
 
     @property
     def names(self) -> list[str]:
@@ -119,12 +116,18 @@ class TableInfo:
 
 
 @dataclass
-class _Live:
+class TableInfo(_Table):
+    """A snapshot of one table for status lines and lobby messages."""
+
+    to_act: tuple[int, ...] = ()
+    moves: int = 0
+    deadlines: dict[int, float] = field(default_factory=dict)  # seat -> turn deadline (epoch seconds)
+
+
+@dataclass
+class _Live(_Table):
     """A running game held in memory while in play."""
 
-    row: GameRow
-    definition: GameDefinition
-    seats: list[SeatRow]
     state: GameState
     seat_moves: list[int]  # decisions made per seat: the staleness token of pickers
     # The private part each seat was last sent by DM (memory only: after a restart a seat simply
@@ -133,13 +136,6 @@ class _Live:
     clocks: dict[int, ClockRow] = field(default_factory=dict)  # as stored
     prefs: dict[int, SeatPrefs] = field(default_factory=dict)  # as stored
     user_prefs: dict[int, UserPrefs] = field(default_factory=dict)  # quiet hours of the seated users
-
-    @property
-    def names(self) -> list[str]:
-        return [s.name for s in self.seats]
-
-    def seat_of(self, user_id: int) -> int | None:
-        return next((s.seat for s in self.seats if s.user_id == user_id), None)
 
 
 def secret_part(state: GameState, seat: int, public_view: dict[str, Any]) -> dict[str, Any]:
