@@ -44,6 +44,7 @@ from rules.engine import (
     name_seats,
     rank_by,
     replay,
+    seat_token,
 )
 
 # The game the current task is working on, set whenever the service touches one: the bot translates
@@ -154,7 +155,7 @@ def result_lines(result: Result | Mapping[str, Any], names: list[str],
     lines = []
     for line in data["seats"]:
         parts = ", ".join(f"{word(k)} {v}" for k, v in line.get("breakdown", {}).items())
-        name = names[line["seat"]] if line["seat"] < len(names) else f"Seat {line['seat'] + 1}"
+        name = name_seats(seat_token(line["seat"]), names)
         lines.append(f"{line['rank']}. {name}: {line['score']}" + (f" ({parts})" if parts else ""))
     if data.get("ended_by"):
         lines.append(name_seats(data["ended_by"], names))

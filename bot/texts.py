@@ -6,7 +6,7 @@ from collections.abc import Callable
 
 from bot.store import SeatRow
 from bot.tables import TableInfo
-from rules.engine import GameDefinition
+from rules.engine import GameDefinition, name_seats, seat_token
 
 MAX_CONTENT = 2000  # Discord's message length limit
 
@@ -33,14 +33,14 @@ def clock_line(info: TableInfo) -> list[str]:
             + "."]
 
 
+def option_value(value: object) -> str:
+    """An option's value as players type it: on/off for a switch."""
+    return "on" if value is True else "off" if value is False else str(value)
+
+
 def options_line(definition: GameDefinition, options: dict) -> str:
-    if not definition.options:
-        return ""
-    parts = []
-    for option in definition.options:
-        value = options.get(option.key, option.default)
-        parts.append(f"{option.key}={'on' if value is True else 'off' if value is False else value}")
-    return " ".join(parts)
+    return " ".join(f"{option.key}={option_value(options.get(option.key, option.default))}"
+                    for option in definition.options)
 
 
 def lobby_text(info: TableInfo) -> str:
@@ -100,9 +100,7 @@ def rules_text(definition: GameDefinition) -> str:
         for option in definition.options:
             kind = {"bool": "on/off", "choice": "/".join(option.choices),
                     "int": f"{option.minimum}–{option.maximum}"}[option.kind]
-            default = {True: "on", False: "off"}.get(option.default, option.default) \
-                if isinstance(option.default, bool) else option.default
-            lines.append(f"• `{option.key}` ({kind}, default {default}): {option.description}")
+            lines.append(f"• `{option.key}` ({kind}, default {option_value(option.default)}): {option.description}")
     lines.append("Play: **Take turn** under the board, or `/play move:` (start typing to see your legal moves). "
                  "`/hand` shows your secret hand; `/board` the table.")
     return "\n".join(lines)[:MAX_CONTENT]
@@ -145,7 +143,7 @@ def revealed_lines(result: dict | None, names: list[str], width: int = 180,
     for line in (result or {}).get("seats", []):
         details = line.get("details") or {}
         if details:
-            name = names[line["seat"]] if line["seat"] < len(names) else f"Seat {line['seat'] + 1}"
+            name = name_seats(seat_token(line["seat"]), names)
             lines.append(clip(f"{name}: " + "; ".join(f"{word(k)} {_detail(v)}" for k, v in details.items()), width))
     return ["**Revealed:**", *lines] if lines else []
 
@@ -157,13 +155,11 @@ def final_report(info: TableInfo, names: list[str], log_lines: list[str], word: 
            "Seats: " + ", ".join(f"{i + 1}. {n}" for i, n in enumerate(names)), "", "Final standings:"]
     result = row.result or {}
     for line in result.get("seats", []):
-        name = names[line["seat"]] if line["seat"] < len(names) else f"Seat {line['seat'] + 1}"
+        name = name_seats(seat_token(line["seat"]), names)
         out.append(f"{line['rank']}. {name}: {line['score']}")
         out += [f"     {word(category)}: {points}" for category, points in line.get("breakdown", {}).items()]
         out += [f"     {word(key)} (revealed): {_detail(value)}" for key, value in (line.get("details") or {}).items()]
     if result.get("ended_by"):
-        from rules.engine import name_seats
-
         out.append(name_seats(result["ended_by"], names))
     out += ["", f"Moves ({len(log_lines)}):", *log_lines]
     return "\n".join(out) + "\n"
