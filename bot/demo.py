@@ -7,7 +7,7 @@ from pathlib import Path
 
 import render
 from rules import registry
-from rules.engine import GameDefinition, GameState, ai_move, name_seats
+from rules.engine import Event, GameDefinition, GameState, Move, name_seats, play_out
 
 DEMO_NAMES = ("Ann", "Bob", "Cid", "Dee", "Eve", "Fay")
 
@@ -48,13 +48,12 @@ def play_demo(
         image_count += 1
         (out / f"turn_{image_count:04d}.png").write_bytes(png)
 
-    snapshot()
     previous = state.view(None)
-    while state.to_act():
-        seat = min(state.to_act())
-        acting_before = state.to_act()
-        move = ai_move(state, seat, brains[seat])
-        for event in state.apply(seat, move):
+    acting = state.to_act()
+
+    def after_move(seat: int, move: Move, events: list[Event]) -> None:
+        nonlocal previous, acting
+        for event in events:
             if event.seats is None:
                 log_lines.append(name_seats(i18n.localize(lang, event.text, game_key), names))
         if images:
@@ -63,8 +62,12 @@ def play_demo(
                 (out / f"turn_{image_count:04d}_moment{number}.png").write_bytes(png)
             previous = current
         # One image per turn: when someone else is to act now, or the game ended.
-        if state.to_act() != acting_before or not state.to_act():
+        if state.to_act() != acting or not state.to_act():
             snapshot()
+        acting = state.to_act()
+
+    snapshot()
+    play_out(state, brains, on_move=after_move)
 
     result = state.result()
     assert result is not None
