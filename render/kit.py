@@ -19,6 +19,29 @@ How to build a game renderer on it (see render/trans_europa.py for a full exampl
         panel.player_row(seat, names[seat], score=12, to_act=True)
         return kit.encode(image)
 
+Phone-first layout (every channel image): `Page(width=1200)` stacks parts top-down at one width.
+`page.turn_card(headline, happened, seats, who=, accent=)` is the top: whose turn in large type
+(headline 3.2% of the width), what just happened (2.7%) and a grid of `SeatScore(seat, name, score,
+to_act, note)` cells (token colour + shape, name, score at 3%): what a phone shows ~400 px wide
+reads without zooming. `with page.block(image=map_image) as image:` adds the map, drawn at the page
+width (labels >= `page.label_px`, 1.1% of the width, read after one pinch); `with page.panel(max_h)
+as panel:` adds a full-width `Panel` cut to the height it used; `page.image()` is the result.
+
+    page = kit.Page(1200)
+    page.turn_card("{who} to play", kit.say(last_line, names), seats, who=names[active], accent=active)
+    with page.block(image=kit.static_layer("my_game/map", _draw_map)) as image:
+        ...                                         # tracks, tokens: the map's own coordinates
+    with page.panel(600) as panel:
+        panel.line("Deck: 12 cards")
+    return kit.encode(page.image())
+
+Layout tests: `with kit.recording() as boxes:` collects every `TextBox(text, box, size, kind)` drawn
+inside it, in page coordinates (parts are shifted by where they land; cached layers replay what
+they drew). `text(..., kind=)` declares the role: "map" (default) and "panel" labels >= 1.1% of the
+width, "headline" and "score" >= 2.5% (`TEXT_KINDS`, `min_size`), "glyph" for a mark inside a
+symbol. `draw_symbol`/`draw_seat_token` record their box as kind "symbol"; `mark(box)` records
+any other token, flag or disc, so tests/render/layout_check.py can tell a label that sits on it.
+
 API summary
 - Colours (RGB tuples): INK, MUTED, WHITE, PAPER, PANEL_BG, GRID, HIGHLIGHT, DANGER, TO_ACT_BG.
 - Fonts: `font(size, bold=False)` is Pillow's bundled FreeType font (Aileron), cached, for Latin
@@ -50,7 +73,8 @@ API summary
   `panel.room()` is the height left, to drop optional rows (legends) on crowded panels.
   `wrap_lines(s, size, width, bold)` is the panel's line breaking for text drawn elsewhere (exact,
   and cheap: only lines near full width are laid out to measure).
-- Speed: `static_layer(key, builder)` caches `builder()`'s image per process and returns a copy;
+- Speed: `static(key, builder)` caches any drawn value (tiles) per process and language, and
+  `static_layer(key, builder)` caches `builder()`'s image per process and returns a copy;
   `encode(image, exact=False)` gives PNG bytes fast: compress_level 1 (level 9/optimize cost 3-6x the
   time for a few % smaller files) and a 256-colour palette (lossless when the image has <= 256
   colours, else the fast octree quantizer: looks the same on drawn boards, ~40% smaller, faster).
@@ -68,8 +92,10 @@ import unicodedata
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
+from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
+from typing import TypeVar
 
 from PIL import Image, ImageDraw, ImageFont
 
@@ -176,6 +202,87 @@ def fit_name(template: str, name: str, size: int, width: float, bold: bool = Fal
     while len(fitted) > 1 and text_size(before + fitted + after, size, bold, translate=False)[0] > width:
         fitted = fitted[:-2].rstrip() + "…"
     return before + fitted + after
+
+
+# --------------------------------------------------------------------------- recording (layout tests)
+
+Box = tuple[float, float, float, float]
+T = TypeVar("T")
+
+# Roles a drawn text declares; the share of the image width each must reach (see `min_size`).
+TEXT_KINDS: dict[str, float] = {"headline": 0.025, "score": 0.025, "map": 0.011, "panel": 0.011, "glyph": 0.0}
+
+
+@dataclass(frozen=True)
+class TextBox:
+    """One thing drawn: a text (its ink box, font px size and role) or a symbol (kind "symbol", size 0)."""
+
+    text: str
+    box: Box
+    size: int
+    kind: str
+
+    @property
+    def is_text(self) -> bool:
+        return self.kind in TEXT_KINDS
+
+
+_RECORDING: ContextVar[list[TextBox] | None] = ContextVar("junction_render_recording", default=None)
+_SHIFT: ContextVar[tuple[float, float]] = ContextVar("junction_render_shift", default=(0.0, 0.0))
+
+
+@contextmanager
+def recording(shift: tuple[float, float] | None = None) -> Iterator[list[TextBox]]:
+    """Collect every text and symbol drawn inside the block, in image coordinates.
+
+    The layout tests render a board inside it and check the boxes: no two texts overlap, no text on
+    a symbol, every text big enough for its role. Outside a recording nothing is collected (no cost).
+    `shift` (the kit's own use) restarts the coordinate offset, e.g. while building a cached layer.
+    """
+    boxes: list[TextBox] = []
+    token = _RECORDING.set(boxes)
+    shift_token = _SHIFT.set(shift) if shift is not None else None
+    try:
+        yield boxes
+    finally:
+        if shift_token is not None:
+            _SHIFT.reset(shift_token)
+        _RECORDING.reset(token)
+
+
+@contextmanager
+def shifted(dx: float, dy: float) -> Iterator[None]:
+    """Record what is drawn inside the block moved by (dx, dy): a part drawn on its own image and
+    pasted at (dx, dy) of the final one."""
+    x, y = _SHIFT.get()
+    token = _SHIFT.set((x + dx, y + dy))
+    try:
+        yield
+    finally:
+        _SHIFT.reset(token)
+
+
+def record(box: TextBox) -> None:
+    """Add `box` (in the current part's coordinates) to the active recording, if any."""
+    boxes = _RECORDING.get()
+    if boxes is None:
+        return
+    dx, dy = _SHIFT.get()
+    if dx or dy:
+        x0, y0, x1, y1 = box.box
+        box = TextBox(box.text, (x0 + dx, y0 + dy, x1 + dx, y1 + dy), box.size, box.kind)
+    boxes.append(box)
+
+
+def mark(box: Box, what: str = "symbol") -> None:
+    """Record a symbol or token drawn on the map (its box), so a test can tell a text that sits on it."""
+    if _RECORDING.get() is not None:
+        record(TextBox(what, box, 0, "symbol"))
+
+
+def min_size(kind: str, width: int) -> int:
+    """The smallest font px size a text of `kind` may have on an image `width` px wide."""
+    return math.ceil(TEXT_KINDS[kind] * width)
 
 
 # --------------------------------------------------------------------------- fonts
@@ -291,14 +398,21 @@ def text(
     anchor: str = "la",
     halo_width: int = 3,
     translate: bool = True,
+    kind: str = "map",
 ) -> None:
     """Draw text; `halo` paints a contrasting outline first so labels read over lines and tracks.
 
     `anchor` is Pillow's two-letter anchor ("la" left-ascender, "mm" centred, "rs" right-baseline...).
     `translate=False` for names (players, cities) that must never be taken for a label.
+    `kind` declares the text's role for the layout tests (see `recording`): "map" and "panel" labels
+    must read at 800 px wide, "headline" and "score" at 400 px; "glyph" is a mark inside a symbol
+    (a token's number, a disc's letter) that the symbol's own box stands for.
     """
     s, f = shown(s, size, bold, translate)
     stroke = _bold_stroke(f)
+    if _RECORDING.get() is not None and s.strip():
+        left, top, right, bottom = f.getbbox(s, anchor=anchor, stroke_width=stroke)
+        record(TextBox(s, (xy[0] + left, xy[1] + top, xy[0] + right, xy[1] + bottom), size, kind))
     if halo is not None:
         draw.text(xy, s, font=f, fill=halo, anchor=anchor, stroke_width=stroke + halo_width, stroke_fill=halo)
     draw.text(xy, s, font=f, fill=fill, anchor=anchor, stroke_width=stroke, stroke_fill=fill)
@@ -399,8 +513,9 @@ def draw_symbol(
     outline: RGB | None = INK,
     width: int = 2,
 ) -> None:
-    """Draw one of SYMBOLS filling about a `size` px box around `centre`."""
+    """Draw one of SYMBOLS filling about a `size` px box around `centre` (recorded as a symbol box)."""
     cx, cy = centre
+    mark((cx - size / 2, cy - size / 2, cx + size / 2, cy + size / 2), shape)
     if shape == "circle":
         r = size / 2
         draw.ellipse((cx - r, cy - r, cx + r, cy + r), fill=fill, outline=outline, width=width)
@@ -434,6 +549,7 @@ def draw_seat_token(
             seat_text_colour(seat),
             bold=True,
             anchor="mm",
+            kind="glyph",
         )
 
 
@@ -517,8 +633,28 @@ def patterned_bar(
         raise ValueError(f"unknown pattern {pattern!r}")
 
 
-_static_cache: dict[str, Image.Image] = {}
+_static_cache: dict[str, tuple[object, tuple[TextBox, ...]]] = {}
 _static_lock = threading.Lock()
+
+
+def static(key: str, builder: Callable[[], T]) -> T:
+    """`builder()`'s value, built once per process per key and language (tiles, label layouts).
+
+    What the builder drew is recorded once and replayed into the caller's recording on every call, so
+    the layout tests see a cached map's labels. Keys are global: prefix them with the game key.
+    """
+    key = f"{key}@{current_language()}"  # a map's words are drawn in the language of the image
+    with _static_lock:
+        entry = _static_cache.get(key)
+        if entry is None:
+            with recording(shift=(0, 0)) as drawn:
+                value = builder()
+            entry = (value, tuple(drawn))
+            _static_cache[key] = entry
+    value, boxes = entry
+    for box in boxes:
+        record(box)
+    return value  # type: ignore[return-value]
 
 
 def static_layer(key: str, builder: Callable[[], Image.Image]) -> Image.Image:
@@ -526,13 +662,7 @@ def static_layer(key: str, builder: Callable[[], Image.Image]) -> Image.Image:
 
     Paint the changing parts on the returned copy. Keys are global, so prefix them with the game key.
     """
-    key = f"{key}@{current_language()}"  # a map's words are drawn in the language of the image
-    with _static_lock:
-        image = _static_cache.get(key)
-        if image is None:
-            image = builder()
-            _static_cache[key] = image
-    return image.copy()
+    return static(key, builder).copy()
 
 
 def clear_static_layers() -> None:
@@ -619,8 +749,10 @@ class Panel:
         bg: RGB | None = PANEL_BG,
         pad: int = 16,
         border: RGB | None = GRID,
+        kind: str = "panel",
     ) -> None:
         self.image = image
+        self.kind = kind  # the role of its texts for the layout tests (see `recording`)
         self.draw = ImageDraw.Draw(image)
         self.left, self.top, self.right, self.bottom = box
         self.pad = pad
@@ -640,12 +772,12 @@ class Panel:
         self.y += px
 
     def title(self, s: str, size: int = 28, fill: RGB = INK) -> None:
-        text(self.draw, (self.x, self.y), s, size, fill, bold=True)
+        text(self.draw, (self.x, self.y), s, size, fill, bold=True, kind=self.kind)
         self.y += int(size * 1.3)
 
     def line(self, s: str, size: int = 18, fill: RGB = INK, bold: bool = False, indent: int = 0,
              translate: bool = True) -> None:
-        text(self.draw, (self.x + indent, self.y), s, size, fill, bold=bold, translate=translate)
+        text(self.draw, (self.x + indent, self.y), s, size, fill, bold=bold, translate=translate, kind=self.kind)
         self.y += int(size * 1.35)
 
     def wrapped(self, s: str, size: int = 16, fill: RGB = INK, bold: bool = False, indent: int = 0,
@@ -688,9 +820,9 @@ class Panel:
         name_x = self.x + 16 + token
         score_w = text_size("888", size, True)[0] + 12 if score is not None else 0
         name = fit(name, size, self.width - (name_x - self.x) - score_w - reserve, bold=True, translate=False)
-        text(self.draw, (name_x, cy), name, size, INK, bold=to_act, anchor="lm", translate=False)
+        text(self.draw, (name_x, cy), name, size, INK, bold=to_act, anchor="lm", translate=False, kind=self.kind)
         if score is not None:
-            text(self.draw, (self.right - self.pad, cy), str(score), size, INK, bold=True, anchor="rm")
+            text(self.draw, (self.right - self.pad, cy), str(score), size, INK, bold=True, anchor="rm", kind=self.kind)
         self.y += height + 2
         if note:
             self.wrapped(note, max(14, size - 5), MUTED, indent=int(name_x - self.x))
@@ -702,7 +834,7 @@ class Panel:
         """One legend row: `draw_icon(draw, centre)` paints a ~24 px icon, then the label beside it."""
         cy = self.y + size * 0.7
         draw_icon(self.draw, (self.x + 14, cy))
-        text(self.draw, (self.x + 34, cy), label, size, INK, anchor="lm")
+        text(self.draw, (self.x + 34, cy), label, size, INK, anchor="lm", kind=self.kind)
         self.y += int(size * 1.55)
 
     def score_track(
@@ -740,6 +872,7 @@ class Panel:
                 DANGER if zone else INK,
                 bold=zone,
                 anchor="ma",
+                kind=self.kind,
             )
         placed: dict[int, int] = {}
         for (seat, _), value in sorted(zip(scores, values, strict=True)):
@@ -751,3 +884,152 @@ class Panel:
             draw_seat_token(self.draw, seat, (cx, cy), token, label=token >= 20)
         rows = -(-cells // columns)
         self.y += int(rows * (box_h + 4)) + 4
+
+
+# --------------------------------------------------------------------------- phone-first page
+
+PAGE_WIDTH = 1200
+# Shares of the image width: a phone shows a post ~400 px wide, so 3% becomes ~12 px there.
+HEADLINE_SHARE = 0.032
+SCORE_SHARE = 0.03
+HAPPENED_SHARE = 0.027
+NOTE_SHARE = 0.018
+
+
+@dataclass(frozen=True)
+class SeatScore:
+    """One seat in the turn card: token, name, score, whether it is to act, and an optional short note."""
+
+    seat: int
+    name: str
+    score: int | str | None
+    to_act: bool = False
+    note: str = ""
+
+
+class Page:
+    """A portrait board image built top-down: a turn card, the map at full width, then panels.
+
+    Each part is drawn on its own image at the full page width and stacked; what it draws is
+    recorded (see `recording`) in page coordinates. The turn card is what a phone reads without
+    zooming (~400 px wide): whose turn, what just happened and every score, at >= 2.5% of the
+    width; the map below gets the full width so one pinch (800 px) reads its labels.
+    """
+
+    def __init__(self, width: int = PAGE_WIDTH, bg: RGB = PAPER) -> None:
+        self.width = width
+        self.bg = bg
+        self.height = 0
+        self.parts: list[tuple[Image.Image, int]] = []
+        self.headline_px = math.ceil(width * HEADLINE_SHARE)
+        self.score_px = math.ceil(width * SCORE_SHARE)
+        self.happened_px = math.ceil(width * HAPPENED_SHARE)
+        self.note_px = math.ceil(width * NOTE_SHARE)
+        self.label_px = min_size("map", width) + 1  # the least a map label may be, with a px to spare
+        self.pad = round(width * 0.02)
+
+    @contextmanager
+    def block(self, image: Image.Image | None = None, height: int = 0, bg: RGB | None = None
+              ) -> Iterator[Image.Image]:
+        """The next part: `image` (a map drawn at the page width) or a fresh canvas of `height`.
+
+        Draw on the yielded image inside the block; it is stacked below the parts before it.
+        """
+        part = image if image is not None else new_canvas(self.width, height, bg or self.bg)
+        if part.width != self.width:
+            raise ValueError(f"a part must be {self.width} px wide, not {part.width}")
+        with shifted(0, self.height):
+            yield part
+        self.parts.append((part, self.height))
+        self.height += part.height
+
+    @contextmanager
+    def panel(self, max_height: int, bg: RGB = PANEL_BG, size_hint: int = 0) -> Iterator[Panel]:
+        """A `Panel` across the full width below the parts so far, cut to the height it used."""
+        canvas = new_canvas(self.width, max_height, bg)
+        with shifted(0, self.height):
+            panel = Panel(canvas, (0, 0, self.width, max_height), bg=bg, pad=self.pad, border=None)
+            yield panel
+        used = min(max_height, max(panel.y + self.pad, size_hint))
+        ImageDraw.Draw(canvas).line([(0, 0), (self.width, 0)], fill=GRID, width=2)
+        self.parts.append((canvas.crop((0, 0, self.width, used)), self.height))
+        self.height += used
+
+    def turn_card(self, headline: str, happened: str, seats: Sequence[SeatScore], who: str | None = None,
+                  accent: int | None = None, headline_fill: RGB = INK) -> None:
+        """The top of the image: the headline (whose turn, or the result), what just happened, and a
+        grid of every seat's token, name and score, the seat(s) to act tinted.
+
+        `headline` is a label in English (translated here); with `who`, it is a template whose
+        `{who}` slot takes that name, and the name gives way (…) so the line fits. `happened` is
+        drawn as given (already in the image's language, names filled in: `say`). `accent` is the
+        seat whose colour and symbol lead the headline.
+        """
+        width, pad = self.width, self.pad
+        token = round(self.headline_px * 1.3)
+        text_left = pad * 2 + (token + pad if accent is not None else 0)
+        room = width - text_left - pad
+        if who is not None:
+            line = fit_name(headline, who, self.headline_px, room, bold=True)
+        else:
+            line = fit(headline, self.headline_px, room, bold=True)
+        happened_lines = wrap_lines(happened, self.happened_px, width - 3 * pad) if happened else []
+        if len(happened_lines) > 2:
+            happened_lines = happened_lines[:1] + [fit(" ".join(happened_lines[1:]), self.happened_px,
+                                                       width - 3 * pad, translate=False)]
+        columns = 1 if len(seats) <= 1 else (2 if len(seats) <= 4 else 3)
+        rows = -(-len(seats) // columns)
+        has_notes = any(s.note for s in seats)
+        cell_h = round(self.score_px * 1.55) + (round(self.note_px * 1.3) if has_notes else 0)
+        head_h = max(token, round(self.headline_px * 1.3))
+        happened_h = round(self.happened_px * 1.3) * len(happened_lines)
+        height = pad + head_h + (pad // 2 + happened_h if happened_lines else 0) + pad + rows * (cell_h + 6) + pad
+        with self.block(height=height, bg=WHITE) as image:
+            draw = ImageDraw.Draw(image)
+            if accent is not None:
+                draw.rectangle((0, 0, pad // 2, height), fill=seat_colour(accent))
+                draw_seat_token(draw, accent, (pad * 2 + token / 2, pad + head_h / 2), token)
+            text(draw, (text_left, pad + head_h / 2), line, self.headline_px, headline_fill, bold=True,
+                 anchor="lm", translate=False, kind="headline")
+            y = pad + head_h + pad // 2
+            for happened_line in happened_lines:
+                text(draw, (pad * 2, y), happened_line, self.happened_px, INK, anchor="la", translate=False,
+                     kind="headline")
+                y += round(self.happened_px * 1.3)
+            y = pad + head_h + (pad // 2 + happened_h if happened_lines else 0) + pad
+            cell_w = (width - 2 * pad) / columns
+            for index, entry in enumerate(seats):
+                x0 = pad + (index % columns) * cell_w
+                y0 = y + (index // columns) * (cell_h + 6)
+                self._seat_cell(draw, entry, (x0 + 3, y0, x0 + cell_w - 3, y0 + cell_h))
+            draw.line([(0, height - 1), (width, height - 1)], fill=GRID, width=2)
+
+    def _seat_cell(self, draw: ImageDraw.ImageDraw, entry: SeatScore, box: Box) -> None:
+        x0, y0, x1, y1 = box
+        size = self.score_px
+        if entry.to_act:
+            draw.rectangle(box, fill=TO_ACT_BG, outline=INK, width=3)
+        else:
+            draw.rectangle(box, fill=blend(WHITE, seat_colour(entry.seat), 0.12), outline=GRID, width=1)
+        token = round(size * 1.15)
+        name_h = round(size * 1.55)
+        cy = y0 + name_h / 2
+        draw_seat_token(draw, entry.seat, (x0 + 8 + token / 2, cy), token)
+        name_x = x0 + 16 + token
+        score = "" if entry.score is None else str(entry.score)
+        score_w = text_size(score, size, True, translate=False)[0] + 14 if score else 0
+        name = fit(entry.name, size, x1 - 10 - score_w - name_x, bold=entry.to_act, translate=False)
+        text(draw, (name_x, cy), name, size, INK, bold=entry.to_act, anchor="lm", translate=False, kind="score")
+        if score:
+            text(draw, (x1 - 10, cy), score, size, INK, bold=True, anchor="rm", translate=False, kind="score")
+        if entry.note:
+            note = fit(entry.note, self.note_px, x1 - 10 - name_x)
+            text(draw, (name_x, y0 + name_h - 2), note, self.note_px, MUTED, anchor="la", translate=False,
+                 kind="panel")
+
+    def image(self) -> Image.Image:
+        """The page: every part stacked in order."""
+        out = new_canvas(self.width, max(self.height, 1), self.bg)
+        for part, top in self.parts:
+            out.paste(part, (0, top))
+        return out
