@@ -17,11 +17,15 @@ from rules.engine import name_seats, seat_token
 from rules.off_the_rails import board as geo
 from rules.off_the_rails import ja as engine_ja
 
-CELL = 64
-MARGIN = 34  # coordinates around the board
-BOARD_PX = MARGIN * 2 + CELL * geo.WIDTH  # 964
-PANEL_W = 576
-WIDTH, HEIGHT = BOARD_PX + PANEL_W, 1000
+# Phone first: the 14x14 board takes the whole page width (80 px squares), the turn card above it
+# and the details below (kit.Page).
+WIDTH = kit.PAGE_WIDTH
+MARGIN = 40  # coordinates around the board
+CELL = (WIDTH - 2 * MARGIN) // geo.WIDTH  # 80
+BOARD_PX = MARGIN * 2 + CELL * geo.WIDTH  # 1200
+LABEL = 15  # the smallest text on the board: reads at 800 px wide (kit.min_size("map", 1200) is 14)
+TOKEN = 28  # a cart's token: the track stubs of its tile stay visible around it
+TRAY_GEM = 13  # a gem in a cart's load tray
 
 # Clan colours close to the printed names but kept apart for colour-blind eyes (Okabe-Ito hues);
 # every use also carries the clan letter and/or the seat symbol.
@@ -106,7 +110,18 @@ JA: dict[str, str] = {
     "Last run (magenta path)": "前回の移動（マゼンタの線）",
     "Private to {who}": "{who} だけに見える情報",
     "Your split: left {left} | right {right}": "あなたの分け方：左手 {left} | 右手 {right}",
-    "W/B cart, arrow = front, box = speed; dark hole = rift": "W/B：白/黒トロッコ　矢印：向き　枠：スピード　黒い穴：裂け目",
+    "W/B cart, arrow = front, box = speed; framed gems = its load; loose gems lie on the square; dark hole = rift":
+        "W/B：白/黒トロッコ　矢印：向き　四角の数字：スピード　枠の中の宝石：積み荷　枠のない宝石：マスの上　黒い穴：裂け目",
+    "Last: {who} played {move}": "直前：{who} が {move}",
+    "Game start: each player has 4 actions a turn": "ゲーム開始：各プレイヤーは手番ごとに 4 アクション",
+    "gems {n}": "宝石 {n}",
+    "most rubies +{n}": "ルビー最多 +{n}",
+    "missions {n}": "ミッション {n}",
+    "Dirty Goblins (most rocks) +{n}": "汚いゴブリン達だ!（岩最多）+{n}",
+    "carts in hand {n}": "手元のトロッコ {n}",
+    "Most rubies: +{ruby} to each player with the most (at least 1).":
+        "ルビー最多ボーナス：ルビーが最も多いプレイヤー全員に +{ruby}（1 個以上）。",
+    "Dirty Goblins: +{n} to each player with the most rocks.": "汚いゴブリン達だ!：岩が最も多いプレイヤー全員に +{n}。",
 }
 
 
@@ -128,7 +143,7 @@ def _edge_point(square: str, edge: str, inset: float = 0.0) -> tuple[float, floa
 
 
 def _arrow(
-    draw: ImageDraw.ImageDraw, tip: tuple[float, float], edge: str, size: float, fill: kit.RGB
+    draw: ImageDraw.ImageDraw, tip: tuple[float, float], edge: str, size: float, fill: kit.RGB, width: int = 1
 ) -> None:
     """A filled triangle pointing out of a square through `edge`, its tip at `tip`."""
     dx, dy = geo.OFFSETS[edge]
@@ -138,11 +153,13 @@ def _arrow(
         [tip, (bx + px * size * 0.6, by + py * size * 0.6), (bx - px * size * 0.6, by - py * size * 0.6)],
         fill=fill,
         outline=kit.INK,
+        width=width,
     )
 
 
 def _static() -> Image.Image:
-    image = kit.new_canvas(WIDTH, HEIGHT, kit.PAPER)
+    """The printed board at the page width: grid, coordinates, mines with their numbers, start squares."""
+    image = kit.new_canvas(BOARD_PX, BOARD_PX, kit.PAPER)
     draw = ImageDraw.Draw(image)
     draw.rectangle((MARGIN, MARGIN, MARGIN + CELL * 14, MARGIN + CELL * 14), fill=BOARD_BG)
     for i in range(15):
@@ -152,44 +169,32 @@ def _static() -> Image.Image:
     for i in range(14):
         c = MARGIN + i * CELL + CELL / 2
         for y in (MARGIN / 2, MARGIN * 1.5 + 14 * CELL):
-            kit.text(draw, (c, y), geo.COLUMNS[i], 18, kit.INK, bold=True, anchor="mm")
+            kit.text(draw, (c, y), geo.COLUMNS[i], 20, kit.INK, bold=True, anchor="mm", translate=False)
         for x in (MARGIN / 2, MARGIN * 1.5 + 14 * CELL):
-            kit.text(draw, (x, c), str(i + 1), 18, kit.INK, bold=True, anchor="mm")
+            kit.text(draw, (x, c), str(i + 1), 20, kit.INK, bold=True, anchor="mm", translate=False)
     for square, colour in geo.CENTRES.items():
         x0, y0 = _origin(square)
         draw.rectangle(
             (x0 + 2, y0 + 2, x0 + CELL - 2, y0 + CELL - 2), fill=CLAN[colour], outline=kit.INK, width=2
         )
-        kit.text(
-            draw,
-            (x0 + CELL / 2, y0 + CELL / 2),
-            LETTER[colour],
-            34,
-            kit.contrast_text(CLAN[colour]),
-            bold=True,
-            anchor="mm",
-        )
+        kit.text(draw, (x0 + CELL / 2, y0 + CELL / 2), LETTER[colour], 40, kit.contrast_text(CLAN[colour]),
+                 bold=True, anchor="mm", translate=False)
     for square, (colour, number) in geo.MINE_SQUARE_LABEL.items():
         x0, y0 = _origin(square)
         draw.rectangle((x0 + 1, y0 + 1, x0 + CELL - 1, y0 + CELL - 1), fill=CLAN_TINT[colour])
-        kit.text(draw, (x0 + 5, y0 + 3), str(number), 15, kit.INK, bold=True)
+        kit.text(draw, (x0 + 5, y0 + 3), str(number), LABEL, kit.INK, bold=True, translate=False)
     for square, (colour, inward) in geo.START.items():
         x0, y0 = _origin(square)
         draw.rectangle(
             (x0 + 3, y0 + 3, x0 + CELL - 3, y0 + CELL - 3), fill=CLAN[colour], outline=kit.INK, width=2
         )
-        kit.text(
-            draw,
-            (x0 + 14, y0 + 14),
-            LETTER[colour],
-            17,
-            kit.contrast_text(CLAN[colour]),
-            bold=True,
-            anchor="mm",
-        )
+        # the clan letter in the top-left corner: the printed track runs from the centre to an edge's
+        # middle, a cart's speed box takes the top-right corner
+        kit.text(draw, (x0 + 15, y0 + 15), LETTER[colour], 18, kit.contrast_text(CLAN[colour]),
+                 bold=True, anchor="mm", translate=False)
         # the printed dead-end track, opening inward
         draw.line([_centre(square), _edge_point(square, inward)], fill=TRACK, width=10)
-        _arrow(draw, _edge_point(square, inward, 1), inward, 12, kit.WHITE)
+        _arrow(draw, _edge_point(square, inward, 1), inward, 16, kit.WHITE)
     return image
 
 
@@ -224,85 +229,142 @@ def gem_icon(draw: ImageDraw.ImageDraw, kind: str, centre: tuple[float, float], 
     kit.draw_symbol(draw, shape, centre, size, colour, kit.INK, width=1)
 
 
+def _count(draw: ImageDraw.ImageDraw, xy: tuple[float, float], n: int, size: int = LABEL) -> float:
+    """A gem count just right of its icon (a white halo keeps it apart from track); returns its width."""
+    kit.text(draw, xy, str(n), size, kit.INK, bold=True, anchor="lm", halo=kit.WHITE, halo_width=2,
+             translate=False)
+    return kit.text_size(str(n), size, True, translate=False)[0]
+
+
 def _gem_row(
-    draw: ImageDraw.ImageDraw, gems: dict[str, int], x: float, y: float, size: float = 13, text_size: int = 14
+    draw: ImageDraw.ImageDraw, gems: dict[str, int], x: float, y: float, size: float = 16, text_size: int = 18
 ) -> float:
-    """Gems as icon + count, left to right from (x, y centre); returns the x after the row."""
+    """Gems as icon + count (a count for every kind, 1 too: the panel's rows are read as numbers),
+    left to right from (x, y centre); returns the x after the row."""
     for kind in geo.GEM_KINDS:
         n = gems.get(kind, 0)
         if not n:
             continue
         gem_icon(draw, kind, (x + size / 2, y), size)
-        x += size + 2
-        if n > 1:
-            kit.text(
-                draw, (x, y), str(n), text_size, kit.INK, bold=True, anchor="lm", halo=kit.WHITE, halo_width=2
-            )
-            x += kit.text_size(str(n), text_size, True)[0] + 3
-        x += 2
+        x += size + 3
+        x += _count(draw, (x, y), n, text_size) + 10
     return x
 
 
-def _cart(draw: ImageDraw.ImageDraw, cart: dict[str, Any], colour: str, seat: int, highlight: bool) -> None:
-    cx, cy = _centre(cart["square"])
-    cy -= 6
-    size = 36
-    if highlight:
-        draw.ellipse((cx - 24, cy - 24, cx + 24, cy + 24), outline=kit.HIGHLIGHT, width=4)
-    # a white disc under the token keeps it apart from track, gems and a start square of its own colour
-    draw.ellipse((cx - 22, cy - 22, cx + 22, cy + 22), fill=kit.WHITE, outline=kit.INK, width=1)
-    kit.draw_symbol(draw, kit.seat_symbol(seat), (cx, cy), size, CLAN[colour], kit.INK, width=2)
-    text_colour = kit.contrast_text(CLAN[colour])
-    label_y = cy + (5 if kit.seat_symbol(seat) == "triangle" else 0)
-    kit.text(
-        draw, (cx, label_y), "W" if cart["name"] == "white" else "B", 17, text_colour, bold=True, anchor="mm"
-    )
-    # speed in a white box at the top right corner of the square
+def _gem_items(gems: dict[str, int]) -> list[tuple[str, int, float]]:
+    """(kind, count, width) of each kind on a square: an icon, and its count when more than one."""
+    items = []
+    for kind in geo.GEM_KINDS:
+        n = gems.get(kind, 0)
+        if n:
+            width = 13 + (2 + kit.text_size(str(n), LABEL, True, translate=False)[0] if n > 1 else 0)
+            items.append((kind, n, width))
+    return items
+
+
+def _draw_gem_item(draw: ImageDraw.ImageDraw, kind: str, n: int, x: float, y: float, icon: float = 12,
+                   size: int = LABEL) -> None:
+    gem_icon(draw, kind, (x + icon / 2, y), icon)
+    if n > 1:
+        _count(draw, (x + icon + 1, y), n, size)
+
+
+def _square_gems(draw: ImageDraw.ImageDraw, square: str, gems: dict[str, int]) -> None:
+    """Loose gems on a square without a cart: rows at the foot of the square, never wider than it."""
+    x0, y0 = _origin(square)
+    rows: list[list[tuple[str, int, float]]] = [[]]
+    for item in _gem_items(gems):
+        used = sum(w for *_, w in rows[-1]) + 4 * len(rows[-1])
+        if rows[-1] and used + item[2] > CELL - 6:
+            rows.append([])
+        rows[-1].append(item)
+    for line, row in enumerate(reversed(rows)):
+        width = sum(w for *_, w in row) + 4 * (len(row) - 1)
+        x = x0 + (CELL - width) / 2
+        y = y0 + CELL - 10 - line * 16
+        for kind, n, w in row:
+            _draw_gem_item(draw, kind, n, x, y)
+            x += w + 4
+
+
+# Where a cart's load tray and the loose gems under a cart may go: a band along one side of the square.
+# (x0, y0, x1, y1) inside the square; the top-left corner keeps the mine number, the top-right the speed.
+_BANDS: dict[str, tuple[int, int, int, int]] = {
+    "s": (2, CELL - 20, CELL - 2, CELL - 2),
+    "w": (2, 26, 24, CELL - 2),
+    "e": (CELL - 24, 24, CELL - 2, CELL - 2),
+}
+
+
+def _pick_band(free: list[str], front: str | None, edges: str) -> str:
+    """The band least in the way: not where the cart heads, then not on a track stub, in `free`'s order."""
+    return min(free, key=lambda band: (band == front, band in edges, free.index(band)))
+
+
+def _cart(draw: ImageDraw.ImageDraw, cart: dict[str, Any], colour: str, seat: int, highlight: bool,
+          edges: str, loose: dict[str, int]) -> None:
+    """A cart: clan token with W/B on the track, a speed box, a big front arrow, its load in a tray
+    framed in the clan colour (one icon per gem), and any loose gems of the square in another band."""
     x0, y0 = _origin(cart["square"])
-    draw.rectangle((x0 + CELL - 19, y0 + 2, x0 + CELL - 2, y0 + 20), fill=kit.WHITE, outline=kit.INK)
-    kit.text(draw, (x0 + CELL - 10.5, y0 + 11), str(cart["speed"]), 15, kit.INK, bold=True, anchor="mm")
+    cx, cy = x0 + CELL / 2, y0 + CELL / 2
+    front = cart["front"]
+    tray_band = _pick_band(["s", "e", "w"], front, edges)
     load = geo.gem_list(cart["load"])
     if load:
-        width = len(load) * 11
-        lx = cx - width / 2 + 5.5
-        draw.rectangle(
-            (cx - width / 2 - 2, y0 + CELL - 15, cx + width / 2 + 2, y0 + CELL - 2), fill=kit.WHITE
-        )
+        bx0, by0, bx1, by1 = _BANDS[tray_band]
+        horizontal = tray_band == "s"
+        room = (bx1 - bx0 if horizontal else by1 - by0) - 6
+        pitch = min(TRAY_GEM + 1, room / len(load))
+        size = min(TRAY_GEM, pitch - 1)
+        length = pitch * len(load) + 4
+        if horizontal:
+            box = (cx - length / 2, y0 + by0, cx + length / 2, y0 + by1)
+        else:
+            box = (x0 + bx0, cy - length / 2 + 10, x0 + bx1, cy + length / 2 + 10)
+        # the tray hangs from the token: a bar in the clan colour joins them
+        draw.line([(cx, cy), ((box[0] + box[2]) / 2, (box[1] + box[3]) / 2)], fill=CLAN[colour], width=5)
+        draw.rectangle(box, fill=kit.WHITE, outline=CLAN[colour], width=3)
+        draw.rectangle((box[0] - 1, box[1] - 1, box[2] + 1, box[3] + 1), outline=kit.INK, width=1)
         for i, kind in enumerate(load):
-            gem_icon(draw, kind, (lx + i * 11, y0 + CELL - 8.5), 10)
-    # the front arrow last: which way the cart goes matters most
-    if cart["front"]:
-        tip = _edge_point(cart["square"], cart["front"], 3)
-        tip = (tip[0], tip[1] - 6 if cart["front"] in "ew" else tip[1])
-        _arrow(draw, tip, cart["front"], 11, CLAN[colour])
-
-
-def _square_gems(draw: ImageDraw.ImageDraw, square: str, gems: dict[str, int], cart_here: bool) -> None:
-    x0, y0 = _origin(square)
-    kinds = [k for k in geo.GEM_KINDS if gems.get(k)]
-    # with a cart on the square the gems go up to the left corner, clear of the token
-    y = y0 + 12 if cart_here else y0 + CELL - 13
-    x = x0 + 4 if not cart_here else x0 + 3
-    if cart_here:
-        for kind in kinds:
-            gem_icon(draw, kind, (x + 7, y + 9), 11)
-            if gems[kind] > 1:
-                kit.text(
-                    draw,
-                    (x + 14, y + 9),
-                    str(gems[kind]),
-                    13,
-                    kit.INK,
-                    bold=True,
-                    anchor="lm",
-                    halo=kit.WHITE,
-                    halo_width=2,
-                )
-            y += 13
-        return
-    draw_row_width = sum(15 + (12 if gems[k] > 1 else 0) for k in kinds)
-    x = x0 + max(3, (CELL - draw_row_width) / 2)
-    _gem_row(draw, gems, x, y, 13, 14)
+            if horizontal:
+                centre = (box[0] + 2 + pitch * (i + 0.5), (box[1] + box[3]) / 2)
+            else:
+                centre = ((box[0] + box[2]) / 2, box[1] + 2 + pitch * (i + 0.5))
+            gem_icon(draw, kind, centre, size)
+    if loose:
+        band = _pick_band([b for b in ("w", "e", "s") if b != tray_band or not load], front, edges)
+        bx0, by0, bx1, by1 = _BANDS[band]
+        items = _gem_items(loose)
+        if band == "s":
+            x = x0 + bx0 + 2
+            for kind, n, w in items:
+                _draw_gem_item(draw, kind, n, x, y0 + by1 - 9)
+                x += w + 4
+        else:
+            pitch = min(16.0, (by1 - by0) / len(items))
+            for i, (kind, n, _w) in enumerate(items):
+                # a column beside the token: the smallest count that still reads at 800 px
+                _draw_gem_item(draw, kind, n, x0 + bx0, y0 + by0 + pitch * (i + 0.5), 11,
+                               kit.min_size("map", WIDTH))
+    if highlight:
+        r = TOKEN / 2 + 7
+        draw.ellipse((cx - r, cy - r, cx + r, cy + r), outline=kit.HIGHLIGHT, width=4)
+    # a thin white ring keeps the token apart from track and a start square of its own colour; the
+    # track around the small token still shows which tile the cart is on
+    r = TOKEN / 2 + 3
+    draw.ellipse((cx - r, cy - r, cx + r, cy + r), outline=kit.WHITE, width=3)
+    kit.draw_symbol(draw, kit.seat_symbol(seat), (cx, cy), TOKEN, CLAN[colour], kit.INK, width=2)
+    label_y = cy + (4 if kit.seat_symbol(seat) == "triangle" else 0)
+    kit.text(draw, (cx, label_y), "W" if cart["name"] == "white" else "B", 15, kit.contrast_text(CLAN[colour]),
+             bold=True, anchor="mm", translate=False, kind="glyph")
+    # speed in a white box at the top right corner of the square
+    draw.rectangle((x0 + CELL - 22, y0 + 2, x0 + CELL - 2, y0 + 22), fill=kit.WHITE, outline=kit.INK, width=2)
+    kit.text(draw, (x0 + CELL - 12, y0 + 12), str(cart["speed"]), LABEL, kit.INK, bold=True, anchor="mm",
+             translate=False)
+    # the front arrow last: which way the cart goes matters most. It straddles the edge, so the track
+    # between the token and the edge still shows
+    if front:
+        _arrow(draw, _edge_point(cart["square"], front, -7), front, 18, CLAN[colour], width=2)
 
 
 def _paths(draw: ImageDraw.ImageDraw, view: dict[str, Any]) -> None:
@@ -361,213 +423,230 @@ def _names(view: dict[str, Any], names: list[str]) -> list[str]:
     return [seat_name(names, s) for s in range(view["num_seats"])]
 
 
-def _panel(image: Image.Image, view: dict[str, Any], names: list[str], private: bool) -> None:
-    panel = kit.Panel(image, (BOARD_PX, 0, WIDTH, HEIGHT))
-    draw = panel.draw
-    # names inside sentences are shortened first: a long name must not push the words out of the panel
-    # (wrapping keeps a Latin word whole)
-    short = [kit.fit(n, 18, panel.width * 0.6, bold=True, translate=False) for n in names]
-    stage = view["stage"]
-    if stage == "collapse" and view["collapse_holder"] is not None:
-        stage_text = f"Stage: collapse! chasm opens at {seat_token(view['collapse_holder'])}'s turn"
-    elif stage == "chasm":
-        stage_text = "Stage: chasm open"
-    else:
-        stage_text = "Stage: mining"
-    panel.title(f"Off the Rails - turn {view['turn']}", 26)
-    _line_as_is(panel, kit.say(stage_text, short), 17, bold=stage != "mining")
+def _headline(view: dict[str, Any], names: list[str]) -> tuple[str, str | None, int | None]:
+    """The turn card's headline (a template with {who}, or a line already said), its name and seat."""
     if view["over"]:
-        panel.line(kit.fit(f"Game over: {view['ended_by']}", 18, panel.width, bold=True), 18, kit.DANGER,
-                   bold=True, translate=False)
-    else:
-        pending = view["pending"]
-        if pending:
-            _wrapped_as_is(panel, kit.say(pending["text"], short), 18, kit.HIGHLIGHT, bold=True)
+        return kit.fit(f"Game over: {view['ended_by']}", 40, WIDTH), None, None
+    pending = view["pending"]
+    if pending:
+        seats = [s for s in range(view["num_seats"]) if seat_token(s) in pending["text"]]
+        return kit.say(pending["text"], names), None, seats[0] if seats else None
+    seat = view["active"]
+    used = view["actions_used"]
+    return (f"{{who}}: action phase, {used} of {view['actions_max']} actions used", names[seat], seat)
+
+
+def _happened(view: dict[str, Any], names: list[str]) -> str:
+    """What just happened, in the image's language: the last run of each cart, else the last action."""
+    runs = []
+    for path in view["last_paths"]:
+        route = "-".join(path["path"])
+        end = f" ({path['outcome']} at {path['target']})" if path["target"] else f" ({path['outcome']})"
+        runs.append(f"{names[path['seat']]} {kit.tr(path['cart'] + ': ' + route + end)}")
+    if runs:
+        return kit.join(runs)
+    last = view.get("last_action")
+    if last and last.get("seat") is not None:
+        return kit.fill_in("Last: {who} played {move}", who=names[last["seat"]], move=last["move"])
+    return kit.tr("Game start: each player has 4 actions a turn")
+
+
+def _score_parts(breakdown: dict[str, int]) -> str:
+    """How a score adds up, in words: gems, the ruby majority, missions, Dirty Goblins, carts in hand."""
+    gems = sum(breakdown.get(kind, 0) for kind in geo.GEM_KINDS)
+    parts = [kit.fill_in("gems {n}", n=gems)]
+    for category, label in (("ruby_majority", "most rubies +{n}"), ("missions", "missions {n}"),
+                            ("dirty_goblins", "Dirty Goblins (most rocks) +{n}"), ("carts", "carts in hand {n}")):
+        if breakdown.get(category):
+            parts.append(kit.fill_in(label, n=breakdown[category]))
+    return " + ".join(parts)
+
+
+def _panel(page: kit.Page, view: dict[str, Any], names: list[str], private: bool) -> None:
+    with page.panel(2400) as panel:
+        draw = panel.draw
+        size = 20
+        # names inside sentences are shortened first: a long name must not push the words out of the panel
+        short = [kit.fit(n, size, panel.width * 0.4, bold=True, translate=False) for n in names]
+        stage = view["stage"]
+        if stage == "collapse" and view["collapse_holder"] is not None:
+            stage_text = f"Stage: collapse! chasm opens at {seat_token(view['collapse_holder'])}'s turn"
+        elif stage == "chasm":
+            stage_text = "Stage: chasm open"
         else:
-            seat = view["active"]
-            used = view["actions_used"]
-            _wrapped_as_is(
-                panel,
-                kit.say(f"{seat_token(seat)}: action phase, {used} of {view['actions_max']} actions used", short),
-                18,
-                kit.HIGHLIGHT,
-                bold=True,
-            )
-    panel.rule()
-    result = view.get("result")
-    ranks = {r["seat"]: r["rank"] for r in result["seats"]} if result else {}
-    for player in view["players"]:
-        seat = player["seat"]
-        colour = player["colour"]
-        to_act = seat in view["to_act"]
-        top = panel.y
-        if to_act:
-            draw.rectangle((BOARD_PX + 2, top - 2, WIDTH - 2, top + 58), fill=kit.TO_ACT_BG)
-            draw.polygon(
-                [(panel.x - 12, top + 6), (panel.x - 2, top + 14), (panel.x - 12, top + 22)], fill=kit.INK
-            )
-        kit.draw_symbol(draw, kit.seat_symbol(seat), (panel.x + 15, top + 14), 28, CLAN[colour], kit.INK, 2)
-        kit.text(
-            draw,
-            (panel.x + 15, top + 14 + (3 if kit.seat_symbol(seat) == "triangle" else 0)),
-            LETTER[colour],
-            14,
-            kit.contrast_text(CLAN[colour]),
-            bold=True,
-            anchor="mm",
+            stage_text = "Stage: mining"
+        panel.line(kit.fit(kit.fill_in("Off the Rails - turn {n}", n=view["turn"]), 24, panel.width, True,
+                           translate=False), 24, bold=True, translate=False)
+        _wrapped_as_is(panel, kit.say(stage_text, short), size, bold=stage != "mining")
+        panel.rule()
+        result = view.get("result")
+        ranks = {r["seat"]: r["rank"] for r in result["seats"]} if result else {}
+        for player in view["players"]:
+            seat = player["seat"]
+            colour = player["colour"]
+            top = panel.y
+            row_h = 34
+            if seat in view["to_act"]:
+                draw.rectangle((panel.left + 2, top - 2, panel.right - 2, top + row_h), fill=kit.TO_ACT_BG)
+            kit.draw_symbol(draw, kit.seat_symbol(seat), (panel.x + 15, top + 16), 30, CLAN[colour], kit.INK, 2)
+            kit.text(draw, (panel.x + 15, top + 16 + (3 if kit.seat_symbol(seat) == "triangle" else 0)),
+                     LETTER[colour], 15, kit.contrast_text(CLAN[colour]), bold=True, anchor="mm", kind="glyph",
+                     translate=False)
+            rank = f"  #{ranks[seat]}" if seat in ranks else ""
+            score = f"{player['score']}{rank}"
+            score_w = kit.text_size(score, 24, True, translate=False)[0]
+            # the name fitted on its own (never translated), then its clan colour in the image's language
+            clan = kit.tr(f"({colour})")
+            space = "" if clan.startswith("（") else " "  # a full-width bracket brings its own space
+            room = panel.width - 40 - score_w - 16 - kit.text_size(space + clan, size, True, translate=False)[0]
+            name_x = panel.x + 40
+            label = kit.fit(names[seat], size, room, bold=True, translate=False) + space + clan
+            kit.text(draw, (name_x, top + 16), label, size, kit.INK, bold=True, anchor="lm", translate=False,
+                     kind="panel")
+            kit.text(draw, (panel.right - panel.pad, top + 16), score, 24, kit.INK, bold=True, anchor="rm",
+                     translate=False, kind="panel")
+            panel.y = top + row_h + 4
+            # how the score adds up: the ruby majority and Dirty Goblins are not on the board
+            panel.wrapped("= " + _score_parts(player["breakdown"]), 17, kit.INK, indent=40, translate=False)
+            gems_y = panel.y + 12
+            x = name_x
+            if any(player["stockpile"].values()):
+                x = _gem_row(draw, player["stockpile"], name_x, gems_y, 16, 18)
+            carts = f"carts: {player['reserve']} in hand"
+            if player["on_board"] and player["lost"]:
+                carts = f"carts: {player['reserve']} in hand, {player['on_board']} out, {player['lost']} lost"
+            elif player["on_board"]:
+                carts = f"carts: {player['reserve']} in hand, {player['on_board']} out"
+            elif player["lost"]:
+                carts = f"carts: {player['reserve']} in hand, {player['lost']} lost"
+            carts_x = max(x + 12, panel.x + 330)
+            carts = kit.fit(carts, 17, panel.right - panel.pad - carts_x)
+            kit.text(draw, (carts_x, gems_y), carts, 17, kit.MUTED, anchor="lm", translate=False, kind="panel")
+            panel.y = gems_y + 16
+            if player["missions"]:
+                panel.wrapped("missions: " + ", ".join(player["missions"]), 17, kit.INK, indent=40)
+            panel.gap(8)
+        bonus = kit.fill_in("Most rubies: +{ruby} to each player with the most (at least 1).", ruby=geo.RUBY_BONUS)
+        if "dirty-goblins" in view["face_up"]:
+            bonus += " " + kit.fill_in("Dirty Goblins: +{n} to each player with the most rocks.",
+                                       n=geo.MISSION_POINTS)
+        panel.wrapped(bonus, 17, kit.MUTED, translate=False)
+        panel.rule()
+        if view["face_up"]:
+            panel.line("Missions (4 pts each)", 19, bold=True)
+            for mission in view["face_up"]:
+                panel.wrapped(f"{mission}: {geo.MISSIONS[mission]['condition']}", 17, kit.INK, indent=8)
+            panel.gap(4)
+        rifts = " ".join(f"{LETTER[c]}{n}" for c, n in view["rift_supply"].items())
+        supply = view["tile_supply"]
+        panel.wrapped(f"Deck {view['deck_count']}  Last card {view['last_card'] or '-'}  Rift supply {rifts}", 17)
+        panel.wrapped(
+            f"Tiles: straight {supply['straight']}, curve {supply['curve']}, T {supply['t']}, cross {supply['cross']}",
+            17,
         )
-        rank = f"  #{ranks[seat]}" if seat in ranks else ""
-        # the name fitted on its own (never translated), then its clan colour in the image's language
-        clan = kit.tr(f"({colour})")
-        room = panel.width - 130 - kit.text_size(" " + clan, 19, True, translate=False)[0]
-        space = "" if clan.startswith("（") else " "  # a full-width bracket brings its own space
-        label = kit.fit(names[seat], 19, room, bold=True, translate=False) + space + clan
-        kit.text(draw, (panel.x + 36, top + 14), label, 19, kit.INK, bold=to_act, anchor="lm", translate=False)
-        kit.text(
-            draw,
-            (panel.right - panel.pad, top + 14),
-            f"{player['score']}{rank}",
-            22,
-            kit.INK,
-            bold=True,
-            anchor="rm",
-        )
-        x = _gem_row(draw, player["stockpile"], panel.x + 36, top + 40, 15, 15)
-        # one whole label per case (not pieces), so that each translates as a sentence
-        carts = f"carts: {player['reserve']} in hand"
-        if player["on_board"] and player["lost"]:
-            carts = f"carts: {player['reserve']} in hand, {player['on_board']} out, {player['lost']} lost"
-        elif player["on_board"]:
-            carts = f"carts: {player['reserve']} in hand, {player['on_board']} out"
-        elif player["lost"]:
-            carts = f"carts: {player['reserve']} in hand, {player['lost']} lost"
-        carts_x = max(x + 8, panel.x + 200)
-        carts = kit.fit(carts, 15, panel.right - panel.pad - carts_x)
-        kit.text(draw, (carts_x, top + 40), carts, 15, kit.MUTED, anchor="lm", translate=False)
-        panel.y = top + 58
-        if player["missions"]:
-            panel.wrapped("missions: " + ", ".join(player["missions"]), 15, kit.INK, indent=36)
-        panel.gap(4)
-    panel.rule()
-    if view["face_up"]:
-        panel.line("Missions (4 pts each)", 17, bold=True)
-        for mission in view["face_up"]:
-            panel.wrapped(f"{mission}: {geo.MISSIONS[mission]['condition']}", 14, kit.INK, indent=8)
-        panel.gap(2)
-    rifts = " ".join(f"{LETTER[c]}{n}" for c, n in view["rift_supply"].items())
-    supply = view["tile_supply"]
-    panel.line(
-        f"Deck {view['deck_count']}  Last card {view['last_card'] or '-'}  Rift supply {rifts}",
-        15,
-    )
-    panel.line(
-        f"Tiles: straight {supply['straight']}, curve {supply['curve']}, T {supply['t']}, cross {supply['cross']}",
-        15,
-    )
-    bag_y = panel.y + 9
-    kit.text(draw, (panel.x, bag_y), "Bag:", 15, kit.INK, anchor="lm")
-    _gem_row(draw, view["bag"], panel.x + max(40, kit.text_size("Bag:", 15)[0] + 10), bag_y, 14, 15)
-    panel.gap(24)
-    if view["last_paths"]:
-        moves = []
-        for path in view["last_paths"]:
-            route = "-".join(path["path"])
-            end = f" ({path['outcome']} at {path['target']})" if path["target"] else f" ({path['outcome']})"
-            # the player's name stays out of the label that is translated
-            moves.append(f"{short[path['seat']]} {kit.tr(path['cart'] + ': ' + route + end)}")
-        panel.line("Last run (magenta path)", 16, bold=True)
-        for line in moves:
-            _wrapped_as_is(panel, line, 15, kit.INK, indent=8)
-    if private and view.get("seat") is not None:
-        _private_box(panel, view, short)
-    # legend at the bottom
-    panel.y = max(panel.y + 6, HEIGHT - 64)
-    if panel.room() > 20:
-        x = panel.x
+        bag_y = panel.y + 12
+        kit.text(draw, (panel.x, bag_y), "Bag:", 17, kit.INK, anchor="lm", kind="panel")
+        _gem_row(draw, view["bag"], panel.x + kit.text_size("Bag:", 17)[0] + 12, bag_y, 16, 17)
+        panel.gap(28)
+        if view["last_paths"]:
+            panel.line("Last run (magenta path)", 19, bold=True)
+            for path in view["last_paths"]:
+                route = "-".join(path["path"])
+                end = f" ({path['outcome']} at {path['target']})" if path["target"] else f" ({path['outcome']})"
+                # the player's name stays out of the label that is translated
+                line = f"{short[path['seat']]} {kit.tr(path['cart'] + ': ' + route + end)}"
+                _wrapped_as_is(panel, line, 17, kit.INK, indent=8)
+        if private and view.get("seat") is not None:
+            _private_box(panel, view, short)
+        panel.rule()
+        x, y = panel.x, panel.y + 10
         for kind in geo.GEM_KINDS:
-            gem_icon(draw, kind, (x + 8, panel.y + 10), 15)
-            label = f"{kind} {geo.GEM_POINTS[kind]}"
-            kit.text(draw, (x + 19, panel.y + 10), label, 15, kit.INK, anchor="lm")
-            x += 26 + kit.text_size(label, 15)[0] + 8
-        panel.gap(24)
-        kit.text(
-            draw,
-            (panel.x, panel.y + 8),
-            kit.fit("W/B cart, arrow = front, box = speed; dark hole = rift", 15, panel.width),
-            15,
-            kit.MUTED,
-            anchor="lm",
-            translate=False,
-        )
+            label = kit.tr(f"{kind} {geo.GEM_POINTS[kind]}")
+            width = 24 + kit.text_size(label, 17, translate=False)[0]
+            if x + width > panel.right - panel.pad:
+                x, y = panel.x, y + 26
+            gem_icon(draw, kind, (x + 8, y), 16)
+            kit.text(draw, (x + 21, y), label, 17, kit.INK, anchor="lm", translate=False, kind="panel")
+            x += width + 18
+        panel.y = y + 18
+        panel.wrapped("W/B cart, arrow = front, box = speed; framed gems = its load; loose gems lie on the "
+                      "square; dark hole = rift", 17, kit.MUTED)
 
 
 def _private_box(panel: kit.Panel, view: dict[str, Any], names: list[str]) -> None:
     seat = view["seat"]
     panel.rule(kit.HIGHLIGHT)
-    _line_as_is(panel, kit.say(f"Private to {seat_token(seat)}", names), 17, kit.HIGHLIGHT, bold=True)
+    _line_as_is(panel, kit.say(f"Private to {seat_token(seat)}", names), 20, kit.HIGHLIGHT, bold=True)
     pending = view["pending"] or {}
     if "left" in pending:
         panel.wrapped(
             f"Your split: left {', '.join(pending['left'])} | right {', '.join(pending['right'])}",
-            16,
+            18,
             kit.INK,
             bold=True,
         )
     for cart in view.get("my_carts", []):
         where = cart["where"] if cart["where"] != "board" else f"on {cart['square']}, speed {cart['speed']}"
         load = ", ".join(geo.gem_list(cart["load"])) or "empty"
-        panel.line(f"{cart['name']}: {where}; {load}", 15)
+        panel.wrapped(f"{cart['name']}: {where}; {load}", 18)
 
 
 def _draw_board(view: dict[str, Any], names: list[str], private: bool) -> bytes:
-    image = kit.static_layer("off_the_rails/board", _static)
-    draw = ImageDraw.Draw(image)
     names = _names(view, names)
-    carts = [c for c in view["carts"] if c["where"] == "board"]
-    cart_squares = {c["square"] for c in carts}
-    for square, edges in view["tiles"].items():
-        _track(draw, square, edges)
-    for square, colour in view["rifts"].items():
-        _rift(draw, square, colour)
-    _paths(draw, view)
-    for square, gems in view["gems"].items():
-        _square_gems(draw, square, gems, square in cart_squares)
-    last = view.get("last_action") or {}
-    if last.get("square"):
-        x0, y0 = _origin(last["square"])
-        draw.rectangle((x0 + 1, y0 + 1, x0 + CELL - 1, y0 + CELL - 1), outline=kit.HIGHLIGHT, width=4)
-    pending = view["pending"] or {}
-    if pending.get("square"):
-        x0, y0 = _origin(pending["square"])
-        draw.rectangle((x0 - 2, y0 - 2, x0 + CELL + 2, y0 + CELL + 2), outline=kit.HIGHLIGHT, width=5)
-    if pending.get("kind") == "rift":
-        for square in pending["options"]:
-            x0, y0 = _origin(square)
-            draw.rectangle((x0 + 4, y0 + 4, x0 + CELL - 4, y0 + CELL - 4), outline=kit.DANGER, width=3)
-    moving = view.get("moving") or {}
-    for cart in carts:
-        colour = view["colours"][cart["seat"]]
-        is_moving = moving.get("seat") == cart["seat"] and moving.get("cart") == cart["name"]
-        _cart(draw, cart, colour, cart["seat"], is_moving)
-    if pending.get("kind") == "go":
-        # the exits to choose from: big arrows just outside the square, each with its letter
-        for edge in pending["options"]:
-            tip = _edge_point(pending["square"], edge, -26)
-            _arrow(draw, tip, edge, 18, kit.HIGHLIGHT)
-            lx, ly = _edge_point(pending["square"], edge, -8)
-            dx, dy = geo.OFFSETS[edge]
-            kit.text(
-                draw,
-                (lx - dy * 16, ly + dx * 16),
-                edge,
-                18,
-                kit.HIGHLIGHT,
-                bold=True,
-                anchor="mm",
-                halo=kit.WHITE,
-            )
-    _panel(image, view, names, private)
-    return kit.encode(image)
+    page = kit.Page(WIDTH)
+    headline, who, accent = _headline(view, names)
+    result = view.get("result")
+    ranks = {r["seat"]: r["rank"] for r in result["seats"]} if result else {}
+    seats = [
+        kit.SeatScore(p["seat"], names[p["seat"]],
+                      f"{p['score']}" + (f" #{ranks[p['seat']]}" if p["seat"] in ranks else ""),
+                      p["seat"] in view["to_act"], kit.tr(f"({p['colour']})"))
+        for p in view["players"]
+    ]
+    page.turn_card(headline, _happened(view, names), seats, who=who, accent=accent,
+                   headline_fill=kit.DANGER if view["over"] else kit.INK)
+    with page.block(height=BOARD_PX) as image:
+        image.paste(kit.static_layer("off_the_rails/board", _static))
+        draw = ImageDraw.Draw(image)
+        carts = [c for c in view["carts"] if c["where"] == "board"]
+        cart_squares = {c["square"] for c in carts}
+        for square, edges in view["tiles"].items():
+            _track(draw, square, edges)
+        for square, colour in view["rifts"].items():
+            _rift(draw, square, colour)
+        _paths(draw, view)
+        for square, gems in view["gems"].items():
+            if square not in cart_squares and any(gems.values()):
+                _square_gems(draw, square, gems)
+        last = view.get("last_action") or {}
+        if last.get("square"):
+            x0, y0 = _origin(last["square"])
+            draw.rectangle((x0 + 1, y0 + 1, x0 + CELL - 1, y0 + CELL - 1), outline=kit.HIGHLIGHT, width=4)
+        pending = view["pending"] or {}
+        if pending.get("square"):
+            x0, y0 = _origin(pending["square"])
+            draw.rectangle((x0 - 2, y0 - 2, x0 + CELL + 2, y0 + CELL + 2), outline=kit.HIGHLIGHT, width=5)
+        if pending.get("kind") == "rift":
+            for square in pending["options"]:
+                x0, y0 = _origin(square)
+                draw.rectangle((x0 + 4, y0 + 4, x0 + CELL - 4, y0 + CELL - 4), outline=kit.DANGER, width=3)
+        moving = view.get("moving") or {}
+        for cart in carts:
+            colour = view["colours"][cart["seat"]]
+            is_moving = moving.get("seat") == cart["seat"] and moving.get("cart") == cart["name"]
+            gems = {k: n for k, n in (view["gems"].get(cart["square"]) or {}).items() if n}
+            _cart(draw, cart, colour, cart["seat"], is_moving, view["tiles"].get(cart["square"], ""), gems)
+        if pending.get("kind") == "go":
+            # the exits to choose from: big arrows just outside the square, each with its letter
+            for edge in pending["options"]:
+                tip = _edge_point(pending["square"], edge, -26)
+                _arrow(draw, tip, edge, 20, kit.HIGHLIGHT)
+                lx, ly = _edge_point(pending["square"], edge, -8)
+                dx, dy = geo.OFFSETS[edge]
+                kit.text(draw, (lx - dy * 18, ly + dx * 18), edge, 20, kit.HIGHLIGHT, bold=True, anchor="mm",
+                         halo=kit.WHITE, translate=False)
+    _panel(page, view, names, private)
+    return kit.encode(page.image())
 
 
 def describe(view: dict[str, Any], names: list[str]) -> str:
