@@ -23,13 +23,13 @@ Phone-first layout (every channel image): `Page(width=1200)` stacks parts top-do
 `page.turn_card(headline, happened, seats, who=, accent=)` is the top: whose turn in large type
 (headline 3.2% of the width), what just happened (2.7%) and a grid of `SeatScore(seat, name, score,
 to_act, note)` cells (token colour + shape, name, score at 3%): what a phone shows ~400 px wide
-reads without zooming. `with page.block(image=map_image) as image:` adds the map, drawn at the page
+reads without zooming. `with page.block(image=lambda: map_layer) as image:` adds the map, drawn at the page
 width (labels >= `page.label_px`, 1.1% of the width, read after one pinch); `with page.panel(max_h)
 as panel:` adds a full-width `Panel` cut to the height it used; `page.image()` is the result.
 
     page = kit.Page(1200)
     page.turn_card("{who} to play", kit.say(last_line, names), seats, who=names[active], accent=active)
-    with page.block(image=kit.static_layer("my_game/map", _draw_map)) as image:
+    with page.block(image=lambda: kit.static_layer("my_game/map", _draw_map)) as image:
         ...                                         # tracks, tokens: the map's own coordinates
     with page.panel(600) as panel:
         panel.line("Deck: 12 cards")
@@ -454,6 +454,12 @@ SEAT_COLOURS: tuple[RGB, ...] = tuple(
 )
 SEAT_COLOUR_NAMES: tuple[str, ...] = ("blue", "orange", "green", "pink", "vermillion", "sky blue")
 SYMBOLS: tuple[str, ...] = ("circle", "square", "triangle", "diamond", "star", "hexagon")
+# Bars in a seat's colour (tracks, routes) carry a pattern too: the six colours hold two close pairs
+# (blue / sky blue, orange / vermillion) that a small symbol alone does not tell apart on a phone.
+SEAT_PATTERNS: tuple[str, ...] = ("stripes", "stripes", "stripes", "stripes", "dashes", "dots")
+# Pure yellow, the hue no seat has (Okabe–Ito's yellow is left out of the seats): "newest" never reads
+# as a seat's colour. Draw it as a band with dark edges, so its shape marks it on paper as well.
+NEWEST: RGB = (255, 255, 0)
 MAX_SEATS = len(SEAT_COLOURS)
 
 
@@ -467,6 +473,11 @@ def seat_text_colour(seat: int) -> RGB:
 
 def seat_symbol(seat: int) -> str:
     return SYMBOLS[seat % MAX_SEATS]
+
+
+def seat_pattern(seat: int) -> str:
+    """The `patterned_bar` pattern of the seat's coloured bars."""
+    return SEAT_PATTERNS[seat % MAX_SEATS]
 
 
 def seat_label(seat: int) -> str:
@@ -837,6 +848,23 @@ class Panel:
         text(self.draw, (self.x + 34, cy), label, size, INK, anchor="lm", kind=self.kind)
         self.y += int(size * 1.55)
 
+    def legend_grid(
+        self,
+        items: Sequence[tuple[Callable[[ImageDraw.ImageDraw, Point], None], str]],
+        columns: int = 2,
+        size: int = 18,
+    ) -> None:
+        """Legend rows of `columns` items each (a full-width panel has room beside each icon)."""
+        column_w = self.width / columns
+        for index, (draw_icon, label) in enumerate(items):
+            x = self.x + (index % columns) * column_w
+            cy = self.y + size * 0.8
+            draw_icon(self.draw, (x + 18, cy))
+            label = fit(label, size, column_w - 52)
+            text(self.draw, (x + 44, cy), label, size, INK, anchor="lm", translate=False, kind=self.kind)
+            if index % columns == columns - 1 or index == len(items) - 1:
+                self.y += int(size * 1.7)
+
     def score_track(
         self,
         top: int,
@@ -929,16 +957,20 @@ class Page:
         self.pad = round(width * 0.02)
 
     @contextmanager
-    def block(self, image: Image.Image | None = None, height: int = 0, bg: RGB | None = None
-              ) -> Iterator[Image.Image]:
+    def block(self, image: Image.Image | Callable[[], Image.Image] | None = None, height: int = 0,
+              bg: RGB | None = None) -> Iterator[Image.Image]:
         """The next part: `image` (a map drawn at the page width) or a fresh canvas of `height`.
 
-        Draw on the yielded image inside the block; it is stacked below the parts before it.
+        Pass a cached map as the function that returns it (`lambda: static_layer(...)`): called inside
+        the block, the labels it replays are recorded where the part lands. Draw on the yielded image
+        inside the block; it is stacked below the parts before it.
         """
-        part = image if image is not None else new_canvas(self.width, height, bg or self.bg)
-        if part.width != self.width:
-            raise ValueError(f"a part must be {self.width} px wide, not {part.width}")
         with shifted(0, self.height):
+            part = image() if callable(image) else image
+            if part is None:
+                part = new_canvas(self.width, height, bg or self.bg)
+            if part.width != self.width:
+                raise ValueError(f"a part must be {self.width} px wide, not {part.width}")
             yield part
         self.parts.append((part, self.height))
         self.height += part.height

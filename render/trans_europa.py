@@ -14,10 +14,13 @@ from render import kit
 from render.describe import seat_name
 from rules.trans_europa import board as te
 
-WIDTH = int(te.CANVAS["width"])
-HEIGHT = int(te.CANVAS["height"])
+# Phone first: the map (its own 1200 px coordinates) at the full width of a portrait page, under the
+# kit's turn card and over a full-width panel (kit.Page).
 MAP_RIGHT = int(te.CANVAS["map_box"][2])
-STRIP_TOP = 884  # below the map and its bottom column numbers: legend / hand list
+WIDTH = MAP_RIGHT
+STRIP_TOP = 884  # below the map and its bottom column numbers: the region legend
+MAP_HEIGHT = STRIP_TOP + 40
+PANEL_MAX = 1200
 
 # Region colours: the card colours, tuned apart; every city disc ALSO carries the region letter.
 REGION_COLOURS: dict[str, kit.RGB] = {
@@ -37,8 +40,8 @@ BLACK_TRACK: kit.RGB = (20, 20, 20)
 TRACK_WIDTH = 9
 CITY_R = 11
 MARKER_SIZE = 30
+FLAG_SIZE = 24  # a seat token on a pole: colour, shape and number
 CITY_FONT = 19
-COLOURED_BADGE = 17  # px per coloured-track badge in a player row
 
 # --------------------------------------------------------------------------- Japanese
 
@@ -83,6 +86,19 @@ JA: dict[str, str] = {
     "You still need {n} track.": "線路があと {n} 本必要です。",
     "You still need {n} tracks.": "線路があと {n} 本必要です。",
     "{name}'s cities:": "{name} の都市：",
+    # the turn card and the phone layout's panel
+    "{who} laid {tracks}": "{who} が線路を引いた：{tracks}",
+    "{who} laid: {tracks}": "{who} が線路を引いた：{tracks}",
+    "Newest: {tracks}": "最新の線路：{tracks}",
+    "Start markers are being placed.": "スタートマーカーを置いています。",
+    "connected": "全都市接続",
+    "{n} coloured tracks left": "色つき線路 残り {n} 本",
+    "{n} coloured track left": "色つき線路 残り {n} 本",
+    "{name} connected: {cities}": "{name} が全都市を接続：{cities}",
+    "token on a pole: a city of that player's hand": "棒の先のコマ：そのプレイヤーの都市",
+    "connected: loses 0": "全都市接続で −0 点",
+    "needs {p} tracks: loses {p}": "線路 {p} 本不足で −{p} 点",
+    "needs {p} track: loses {p}": "線路 {p} 本不足で −{p} 点",
     # the round-end image
     "End of round {round}": "第 {round} ラウンド終了",
     "Each player's five cities are flagged.": "各プレイヤーの 5 都市に旗を立てています。",
@@ -198,7 +214,7 @@ def _offset_line(a: tuple[float, float], b: tuple[float, float], offset: float) 
 
 def _draw_map() -> Image.Image:
     """Paper, region tint, grid, junctions and the coordinate labels: everything that never changes."""
-    image = kit.new_canvas(WIDTH, HEIGHT)
+    image = kit.new_canvas(WIDTH, MAP_HEIGHT)
     draw = ImageDraw.Draw(image)
     # Faint region tint: each junction's hexagonal cell takes the colour of its nearest city.
     cell_r = 68 / math.sqrt(3) + 0.5
@@ -239,7 +255,7 @@ def _draw_map() -> Image.Image:
         kit.text(draw, (x, 20), str(col), 16, (60, 60, 60), anchor="mm")
         kit.text(draw, (x, 866), str(col), 16, (60, 60, 60), anchor="mm")
     draw.line([(0, STRIP_TOP - 6), (MAP_RIGHT, STRIP_TOP - 6)], fill=kit.GRID, width=2)
-    _draw_region_legend(draw, STRIP_TOP + 4)
+    _draw_region_legend(draw, STRIP_TOP + 2)
     return image
 
 
@@ -249,6 +265,7 @@ def _draw_city_disc(
     x, y = centre
     fill = REGION_COLOURS[colour]
     draw.ellipse((x - r, y - r, x + r, y + r), fill=fill, outline=kit.INK, width=2)
+    kit.mark((x - r, y - r, x + r, y + r), "city disc")
     kit.text(
         draw,
         (x, y + 0.5),
@@ -257,6 +274,7 @@ def _draw_city_disc(
         kit.contrast_text(fill),
         bold=True,
         anchor="mm",
+        kind="glyph",
     )
 
 
@@ -271,10 +289,13 @@ def _draw_region_legend(draw: ImageDraw.ImageDraw, y: int) -> None:
         x += 44 + kit.text_size(label, 17)[0]
 
 
-@lru_cache(maxsize=2)
 def _city_tiles(small_deck: bool) -> tuple[tuple[Image.Image, tuple[int, int]], ...]:
     """Each city's disc and name as a small RGBA tile, pasted over the tracks on every render."""
-    overlay = Image.new("RGBA", (WIDTH, HEIGHT), (0, 0, 0, 0))
+    return kit.static(f"trans_europa/cities/{small_deck}", lambda: _draw_city_tiles(small_deck))
+
+
+def _draw_city_tiles(small_deck: bool) -> tuple[tuple[Image.Image, tuple[int, int]], ...]:
+    overlay = Image.new("RGBA", (WIDTH, MAP_HEIGHT), (0, 0, 0, 0))
     draw = ImageDraw.Draw(overlay)
     tiles = []
     for city in te.CITIES:
@@ -283,6 +304,7 @@ def _city_tiles(small_deck: bool) -> tuple[tuple[Image.Image, tuple[int, int]], 
         if out_of_play:
             # not dealt with 2-3 players: an ordinary junction that keeps its name, greyed out
             draw.ellipse((x - 7, y - 7, x + 7, y + 7), fill=kit.WHITE, outline=kit.MUTED, width=2)
+            kit.mark((x - 7, y - 7, x + 7, y + 7), "junction")
         else:
             _draw_city_disc(draw, (x, y), city.colour)
         label_y = y + CITY_R + 2
@@ -310,24 +332,69 @@ def _city_box(city: te.City) -> tuple[int, int, int, int]:
     return (int(x - half), int(y - CITY_R - 3), int(x + half), int(y + CITY_R + 2 + h + 10))
 
 
-def _overlap(a: tuple[float, float, float, float], b: tuple[float, float, float, float]) -> float:
+def _overlap(a: kit.Box, b: kit.Box) -> float:
     w = min(a[2], b[2]) - max(a[0], b[0])
     h = min(a[3], b[3]) - max(a[1], b[1])
     return w * h if w > 0 and h > 0 else 0.0
 
 
-@lru_cache(maxsize=64)
-def _flag_side(v: int) -> int:
-    """+1 to fly a city's flag to the right, -1 to the left: whichever covers less of other cities."""
+@lru_cache(maxsize=1)
+def _city_boxes() -> tuple[kit.Box, ...]:
+    """Every city's disc and name label, and the coordinate margins: what a token or flag must leave free."""
+    margins = ((0, 0, WIDTH, 30), (0, STRIP_TOP - 30, WIDTH, MAP_HEIGHT), (0, 0, 26, MAP_HEIGHT),
+               (MAP_RIGHT - 28, 0, WIDTH, MAP_HEIGHT))
+    out: list[kit.Box] = []
+    for city in te.CITIES:
+        x, y = _xy(city.junction)
+        w, h = kit.text_size(city.name, CITY_FONT, True, translate=False)
+        out.append((x - CITY_R - 2, y - CITY_R - 2, x + CITY_R + 2, y + CITY_R + 2))
+        out.append((x - w / 2 - 3, y + CITY_R, x + w / 2 + 3, y + CITY_R + 6 + h))
+    return (*out, *margins)
+
+
+def _square(centre: tuple[float, float], size: float) -> kit.Box:
+    x, y = centre
+    return (x - size / 2, y - size / 2, x + size / 2, y + size / 2)
+
+
+def _segment_distance(p: tuple[float, float], a: tuple[float, float], b: tuple[float, float]) -> float:
+    (px, py), (ax, ay), (bx, by) = p, a, b
+    length2 = (bx - ax) ** 2 + (by - ay) ** 2
+    t = max(0.0, min(1.0, ((px - ax) * (bx - ax) + (py - ay) * (by - ay)) / length2)) if length2 else 0.0
+    return math.hypot(px - (ax + t * (bx - ax)), py - (ay + t * (by - ay)))
+
+
+def _free_spot(candidates: Iterable[tuple[float, float]], size: float, avoid: Iterable[kit.Box],
+               tracks: Iterable[tuple[tuple[float, float], tuple[float, float]]] = ()) -> tuple[float, float]:
+    """The first of `candidates` whose `size` px square covers none of `avoid` and no track of `tracks`,
+    else the least covering (a covered track counts as much as a covered label)."""
+    avoid, tracks = list(avoid), list(tracks)
+    best, best_cover = None, math.inf
+    for centre in candidates:
+        cover = sum(_overlap(_square(centre, size + 2), box) for box in avoid)
+        cover += sum(size * size for a, b in tracks if _segment_distance(centre, a, b) < size / 2 + TRACK_WIDTH / 2)
+        if cover == 0:
+            return centre
+        if cover < best_cover:
+            best, best_cover = centre, cover
+    assert best is not None
+    return best
+
+
+@lru_cache(maxsize=1024)
+def _city_spots(v: int, laid_to: frozenset[int] = frozenset()) -> tuple[tuple[float, float], tuple[float, float]]:
+    """Where a start marker and where a flag (or a private tick) go at city junction `v`: beside the
+    disc, clear of every city's disc and label, of the tracks laid from `v` to `laid_to`, and of each other."""
     x, y = _xy(v)
-    others = [_city_box(c) for c in te.CITIES if c.junction != v]
-
-    def cover(side: int) -> float:
-        flag = (x + side * 8, y - 38, x + side * 36, y - 17)
-        box = (min(flag[0], flag[2]), flag[1], max(flag[0], flag[2]), flag[3])
-        return sum(_overlap(box, other) for other in others)
-
-    return 1 if cover(1) <= cover(-1) else -1
+    avoid = _city_boxes()
+    tracks = [((x, y), _xy(u)) for u in laid_to]
+    around = [(x - 18, y - 21), (x + 18, y - 21), (x - 30, y), (x + 30, y), (x - 21, y - 30), (x + 21, y - 30),
+              (x - 40, y - 10), (x + 40, y - 10)]
+    marker = _free_spot(around, MARKER_SIZE - 2, avoid, tracks)
+    flag_around = [(x + 20, y - 26), (x - 20, y - 26), (x + 30, y - 4), (x - 30, y - 4), (x, y - 34),
+                   (x + 38, y - 18), (x - 38, y - 18), (x + 26, y + 20), (x - 26, y + 20)]
+    flag = _free_spot(flag_around, FLAG_SIZE, [*avoid, _square(marker, MARKER_SIZE - 2)], tracks)
+    return marker, flag
 
 
 def _base() -> Image.Image:
@@ -337,6 +404,17 @@ def _base() -> Image.Image:
 # --------------------------------------------------------------------------- the changing parts
 
 
+def _track_token_spot(a: int, b: int) -> tuple[float, float] | None:
+    """Where a coloured track's owner token goes: along the track, clear of city labels (else none:
+    its colour and pattern still name the owner)."""
+    (ax, ay), (bx, by) = _xy(a), _xy(b)
+    for t in (0.5, 0.35, 0.65):
+        centre = (ax + (bx - ax) * t, ay + (by - ay) * t)
+        if not any(_overlap(_square(centre, 26), box) for box in _city_boxes()):
+            return centre
+    return None
+
+
 def _draw_tracks(
     draw: ImageDraw.ImageDraw,
     tracks: list[tuple[int, int, int | None]],
@@ -344,7 +422,7 @@ def _draw_tracks(
     network_of: int | None = None,
     network: set[int] | None = None,
 ) -> None:
-    # Under-layers first (own network glow, newest-track halo), then every bar on top of them.
+    # Under-layers first (own network glow, newest-track band), then every bar on top of them.
     if network_of is not None and network:
         glow = kit.blend(kit.WHITE, kit.seat_colour(network_of), 0.55)
         for a, b, owner in tracks:
@@ -353,13 +431,15 @@ def _draw_tracks(
         for v in network:
             x, y = _xy(v)
             draw.ellipse((x - 12, y - 12, x + 12, y + 12), fill=glow)
-    for a, b, _owner in tracks:
-        if frozenset((a, b)) in newest:
-            draw.line([_xy(a), _xy(b)], fill=kit.HIGHLIGHT, width=TRACK_WIDTH + 10)
-            for v in (a, b):
-                x, y = _xy(v)
-                r = (TRACK_WIDTH + 10) / 2
-                draw.ellipse((x - r, y - r, x + r, y + r), fill=kit.HIGHLIGHT)
+    # The newest tracks get a yellow band with dark edges: a colour no seat has, and a shape of its own.
+    for colour, width in ((kit.INK, TRACK_WIDTH + 16), (kit.NEWEST, TRACK_WIDTH + 11)):
+        for a, b, _owner in tracks:
+            if frozenset((a, b)) in newest:
+                draw.line([_xy(a), _xy(b)], fill=colour, width=width)
+                for v in (a, b):
+                    x, y = _xy(v)
+                    r = width / 2
+                    draw.ellipse((x - r, y - r, x + r, y + r), fill=colour)
     for a, b, owner in tracks:
         if owner is None:
             draw.line([_xy(a), _xy(b)], fill=BLACK_TRACK, width=TRACK_WIDTH)
@@ -369,12 +449,13 @@ def _draw_tracks(
                 draw.ellipse((x - r, y - r, x + r, y + r), fill=BLACK_TRACK)
     for a, b, owner in tracks:
         if owner is not None:
-            # a coloured (vexation) track: the seat's colour, hatched, with its symbol in the middle
-            (ax, ay), (bx, by) = _xy(a), _xy(b)
-            kit.patterned_bar(draw, (ax, ay), (bx, by), TRACK_WIDTH + 3, kit.seat_colour(owner))
-            mx, my = (ax + bx) / 2, (ay + by) / 2
-            draw.ellipse((mx - 12, my - 12, mx + 12, my + 12), fill=kit.WHITE, outline=kit.INK, width=2)
-            kit.draw_seat_token(draw, owner, (mx, my), 15, label=False)
+            # a coloured (vexation) track: the seat's colour in the seat's pattern, with its token
+            kit.patterned_bar(draw, _xy(a), _xy(b), TRACK_WIDTH + 3, kit.seat_colour(owner), kit.seat_pattern(owner))
+            spot = _track_token_spot(a, b)
+            if spot is not None:
+                mx, my = spot
+                draw.ellipse((mx - 12, my - 12, mx + 12, my + 12), fill=kit.WHITE, outline=kit.INK, width=2)
+                kit.draw_seat_token(draw, owner, (mx, my), 15, label=False)
 
 
 def _paste_cities(image: Image.Image, small_deck: bool) -> None:
@@ -382,20 +463,20 @@ def _paste_cities(image: Image.Image, small_deck: bool) -> None:
         image.paste(tile, position, tile)
 
 
-def _draw_flag(draw: ImageDraw.ImageDraw, v: int, seat: int) -> None:
-    """A small seat-coloured flag on a city: this city belongs to that seat's (revealed) hand."""
+def _draw_flag(draw: ImageDraw.ImageDraw, v: int, seat: int, laid_to: frozenset[int] = frozenset()) -> None:
+    """A seat's token on a short pole beside a city: this city is in that seat's (revealed) hand.
+
+    The token carries colour, shape and number, so seats of close colours (blue and sky blue,
+    orange and vermillion) differ by more than a small symbol; it sits clear of every label.
+    """
     x, y = _xy(v)
-    side = _flag_side(v)
-    pole_x, top = x + 8 * side, y - 38
-    draw.line([(pole_x, y - 6), (pole_x, top)], fill=kit.INK, width=3)
-    flag = (min(pole_x, pole_x + 28 * side), top, max(pole_x, pole_x + 28 * side), top + 21)
-    draw.rectangle(flag, fill=kit.seat_colour(seat), outline=kit.INK, width=2)
-    kit.draw_symbol(
-        draw, kit.seat_symbol(seat), (pole_x + 14 * side, top + 10.5), 13, kit.seat_text_colour(seat), None
-    )
+    fx, fy = _city_spots(v, laid_to)[1]
+    draw.line([(x, y), (fx, fy)], fill=kit.INK, width=3)
+    kit.draw_seat_token(draw, seat, (fx, fy), FLAG_SIZE)
 
 
-def _draw_markers(draw: ImageDraw.ImageDraw, markers: dict[int, Any]) -> None:
+def _draw_markers(draw: ImageDraw.ImageDraw, markers: dict[int, Any],
+                  laid: Mapping[int, frozenset[int]] | None = None) -> None:
     for seat, where in sorted(markers.items()):
         v = _junction(where)
         if v is None:
@@ -403,7 +484,7 @@ def _draw_markers(draw: ImageDraw.ImageDraw, markers: dict[int, Any]) -> None:
         x, y = _xy(v)
         if v in te.CITY_AT:
             # beside the city, joined to it by a short stem, so the city's colour and letter stay visible
-            tx, ty = x - 17, y - 19
+            tx, ty = _city_spots(v, (laid or {}).get(v, frozenset()))[0]
             draw.line([(x, y), (tx, ty)], fill=kit.INK, width=4)
             kit.draw_seat_token(draw, seat, (tx, ty), MARKER_SIZE - 2)
         else:
@@ -414,12 +495,16 @@ def _newest(view: Mapping[str, Any]) -> set[frozenset[int]]:
     return {frozenset((a, b)) for a, b, _ in _tracks(view.get("last_tracks"))}
 
 
+def _winners(view: Mapping[str, Any]) -> list[dict[str, Any]]:
+    result = view.get("result") or {}
+    return [entry for entry in result.get("seats", ()) if entry.get("rank") == 1]
+
+
 def _status(view: Mapping[str, Any], names: list[str]) -> str:
     phase = view.get("phase")
     active = view.get("active_seat")
     if phase == "game_over" or view.get("over"):
-        result = view.get("result") or {}
-        winners = [entry for entry in result.get("seats", ()) if entry.get("rank") == 1]
+        winners = _winners(view)
         if not winners:
             return "Game over"
         who = " and ".join(seat_name(names, int(entry["seat"])) for entry in winners)
@@ -433,206 +518,257 @@ def _status(view: Mapping[str, Any], names: list[str]) -> str:
     return f"{who} to play: {laid} of 2 laid"
 
 
-def _panel(
-    image: Image.Image, view: Mapping[str, Any], names: list[str], private_for: int | None = None
-) -> kit.Panel:
-    """Round, start seat, whose turn, supplies, players with scores and completed hands, the score track."""
-    panel = kit.Panel(image, (MAP_RIGHT, 0, WIDTH, HEIGHT))
-    options = view.get("options") or {}
+def _headline(view: Mapping[str, Any], names: list[str]) -> tuple[str, str | None]:
+    """The turn card's headline as (template, name for its {who}) so a long name gives way, not the words."""
+    phase = view.get("phase")
+    active = view.get("active_seat")
+    if phase == "game_over" or view.get("over"):
+        winners = _winners(view)
+        if len(winners) == 1:
+            return (f"Game over: {{who}} wins with {winners[0]['score']}", seat_name(names, int(winners[0]["seat"])))
+        return (_status(view, names), None)
+    if active is None:
+        return ("", None)
+    if phase == "markers":
+        return ("{who} places a start marker", seat_name(names, int(active)))
+    laid = 1 if view.get("step") == 2 else 0
+    return (f"{{who}} to play: {laid} of 2 laid", seat_name(names, int(active)))
+
+
+def _track_words(a: int, b: int) -> str:
+    """A track as a player types it: city names where there are cities, else junction ids (g13)."""
+    def one(v: int) -> str:
+        return te.CITY_AT[v].name if v in te.CITY_AT else te.JUNCTIONS[v].id
+    return f"{one(a)}-{one(b)}"
+
+
+def _happened(view: Mapping[str, Any], names: list[str]) -> str:
+    """What just happened, in the image's language: the newest tracks, and who laid them when the
+    public networks tell (one seat's network holds them all)."""
+    newest = _tracks(view.get("last_tracks"))
+    if not newest:
+        if view.get("phase") == "markers":
+            return kit.tr("Start markers are being placed.")
+        return ""
+    words = kit.join(_track_words(a, b) for a, b, _ in newest)
+    networks = {seat: {_junction(t) for t in tokens} for seat, tokens in _per_seat(view.get("networks")).items()}
+    layers = [seat for seat, network in networks.items()
+              if all(a in network and b in network for a, b, _ in newest)]
+    owners = {owner for _, _, owner in newest if owner is not None}
+    if len(owners) == 1:
+        layers = list(owners)
+    if len(layers) == 1:
+        template = "{who} laid: {tracks}" if len(newest) > 1 else "{who} laid {tracks}"
+        return kit.fill_in(template, who=seat_name(names, layers[0]), tracks=words)
+    return kit.fill_in("Newest: {tracks}", tracks=words)
+
+
+def _seat_scores(view: Mapping[str, Any], names: list[str], scores: Mapping[int, Any] | None = None,
+                 notes: Mapping[int, str] | None = None) -> list[kit.SeatScore]:
     seats = int(view.get("num_seats", len(names)))
-    panel.title("Trans Europa", 30)
+    scores = _per_seat(view.get("scores")) if scores is None else scores
+    to_act = set(view.get("to_act") or ())
+    if notes is None:
+        completed = _completed(view)
+        coloured_left = _per_seat(view.get("coloured_left"))
+        vexation = bool((view.get("options") or {}).get("vexation")) or bool(coloured_left)
+        notes = {}
+        for seat in range(seats):
+            parts = []
+            if seat in completed:
+                parts.append(kit.tr("connected"))
+            if vexation:
+                left = int(coloured_left.get(seat, 0))
+                parts.append(kit.fill_in("{n} coloured tracks left" if left != 1 else "{n} coloured track left", n=left))
+            notes[seat] = kit.join(parts)
+    return [kit.SeatScore(seat, seat_name(names, seat), scores.get(seat), seat in to_act, notes.get(seat, ""))
+            for seat in range(seats)]
+
+
+def _black_left(panel: kit.Panel, view: Mapping[str, Any]) -> None:
+    black_left = view.get("black_left")
+    if black_left is None:
+        return
+    total = int(te.COMPONENTS["black_tracks"])
+    panel.line(f"Black tracks left: {black_left} of {total}", 20)
+    bar_y = panel.y
+    panel.draw.rectangle((panel.x, bar_y, panel.x + panel.width, bar_y + 12), outline=kit.GRID, fill=kit.WHITE)
+    filled = panel.width * int(black_left) / total
+    panel.draw.rectangle((panel.x, bar_y, panel.x + filled, bar_y + 12), fill=BLACK_TRACK)
+    panel.gap(22)
+
+
+def _score_track(panel: kit.Panel, view: Mapping[str, Any], scores: Mapping[int, Any]) -> None:
+    options = view.get("options") or {}
+    top = int(options.get("start_score", te.COMPONENTS["start_score"]))
+    panel.line("Score track (red zone: game ends)", 20, kit.MUTED)
+    panel.score_track(top, [(seat, int(score)) for seat, score in sorted(scores.items())], 18, per_row=top + 1)
+
+
+def _panel(panel: kit.Panel, view: Mapping[str, Any], names: list[str]) -> None:
+    """Below the map: the round and its start seat, the end warning, supplies, connected hands, the score track."""
     start_seat = view.get("start_seat")
     round_number = view.get("round", 1)
     if start_seat is None:
-        panel.line(f"Round {round_number}", 21)
+        panel.line(f"Round {round_number}", 24, bold=True)
     else:
-        # the name can be long (and Japanese): fitted, so it never runs past the panel
-        label = kit.fit_name(f"Round {round_number} - start: {{name}}", seat_name(names, int(start_seat)), 21, panel.width,
-                             slot="name")
-        panel.line(label, 21, translate=False)
-    status = _status(view, names)
-    if status:
-        panel.wrapped(status, 24, kit.INK, bold=True)
+        label = kit.fit_name(f"Round {round_number} - start: {{name}}", seat_name(names, int(start_seat)), 24,
+                             panel.width, bold=True, slot="name")
+        panel.line(label, 24, bold=True, translate=False)
     if view.get("completed") and view.get("phase") == "building":
-        panel.line("The round ends after this turn.", 19, kit.DANGER, bold=True)
-    if private_for is not None:
-        _private_box(panel, view, names, private_for)
-    panel.gap(4)
-    black_left = view.get("black_left")
-    if black_left is not None:
-        total = int(te.COMPONENTS["black_tracks"])
-        panel.line(f"Black tracks left: {black_left} of {total}", 20)
-        bar_y = panel.y
-        panel.draw.rectangle(
-            (panel.x, bar_y, panel.x + panel.width, bar_y + 10), outline=kit.GRID, fill=kit.WHITE
-        )
-        filled = panel.width * int(black_left) / total
-        panel.draw.rectangle((panel.x, bar_y, panel.x + filled, bar_y + 10), fill=BLACK_TRACK)
-        panel.gap(18)
+        panel.line("The round ends after this turn.", 22, kit.DANGER, bold=True)
+    _black_left(panel, view)
+    for seat, cities in sorted(_completed(view).items()):
+        if cities:
+            line = kit.fill_in("{name} connected: {cities}", name=seat_name(names, seat),
+                               cities=kit.join(_city_name(c) for c in cities))
+            panel.wrapped(line, 20, translate=False)
     panel.rule()
-    scores = _per_seat(view.get("scores"))
-    coloured_left = _per_seat(view.get("coloured_left"))
-    completed = _completed(view)
-    to_act = set(view.get("to_act") or ())
-    vexation = bool(options.get("vexation")) or bool(coloured_left)
-    row_size = 24 if seats <= 5 else 21  # six rows with notes must leave room for the score track
-    for seat in range(seats):
-        note = ""
-        if seat in completed:
-            cities = ", ".join(_city_name(c) for c in completed[seat])
-            note = f"CONNECTED: {cities}" if cities else "CONNECTED"
-        left = int(coloured_left.get(seat, 0)) if vexation else 0
-        x, cy = panel.player_row(
-            seat,
-            seat_name(names, seat),
-            scores.get(seat),
-            to_act=seat in to_act,
-            note=note,
-            size=row_size,
-            reserve=COLOURED_BADGE * 3 if vexation else 0,
-        )
-        for i in range(left):
-            # one small hatched bar per coloured track still in hand
-            bx = x + COLOURED_BADGE * i + COLOURED_BADGE / 2
-            kit.patterned_bar(panel.draw, (bx, cy - 11), (bx, cy + 11), 11, kit.seat_colour(seat), spacing=6)
-    panel.rule()
-    top = int(options.get("start_score", te.COMPONENTS["start_score"]))
-    panel.line("Score track (red zone: game ends)", 18, kit.MUTED)
-    panel.score_track(top, [(seat, int(score)) for seat, score in sorted(scores.items())], 16)
-    return panel
+    _score_track(panel, view, _per_seat(view.get("scores")))
 
 
-def _private_box(panel: kit.Panel, view: Mapping[str, Any], names: list[str], seat: int) -> None:
-    """Whose private board this is and, when the option is on, how many tracks the seat still needs."""
+def _private_lines(panel: kit.Panel, view: Mapping[str, Any], names: list[str], seat: int) -> None:
+    """The seat's five cities by colour, ticked when connected, and how many tracks it still needs."""
+    y = panel.y
+    size = 22
+    label = kit.fit_name("{name}'s cities:", seat_name(names, seat), size, panel.width * 0.6, bold=True, slot="name")
+    kit.draw_seat_token(panel.draw, seat, (panel.x + 14, y + 14), 28)
+    kit.text(panel.draw, (panel.x + 36, y + 14), label, size, kit.INK, bold=True, anchor="lm", translate=False,
+             kind="panel")
+    panel.gap(38)
+    x = panel.x
+    y = panel.y
+    order = {c: i for i, c in enumerate(("red", "orange", "yellow", "green", "blue"))}
+    for entry in sorted(_hand(view), key=lambda e: order.get(str(e.get("colour")), 9)):
+        city_id = _city_ids([entry])
+        name = str(entry.get("name") or (_city_name(city_id[0]) if city_id else entry.get("id")))
+        colour = str(entry.get("colour") or (te.CITY_BY_ID[city_id[0]].colour if city_id else "red"))
+        width = 34 + kit.text_size(name, size, translate=False)[0] + (26 if entry.get("connected") else 0) + 18
+        if x + width > panel.x + panel.width:
+            x, y = panel.x, y + 36
+        _draw_city_disc(panel.draw, (x + 12, y + 14), colour, 12)
+        kit.text(panel.draw, (x + 30, y + 14), name, size, kit.INK, anchor="lm", translate=False, kind="panel")
+        x += 34 + kit.text_size(name, size, translate=False)[0]
+        if entry.get("connected"):
+            kit.tick(panel.draw, (x + 8, y + 14), 18, kit.INK, 3)
+            x += 26
+        x += 18
+    panel.y = y + 38
     needed = view.get("tracks_needed")
-    width = panel.right - panel.pad - panel.x - 44
-    lines = [kit.fit_name("Private board of {name}", seat_name(names, seat), 21, width, slot="name")]
     if needed is not None:
-        lines.append(
-            "You are connected!"
-            if int(needed) == 0
-            else f"You still need {needed} track{'s' * (needed != 1)}"
-        )
-    top = panel.y + 2
-    height = 14 + 34 * len(lines)
-    tint = kit.blend(kit.WHITE, kit.seat_colour(seat), 0.25)
-    panel.draw.rectangle(
-        (panel.x - 4, top, panel.right - panel.pad + 4, top + height),
-        fill=tint,
-        outline=kit.seat_colour(seat),
-        width=3,
-    )
-    kit.draw_seat_token(panel.draw, seat, (panel.x + 18, top + 24), 28)
-    for i, line in enumerate(lines):
-        line = kit.fit(line, 21 if i == 0 else 24, width, bold=i > 0, translate=i > 0)  # the first is done
-        kit.text(
-            panel.draw,
-            (panel.x + 40, top + 24 + 34 * i),
-            line,
-            21 if i == 0 else 24,
-            kit.INK,
-            bold=i > 0,
-            anchor="lm",
-            translate=False,  # fit() has translated it
-        )
-    panel.gap(height + 10)
+        line = "You are connected!" if int(needed) == 0 else \
+            f"You still need {needed} track{'s' if needed != 1 else ''}."
+        panel.line(line, 24, bold=True)
+    panel.rule()
 
 
 def _draw_track_legend(
     panel: kit.Panel, vexation: bool, seat: int | None = None, small_deck: bool = False
 ) -> None:
     def black(draw: ImageDraw.ImageDraw, c: tuple[float, float]) -> None:
-        draw.line([(c[0] - 14, c[1]), (c[0] + 14, c[1])], fill=BLACK_TRACK, width=TRACK_WIDTH)
+        draw.line([(c[0] - 16, c[1]), (c[0] + 16, c[1])], fill=BLACK_TRACK, width=TRACK_WIDTH)
 
     def newest(draw: ImageDraw.ImageDraw, c: tuple[float, float]) -> None:
-        draw.line([(c[0] - 14, c[1]), (c[0] + 14, c[1])], fill=kit.HIGHLIGHT, width=TRACK_WIDTH + 10)
+        draw.line([(c[0] - 16, c[1]), (c[0] + 16, c[1])], fill=kit.INK, width=TRACK_WIDTH + 12)
+        draw.line([(c[0] - 15, c[1]), (c[0] + 15, c[1])], fill=kit.NEWEST, width=TRACK_WIDTH + 7)
         black(draw, c)
 
     def double(draw: ImageDraw.ImageDraw, c: tuple[float, float]) -> None:
-        draw.line([(c[0] - 14, c[1] - 3.5), (c[0] + 14, c[1] - 3.5)], fill=DOUBLE_LINE, width=2)
-        draw.line([(c[0] - 14, c[1] + 3.5), (c[0] + 14, c[1] + 3.5)], fill=DOUBLE_LINE, width=2)
+        draw.line([(c[0] - 16, c[1] - 3.5), (c[0] + 16, c[1] - 3.5)], fill=DOUBLE_LINE, width=2)
+        draw.line([(c[0] - 16, c[1] + 3.5), (c[0] + 16, c[1] + 3.5)], fill=DOUBLE_LINE, width=2)
+
+    def flag(draw: ImageDraw.ImageDraw, c: tuple[float, float]) -> None:
+        draw.line([(c[0] - 12, c[1] + 8), (c[0] + 2, c[1] - 2)], fill=kit.INK, width=3)
+        kit.draw_seat_token(draw, seat if seat is not None else 0, (c[0] + 4, c[1] - 2), 20, label=False)
 
     items: list[tuple[Callable[[ImageDraw.ImageDraw, tuple[float, float]], None], str]] = [
         (black, "black track"),
         (newest, "newest track(s)"),
         (double, "double line: costs 2, whole turn"),
+        (flag, "token on a pole: a city of that player's hand"),
     ]
     if vexation:
         who = seat if seat is not None else 0
 
         def coloured(draw: ImageDraw.ImageDraw, c: tuple[float, float]) -> None:
-            kit.patterned_bar(
-                draw, (c[0] - 14, c[1]), (c[0] + 14, c[1]), TRACK_WIDTH + 3, kit.seat_colour(who)
-            )
+            kit.patterned_bar(draw, (c[0] - 16, c[1]), (c[0] + 16, c[1]), TRACK_WIDTH + 3, kit.seat_colour(who),
+                              kit.seat_pattern(who))
 
         items.append((coloured, "coloured: only its owner uses it"))
-
-        def badges(draw: ImageDraw.ImageDraw, c: tuple[float, float]) -> None:
-            for dx in (-12, 0, 12):
-                kit.patterned_bar(
-                    draw, (c[0] + dx, c[1] - 9), (c[0] + dx, c[1] + 9), 9, kit.seat_colour(who), spacing=6
-                )
-
-        items.append((badges, "by a name: coloured tracks left"))
     if small_deck:
 
         def not_dealt(draw: ImageDraw.ImageDraw, c: tuple[float, float]) -> None:
             draw.ellipse((c[0] - 7, c[1] - 7, c[0] + 7, c[1] + 7), fill=kit.WHITE, outline=kit.MUTED, width=2)
 
         items.append((not_dealt, "city not dealt with 2-3 players"))
-    # the legend is the least important part of the panel: it gets whatever room is left
-    if panel.room() < 40:
-        return
-    panel.rule()
-    for icon, label in items:
-        if panel.room() < 28:
-            break
-        panel.legend_item(icon, label, 18)
+    panel.legend_grid(items, 2, 18)
+    panel.line("Type junctions as row letter + column (g13) or by city name (paris).", 18, kit.MUTED)
 
 
 # --------------------------------------------------------------------------- public entry points
 
 
-def _render(view: Mapping[str, Any], names: list[str], private: bool) -> Image.Image:
-    image = _base()
+def _map_layer(image: Image.Image, view: Mapping[str, Any], tracks: list[tuple[int, int, int | None]],
+               newest: set[frozenset[int]], markers: dict[int, Any], flags: Mapping[int, list[str]],
+               seat: int | None = None) -> None:
+    """Tracks, cities, flags and markers on the map part (its own coordinates)."""
     draw = ImageDraw.Draw(image)
     small_deck = int(view.get("num_seats", 4)) <= 3
-    seat = view.get("seat") if private else None
-    tracks = _tracks(view.get("tracks"))
     network: set[int] = set()
     if seat is not None:
-        for token in _per_seat(view.get("networks")).get(int(seat), ()):
+        for token in _per_seat(view.get("networks")).get(seat, ()):
             v = _junction(token)
             if v is not None:
                 network.add(v)
-    _draw_tracks(draw, tracks, _newest(view), None if seat is None else int(seat), network)
+    _draw_tracks(draw, tracks, newest, seat, network)
+    neighbours: dict[int, set[int]] = {}
+    for a, b, _owner in tracks:
+        neighbours.setdefault(a, set()).add(b)
+        neighbours.setdefault(b, set()).add(a)
+    laid = {v: frozenset(us) for v, us in neighbours.items()}
     if seat is not None:
-        _draw_hand_rings(draw, view, int(seat))
+        _draw_hand_rings(draw, view, seat)
     _paste_cities(image, small_deck)
-    completed = _completed(view)
-    for owner, cities in completed.items():
-        if seat is not None and owner == int(seat):
-            continue  # own cities already carry rings and ticks; a flag would cover the ticks
+    for owner, cities in flags.items():
+        if seat is not None and owner == seat:
+            continue  # own cities already carry rings and ticks
         for city in cities:
-            _draw_flag(draw, te.CITY_BY_ID[city].junction, owner)
+            junction = te.CITY_BY_ID[city].junction
+            _draw_flag(draw, junction, owner, laid.get(junction, frozenset()))
     if seat is not None:
-        _draw_hand_ticks(draw, view)
-    _draw_markers(draw, _per_seat(view.get("markers")))
-    panel = _panel(image, view, names, private_for=None if seat is None else int(seat))
-    options = view.get("options") or {}
-    _draw_track_legend(panel, bool(options.get("vexation")), None if seat is None else int(seat), small_deck)
+        _draw_hand_ticks(draw, view, laid)
+    _draw_markers(draw, markers, laid)
+
+
+def _compose(view: Mapping[str, Any], names: list[str], private: bool) -> tuple[Image.Image, int]:
+    """The page and the y where its map starts (tests read map pixels there)."""
+    seat = int(view["seat"]) if private and view.get("seat") is not None else None
+    page = kit.Page(WIDTH)
+    template, who = _headline(view, names)
+    happened = _happened(view, names)
     if seat is not None:
-        _draw_hand_strip(draw, view, int(seat), names)
-    else:
-        kit.text(
-            draw,
-            (16, STRIP_TOP + 56),
-            "Type junctions as row letter + column (g13) or by city name (paris).",
-            17,
-            kit.MUTED,
-            anchor="lm",
-        )
-    return image
+        # the private image says whose it is first: a DM's reader sees it before any other word
+        happened = kit.fit_name("Private board of {name}", seat_name(names, seat), page.happened_px,
+                                WIDTH - 3 * page.pad, slot="name") + (f" - {happened}" if happened else "")
+    active = view.get("active_seat")
+    page.turn_card(template, happened, _seat_scores(view, names), who=who,
+                   accent=int(active) if active is not None and not view.get("over") else seat)
+    map_top = page.height
+    with page.block(image=_base) as image:
+        _map_layer(image, view, _tracks(view.get("tracks")), _newest(view), _per_seat(view.get("markers")),
+                   _completed(view), seat)
+    with page.panel(PANEL_MAX) as panel:
+        if seat is not None:
+            _private_lines(panel, view, names, seat)
+        _panel(panel, view, names)
+        panel.rule()
+        options = view.get("options") or {}
+        _draw_track_legend(panel, bool(options.get("vexation")), seat, int(view.get("num_seats", 4)) <= 3)
+    return page.image(), map_top
+
+
+def _render(view: Mapping[str, Any], names: list[str], private: bool) -> Image.Image:
+    return _compose(view, names, private)[0]
 
 
 def _hand(view: Mapping[str, Any]) -> list[dict[str, Any]]:
@@ -651,45 +787,15 @@ def _draw_hand_rings(draw: ImageDraw.ImageDraw, view: Mapping[str, Any], seat: i
         draw.ellipse((x - r, y - r, x + r, y + r), outline=colour, width=5)
 
 
-def _draw_hand_ticks(draw: ImageDraw.ImageDraw, view: Mapping[str, Any]) -> None:
+def _draw_hand_ticks(draw: ImageDraw.ImageDraw, view: Mapping[str, Any], laid: Mapping[int, frozenset[int]]) -> None:
     for entry in _hand(view):
         v = _junction(entry.get("junction")) or _junction(entry.get("id"))
         if v is None or not entry.get("connected"):
             continue
-        x, y = _xy(v)
-        bx, by = x + 20, y - 18
+        bx, by = _city_spots(v, laid.get(v, frozenset()))[1]  # where another seat's flag would go: clear of labels
         draw.ellipse((bx - 11, by - 11, bx + 11, by + 11), fill=kit.WHITE, outline=kit.INK, width=2)
+        kit.mark((bx - 11, by - 11, bx + 11, by + 11), "tick")
         kit.tick(draw, (bx, by + 1), 13, kit.INK, 3)
-
-
-def _draw_hand_strip(draw: ImageDraw.ImageDraw, view: Mapping[str, Any], seat: int, names: list[str]) -> None:
-    """Below the map: the seat's five cities by colour, ticked when connected, and the tracks-needed line."""
-    y = STRIP_TOP + 50
-    kit.draw_seat_token(draw, seat, (28, y + 12), 28)
-    # fitted: a long display name must leave room for the five cities after it
-    label = kit.fit_name("{name}'s cities:", seat_name(names, seat), 19, 330, bold=True, slot="name")
-    kit.text(draw, (50, y + 12), label, 19, kit.INK, bold=True, anchor="lm", translate=False)
-    x = 60 + kit.text_size(label, 19, True, translate=False)[0]
-    order = {c: i for i, c in enumerate(("red", "orange", "yellow", "green", "blue"))}
-    for entry in sorted(_hand(view), key=lambda e: order.get(str(e.get("colour")), 9)):
-        city_id = _city_ids([entry])
-        name = str(entry.get("name") or (_city_name(city_id[0]) if city_id else entry.get("id")))
-        colour = str(entry.get("colour") or (te.CITY_BY_ID[city_id[0]].colour if city_id else "red"))
-        _draw_city_disc(draw, (x + 12, y + 12), colour, 12)
-        kit.text(draw, (x + 29, y + 12), name, 19, kit.INK, anchor="lm", translate=False)
-        x += 34 + kit.text_size(name, 19, translate=False)[0]
-        if entry.get("connected"):
-            kit.tick(draw, (x + 6, y + 12), 16, kit.INK, 3)
-            x += 20
-        x += 16
-    needed = view.get("tracks_needed")
-    if needed is not None:
-        line = (
-            "You are connected!"
-            if int(needed) == 0
-            else f"You still need {needed} track{'s' if needed != 1 else ''}."
-        )
-        kit.text(draw, (16, y + 52), line, 22, kit.INK, bold=True, anchor="lm")
 
 
 def board(view: dict[str, Any], names: list[str]) -> bytes:
@@ -702,75 +808,58 @@ def hand(view: dict[str, Any], names: list[str]) -> bytes:
     return kit.encode(_render(view, names, private=True))
 
 
-def round_end(view: dict[str, Any], names: list[str]) -> bytes:
-    """The board at the end of the newest finished round (`last_round`): all hands flagged, penalties."""
+def _compose_round_end(view: Mapping[str, Any], names: list[str]) -> tuple[Image.Image, int]:
     last = view.get("last_round")
     if not last:
         raise ValueError("no finished round in this view")
-    image = _base()
-    draw = ImageDraw.Draw(image)
-    small_deck = int(view.get("num_seats", 4)) <= 3
-    _draw_tracks(
-        draw, _tracks(last.get("tracks")), {frozenset((a, b)) for a, b, _ in _tracks(last.get("last_tracks"))}
-    )
-    _paste_cities(image, small_deck)
-    hands = {seat: _city_ids(cities) for seat, cities in _per_seat(last.get("hands")).items()}
-    for seat, cities in hands.items():
-        for city in cities:
-            _draw_flag(draw, te.CITY_BY_ID[city].junction, seat)
-    _draw_markers(draw, _per_seat(last.get("markers")))
-    _round_end_panel(image, view, last, hands, names)
-    kit.text(
-        draw,
-        (16, STRIP_TOP + 56),
-        "Flags mark each player's five cities in their colour and symbol.",
-        17,
-        kit.MUTED,
-        anchor="lm",
-    )
-    return kit.encode(image)
-
-
-def _round_end_panel(
-    image: Image.Image,
-    view: Mapping[str, Any],
-    last: Mapping[str, Any],
-    hands: dict[int, list[str]],
-    names: list[str],
-) -> None:
-    panel = kit.Panel(image, (MAP_RIGHT, 0, WIDTH, HEIGHT))
     seats = int(view.get("num_seats", len(names)))
-    panel.title("Trans Europa", 30)
-    panel.line(f"End of round {last.get('round', '')}", 24, bold=True)
-    if view.get("phase") == "game_over":
-        panel.wrapped(_status(view, names), 22, kit.DANGER, bold=True)
-    panel.line("Each player's five cities are flagged.", 18, kit.MUTED)
+    hands = {seat: _city_ids(cities) for seat, cities in _per_seat(last.get("hands")).items()}
     penalties = _per_seat(last.get("penalties"))
     after = _per_seat(last.get("scores_after"))
     before = _per_seat(last.get("scores_before"))
-    completed = {
-        int(s) if not isinstance(s, Mapping) else int(s["seat"]) for s in last.get("completed") or ()
-    }
-    panel.rule()
+    completed = {int(s) if not isinstance(s, Mapping) else int(s["seat"]) for s in last.get("completed") or ()}
+    notes: dict[int, str] = {}
     for seat in range(seats):
         penalty = int(penalties.get(seat, 0))
-        score = after.get(seat)
-        # one note per seat, a whole line for the catalog: "needs 2 tracks: loses 2: 13 -> 11. Paris, ..."
         if seat in completed:
-            what = "connected: loses 0"
+            notes[seat] = kit.tr("connected: loses 0")
         else:
-            what = f"needs {penalty} track{'s' if penalty != 1 else ''}: loses {penalty}"
-        if score is not None:
-            what += f": {before.get(seat, int(score) + penalty)} -> {score}"
-        cities = ", ".join(_city_name(c) for c in hands.get(seat, ()))
-        panel.player_row(
-            seat, seat_name(names, seat), score, note=f"{what}. {cities}", size=24 if seats <= 4 else 20
-        )
-    panel.rule()
-    options = view.get("options") or {}
-    top = int(options.get("start_score", te.COMPONENTS["start_score"]))
-    panel.line("Score track (red zone: game ends)", 18, kit.MUTED)
-    panel.score_track(top, [(seat, int(score)) for seat, score in sorted(after.items())], 16)
+            notes[seat] = kit.fill_in("needs {p} tracks: loses {p}" if penalty != 1 else "needs {p} track: loses {p}",
+                                      p=penalty)
+    page = kit.Page(WIDTH)
+    over = view.get("phase") == "game_over"
+    template, who = _headline(view, names) if over else (f"End of round {last.get('round', '')}", None)
+    happened = kit.tr("Each player's five cities are flagged.")
+    page.turn_card(template, happened, _seat_scores(view, names, after, notes), who=who,
+                   headline_fill=kit.DANGER if over else kit.INK)
+    map_top = page.height
+    with page.block(image=_base) as image:
+        _map_layer(image, view, _tracks(last.get("tracks")),
+                   {frozenset((a, b)) for a, b, _ in _tracks(last.get("last_tracks"))},
+                   _per_seat(last.get("markers")), hands)
+    with page.panel(PANEL_MAX) as panel:
+        panel.line(f"End of round {last.get('round', '')}", 24, bold=True)
+        for seat in range(seats):
+            penalty = int(penalties.get(seat, 0))
+            score = after.get(seat)
+            if seat in completed:
+                what = "connected: loses 0"
+            else:
+                what = f"needs {penalty} track{'s' if penalty != 1 else ''}: loses {penalty}"
+            if score is not None:
+                what += f": {before.get(seat, int(score) + penalty)} -> {score}"
+            cities = ", ".join(_city_name(c) for c in hands.get(seat, ()))
+            panel.player_row(seat, seat_name(names, seat), score, note=f"{what}. {cities}", size=22)
+        panel.rule()
+        _score_track(panel, view, after)
+        panel.rule()
+        _draw_track_legend(panel, bool((view.get("options") or {}).get("vexation")), None, seats <= 3)
+    return page.image(), map_top
+
+
+def round_end(view: dict[str, Any], names: list[str]) -> bytes:
+    """The board at the end of the newest finished round (`last_round`): all hands flagged, penalties."""
+    return kit.encode(_compose_round_end(view, names)[0])
 
 
 def interludes(previous: dict[str, Any] | None, view: dict[str, Any], names: list[str]) -> list[bytes]:

@@ -44,13 +44,13 @@ def names_for(seats: int) -> list[str]:
 
 
 def positions(game_key: str, seats: int, seed: int = 3, stops: Sequence[int | None] = (4, 30, None),
-              ai: str = "greedy") -> Iterator[tuple[str, GameState]]:
+              ai: str = "greedy", options: dict[str, Any] | None = None) -> Iterator[tuple[str, GameState]]:
     """The game `seed` at `seats` players after each of `stops` moves (None: to the end), AI on every seat.
 
     One game is played forward, so the corpus costs one game per count, not one per stop.
     """
     definition = registry.get(game_key)
-    state = definition.new_game(seats, {}, seed)
+    state = definition.new_game(seats, dict(options or {}), seed)
     players = {seat: definition.ai(ai) for seat in range(seats)}
     played = 0
     for stop in stops:
@@ -111,15 +111,18 @@ def _rounded(box: kit.Box) -> tuple[int, ...]:
     return tuple(round(v) for v in box)
 
 
-def layout_findings(game_key: str, seats: int, lang: str, images: Callable[..., Any] = board_and_hand,
-                    **corpus: Any) -> list[str]:
-    """Every finding on the images of `game_key`'s corpus at `seats` players in `lang`, labelled."""
+def layout_findings(game_key: str, seats: int, lang: str | Sequence[str] = ("en", "ja"),
+                    images: Callable[..., Any] = board_and_hand, **corpus: Any) -> list[str]:
+    """Every finding on the images of `game_key`'s corpus at `seats` players in `lang` (one language or
+    several: the games are played once and drawn in each), labelled with the position."""
     names = names_for(seats)
+    langs = [lang] if isinstance(lang, str) else list(lang)
     out: list[str] = []
     for label, state in positions(game_key, seats, **corpus):
         for what, draw in images(state, names):
-            boxes, size = recorded(lambda draw=draw: render.in_language(lang, game_key, draw))
-            out.extend(f"{label}, {what} ({lang}): {finding}" for finding in findings(boxes, size))
+            for one in langs:
+                boxes, size = recorded(lambda draw=draw, one=one: render.in_language(one, game_key, draw))
+                out.extend(f"{label}, {what} ({one}): {finding}" for finding in findings(boxes, size))
     return out
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from PIL import Image, ImageChops
+from PIL import Image, ImageChops, ImageDraw
 
 import render
 from render import kit
@@ -14,14 +14,26 @@ from rules.engine import play_out
 from rules.trans_europa import DEFINITION
 from rules.trans_europa import board as te_board
 from tests.render import te_fixtures as fx
+from tests.render.layout_check import findings, recorded
 from tests.render.png import decode_png
 
 NAMES = ["Ann", "Bob", "Cid", "Dora", "Emil", "Fatima-Zahra"]
 
 
 def _decode(data: bytes) -> Image.Image:
-    assert (te_render.WIDTH, te_render.HEIGHT) == (1600, 1000)
-    return decode_png(data, (te_render.WIDTH, te_render.HEIGHT))
+    image = decode_png(data)
+    assert image.width == te_render.WIDTH == 1200 and image.height > te_render.MAP_HEIGHT  # portrait: card, map, panel
+    return image
+
+
+def _map(composed: tuple[Image.Image, int]) -> Image.Image:
+    """The map part of a composed page, in the map's own coordinates."""
+    image, top = composed
+    return image.crop((0, top, te_render.WIDTH, top + te_render.MAP_HEIGHT))
+
+
+def _board_map(view: dict[str, Any], names: list[str], private: bool = False) -> Image.Image:
+    return _map(te_render._compose(view, names, private))
 
 
 def _near(pixel: tuple[int, ...], colour: tuple[int, int, int], tolerance: int = 16) -> bool:
@@ -54,22 +66,23 @@ def test_fixture_views_render_for_every_seat_count(seats: int, vexation: bool) -
 
 
 def test_newest_track_is_highlighted_and_black_tracks_are_black() -> None:
-    image = _decode(te_render.board(fx.view(3), NAMES[:3]))
+    image = _board_map(fx.view(3), NAMES[:3])
     (ax, ay), (bx, by) = _xy("h16"), _xy("wien")  # the fixture's newest track
-    mx, my = ax + (bx - ax) * 0.3, ay + (by - ay) * 0.3  # away from Bob's marker beside Wien
+    mx, my = ax + (bx - ax) * 0.3, ay + (by - ay) * 0.3  # Bob's marker beside Wien keeps off the track
     assert _near(image.getpixel((mx, my)), te_render.BLACK_TRACK, 30)
-    # the halo runs beside the bar: step 7 px across the line
+    # the yellow band runs beside the bar: step 7 px across the line, then its dark edge at 12 px
     length = ((bx - ax) ** 2 + (by - ay) ** 2) ** 0.5
     nx, ny = -(by - ay) / length, (bx - ax) / length
-    assert _near(image.getpixel((mx + 7 * nx, my + 7 * ny)), kit.HIGHLIGHT)
-    # an older black track has no halo
+    assert _near(image.getpixel((mx + 7 * nx, my + 7 * ny)), kit.NEWEST)
+    assert _near(image.getpixel((mx + 11.5 * nx, my + 11.5 * ny)), kit.INK, 60)
+    # an older black track has no band
     (cx, cy), (dx, dy) = _xy("g7"), _xy("paris")
-    assert not _near(image.getpixel(((cx + dx) / 2, (cy + dy) / 2 + 7)), kit.HIGHLIGHT)
+    assert not _near(image.getpixel(((cx + dx) / 2, (cy + dy) / 2 + 7)), kit.NEWEST, 40)
     assert _near(image.getpixel(((cx + dx) / 2, (cy + dy) / 2)), te_render.BLACK_TRACK, 30)
 
 
 def test_coloured_track_is_drawn_in_its_owner_colour() -> None:
-    image = _decode(te_render.board(fx.view(3, vexation=True), NAMES[:3]))
+    image = _board_map(fx.view(3, vexation=True), NAMES[:3])
     (ax, ay), (bx, by) = _xy("h18"), _xy("i19")  # Cid's coloured track
     samples = [
         image.getpixel((ax + (bx - ax) * t, ay + (by - ay) * t)) for t in (0.2, 0.25, 0.3, 0.7, 0.75, 0.8)
@@ -78,13 +91,16 @@ def test_coloured_track_is_drawn_in_its_owner_colour() -> None:
 
 
 def test_private_image_marks_own_cities_and_lists_them() -> None:
-    public = _decode(te_render.board(fx.view(3), NAMES[:3]))
-    private = _decode(te_render.hand(fx.view(3, seat=0), NAMES[:3]))
+    public = _board_map(fx.view(3), NAMES[:3])
+    private = _board_map(fx.view(3, seat=0), NAMES[:3], private=True)
     for city in fx.HANDS[0]:
         x, y = _xy(city)
         box = (int(x - 24), int(y - 24), int(x + 24), int(y + 24))
         assert _differs(public, private, box), city
-    assert _differs(public, private, (0, te_render.STRIP_TOP + 30, te_render.MAP_RIGHT, te_render.HEIGHT))
+    boxes, _ = recorded(lambda: te_render.hand(fx.view(3, seat=0), NAMES[:3]))
+    panel_texts = {b.text for b in boxes if b.kind == "panel"}
+    assert "Ann's cities:" in panel_texts
+    assert {te_board.CITY_BY_ID[c].name for c in fx.HANDS[0]} <= panel_texts
 
 
 def test_render_dispatch_finds_the_trans_europa_module() -> None:
@@ -163,10 +179,10 @@ def test_private_image_shows_own_cities_only() -> None:
     """At the start of a round the private image differs from the public one at its own cities, nowhere else on the map."""
     state = DEFINITION.new_game(4, {}, seed=21)
     names = NAMES[:4]
-    public = _decode(te_render.board(state.view(None), names))
+    public = _board_map(state.view(None), names)
     for seat in range(4):
         view = state.view(seat)
-        private = _decode(te_render.hand(view, names))
+        private = _board_map(view, names, private=True)
         own = {entry["id"] for entry in view["hand"]}
         for city in te_board.CITIES:
             x, y = _xy(city.id)
@@ -177,12 +193,15 @@ def test_private_image_shows_own_cities_only() -> None:
 def test_round_end_image_flags_every_hand() -> None:
     snapshots = _played_snapshots(3, {"start_score": 6}, 31)
     label, view, _ = next(s for s in snapshots if s[0] == "after round 1")
-    image = _decode(te_render.round_end(view, NAMES[:3]))
-    plain = _decode(te_render.board(view, NAMES[:3]))
+    image = _map(te_render._compose_round_end(view, NAMES[:3]))
+    plain = _board_map(view, NAMES[:3])
     for seat, cities in view["last_round"]["hands"].items():
         for entry in cities:
-            x, y = _xy(entry["id"])
-            flag = (int(x + 12), int(y - 34), int(x + 32), int(y - 20))  # inside the flag cloth
+            junction = te_board.junction_of(entry["id"])
+            laid = frozenset(u for t in view["last_round"]["tracks"] for a, b in [(te_board.junction_of(t["a"]),
+                             te_board.junction_of(t["b"]))] for u in (a, b) if junction in (a, b) and u != junction)
+            fx_, fy = te_render._city_spots(junction, laid)[1]
+            flag = (int(fx_ - 8), int(fy - 8), int(fx_ + 8), int(fy + 8))  # inside the token on the pole
             colours = [
                 image.getpixel((fx_, fy)) for fx_ in range(flag[0], flag[2]) for fy in range(flag[1], flag[3])
             ]
@@ -198,6 +217,48 @@ def test_crowded_panel_still_fits() -> None:
     view["options"]["start_score"] = 25
     view["scores"] = {str(s): 25 - 6 * s for s in range(6)}
     names = ["Fatima-Zahra the Magnificent"] * 6
-    panel = te_render._panel(kit.new_canvas(te_render.WIDTH, te_render.HEIGHT), view, names, private_for=5)
-    assert panel.room() >= 0
+    boxes, size = recorded(lambda: te_render.hand(view, names))
+    assert findings(boxes, size) == []
     _decode(te_render.hand(view, names))
+
+
+def _lab(rgb: tuple[int, int, int]) -> tuple[float, float, float]:
+    """CIE L*a*b* (D65) of an sRGB colour: distances in it follow what eyes see."""
+    def lin(v: int) -> float:
+        c = v / 255
+        return c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4
+    r, g, b = (lin(v) for v in rgb)
+    x = (0.4124 * r + 0.3576 * g + 0.1805 * b) / 0.95047
+    y = 0.2126 * r + 0.7152 * g + 0.0722 * b
+    z = (0.0193 * r + 0.1192 * g + 0.9505 * b) / 1.08883
+
+    def f(t: float) -> float:
+        return t ** (1 / 3) if t > 0.008856 else 7.787 * t + 16 / 116
+    return 116 * f(y) - 16, 500 * (f(x) - f(y)), 200 * (f(y) - f(z))
+
+
+def _delta_e(a: tuple[int, int, int], b: tuple[int, int, int]) -> float:
+    return sum((p - q) ** 2 for p, q in zip(_lab(a), _lab(b), strict=True)) ** 0.5
+
+
+def test_newest_track_colour_is_far_from_every_seat_colour() -> None:
+    """A new track in a seat's colour must not read as "newest" (the old magenta was close to pink)."""
+    old_magenta_to_pink = _delta_e(kit.HIGHLIGHT, kit.seat_colour(3))
+    assert old_magenta_to_pink < 45
+    assert min(_delta_e(kit.NEWEST, kit.seat_colour(seat)) for seat in range(6)) > 45
+
+
+def test_seats_of_close_colours_differ_by_pattern_and_number_too() -> None:
+    close = [(a, b) for a in range(6) for b in range(a + 1, 6) if _delta_e(kit.seat_colour(a), kit.seat_colour(b)) < 45]
+    assert (0, 5) in close and (1, 4) in close  # blue / sky blue, orange / vermillion
+    for a, b in close:
+        assert kit.seat_pattern(a) != kit.seat_pattern(b), (a, b)
+    # coloured tracks of seats 0 and 5 side by side look different even in grey
+    image = kit.new_canvas(200, 60, kit.WHITE)
+    draw = ImageDraw.Draw(image)
+    for seat, y in ((0, 15), (5, 45)):
+        kit.patterned_bar(draw, (10, y), (190, y), 12, kit.seat_colour(seat), kit.seat_pattern(seat))
+    grey = image.convert("L")
+    top, bottom = grey.crop((10, 10, 190, 20)), grey.crop((10, 40, 190, 50))
+    assert ImageChops.difference(top, bottom).getbbox() is not None
+    assert abs(sum(top.histogram()[:128]) - sum(bottom.histogram()[:128])) > 100
