@@ -12,7 +12,7 @@ from rules.engine import name_seats
 from rules.ttr_cards.cards import BIG_CITIES, COLOURS, KINDS, LOCO, TICKETS
 from rules.ttr_cards.ja import KIND_JA, card_lists, seat_lists, yard_sets
 
-WIDTH = 1400
+WIDTH = kit.PAGE_WIDTH  # phone first: a portrait page (turn card, table, seats below each other)
 MARGIN = 20
 
 # Train card fills. Every card also carries its colour's name (and a letter on small chips), so the
@@ -55,8 +55,11 @@ def _card(
     size: int = 16,
     outline: kit.RGB = kit.INK,
     width: int = 2,
+    role: str = "panel",
 ) -> None:
-    """A train card: colour fill (rainbow stripes for a Locomotive) and a white name plate."""
+    """A train card: colour fill (rainbow stripes for a Locomotive) and a white name plate.
+
+    `role` is the plate's role for the layout tests ("glyph" on a chip too small for a readable name)."""
     x0, y0, x1, y1 = box
     if kind == LOCO:
         stripe = (x1 - x0) / len(RAINBOW)
@@ -73,7 +76,7 @@ def _card(
         draw.rectangle(
             (cx - tw / 2 - pad, cy - th / 2 - pad - 2, cx + tw / 2 + pad, cy + th / 2 + pad), fill=kit.WHITE
         )
-        kit.text(draw, (cx, cy), text, size, kit.INK, bold=False, anchor="mm")
+        kit.text(draw, (cx, cy), text, size, kit.INK, bold=False, anchor="mm", kind=role)
 
 
 def _chip(
@@ -85,11 +88,12 @@ def _chip(
         _card(draw, (x, y, x + 22, y + 28), kind, "", width=1)
         fill = CARD_FILL.get(kind, kit.WHITE)
         kit.text(draw, (x + 11, y + 14), _mark(kind), 13, kit.contrast_text(fill), anchor="mm", halo=None
-                 if kind != LOCO else kit.WHITE, halo_width=2)
+                 if kind != LOCO else kit.WHITE, halo_width=2, kind="glyph")
     else:
-        _card(draw, (x, y, x + 22, y + 28), kind, _mark(kind), 13, width=1)
+        _card(draw, (x, y, x + 22, y + 28), kind, _mark(kind), 13, width=1, role="glyph")
+    kit.mark((x, y, x + 22, y + 28), "card")
     label = kind if count is None else f"{kind} {count}"
-    kit.text(draw, (x + 27, y + 14), label, size, kit.INK, anchor="lm")
+    kit.text(draw, (x + 27, y + 14), label, size, kit.INK, anchor="lm", kind="panel")
     return x + 27 + kit.text_size(label, size)[0] + 14
 
 
@@ -97,7 +101,8 @@ def _circle(draw: ImageDraw.ImageDraw, centre: tuple[float, float], kind: str, r
     cx, cy = centre
     fill = CARD_FILL.get(kind, kit.WHITE)
     draw.ellipse((cx - r, cy - r, cx + r, cy + r), fill=fill, outline=kit.INK, width=2)
-    kit.text(draw, (cx, cy), _mark(kind), int(r * 1.2), kit.contrast_text(fill), bold=False, anchor="mm")
+    kit.mark((cx - r, cy - r, cx + r, cy + r), "card mark")
+    kit.text(draw, (cx, cy), _mark(kind), int(r * 1.2), kit.contrast_text(fill), bold=False, anchor="mm", kind="glyph")
 
 
 # ---------------------------------------------------------------------------- header and draw area
@@ -132,141 +137,167 @@ def _status(view: dict[str, Any], names: list[str]) -> str:
     return kit.fill_in("{who}: draw 2 cards, play to the rail yard or draw tickets", who=who)
 
 
-def _header(image: Image.Image, view: dict[str, Any], names: list[str]) -> int:
-    draw = ImageDraw.Draw(image)
-    draw.rectangle((0, 0, WIDTH, 96), fill=kit.PANEL_BG)
-    title = "Ticket to Ride: The Card Game"
-    if view["decks_total"] == 2:
-        title = f"Ticket to Ride: The Card Game  -  Deck {view['deck_number']} of 2"
-    kit.text(draw, (MARGIN, 12), title, 26, kit.INK, bold=True)
-    active = view["active"]
-    x = MARGIN
-    if active is not None:
-        kit.draw_seat_token(draw, active, (MARGIN + 16, 66), 30)
-        x = MARGIN + 40
-    status = kit.fit(_status(view, names), 22, WIDTH - MARGIN - x, True, translate=False)
-    kit.text(draw, (x, 66), status, 22, kit.INK, bold=True, anchor="lm", translate=False)
-    last = view["last_action"]
-    if last:
-        room = WIDTH - 2 * MARGIN - kit.text_size(title, 26, True)[0] - 30
-        kit.text(
-            draw,
-            (WIDTH - MARGIN, 24),
-            kit.fit(_last_line(last, names), 18, room, True, translate=False),
-            18,
-            kit.HIGHLIGHT,
-            bold=True,
-            anchor="ra",
-            translate=False,
-        )
-    y = 100
-    if view["final_round"]:
-        draw.rectangle((0, y, WIDTH, y + 36), fill=kit.DANGER)
-        who = kit.join(seat_name(names, s) for s in view["final_round"])
-        kit.text(
-            draw,
-            (MARGIN, y + 18),
-            kit.fit(kit.fill_in("FINAL ROUND - still to play: {who}", who=who), 20, WIDTH - 2 * MARGIN, True,
-                    translate=False),
-            20,
-            kit.WHITE,
-            bold=True,
-            anchor="lm",
-            translate=False,
-        )
-        y += 40
-    return y + 6
+def _count(n: int, one: str, many: str) -> str:
+    """"1 card", "3 cards": a count with its noun, in the image's language."""
+    return kit.fill_in(one if n == 1 else many, n=n)
 
 
-def _draw_area(image: Image.Image, view: dict[str, Any], top: int) -> int:
-    draw = ImageDraw.Draw(image)
+def _headline(view: dict[str, Any], names: list[str]) -> tuple[str, str | None]:
+    """The turn card's headline, short enough for a phone: (template, the name for its {who})."""
+    phase = view["phase"]
+    if phase == "keep_setup":
+        waiting = [seat_name(names, e["seat"]) for e in view["seats"] if e["setup"] == "choosing"]
+        return ("Keep tickets: waiting for {who}", kit.join(waiting))
+    if phase == "choose":
+        waiting = [seat_name(names, e["seat"]) for e in view["seats"] if e["deciding"]]
+        return ("Scoring: waiting for {who}", kit.join(waiting))
+    if phase == "over":
+        winners = [seat_name(names, s["seat"]) for s in view["result"]["seats"] if s["rank"] == 1]
+        return ("Game over: {who} wins" if len(winners) == 1 else "Game over: {who} win", kit.join(winners))
+    who = seat_name(names, view["active"])
+    step = view["step"]
+    if step == "second_draw":
+        return ("{who}: second card", who)
+    if step == "keep":
+        return ("{who}: keeping tickets", who)
+    return ("{who} to play", who)
+
+
+def _drawing_open(view: dict[str, Any]) -> bool:
+    """Whether a display card may be taken now: during a turn's draw with cards left to draw."""
+    return view["phase"] == "turn" and view["step"] in ("action", "second_draw") and view["deck_count"] > 0
+
+
+def _seat_scores(view: dict[str, Any], names: list[str]) -> list[kit.SeatScore]:
+    out = []
+    for entry in view["seats"]:
+        tickets = entry["tickets_count"]
+        cards = _count(entry["hand_count"], "1 card", "{n} cards")
+        held = kit.fill_in("{cards} in hand", cards=cards) if tickets is None else \
+            kit.fill_in("{cards} in hand, {tickets}", cards=cards, tickets=_count(tickets, "1 ticket", "{n} tickets"))
+        out.append(kit.SeatScore(entry["seat"], seat_name(names, entry["seat"]), entry["points"],
+                                 entry["seat"] in view["to_act"], held))
+    return out
+
+
+def _final_round_strip(page: kit.Page, view: dict[str, Any], names: list[str]) -> None:
+    """A red strip under the turn card: the last round has begun, and who still plays in it."""
+    who = kit.join(seat_name(names, s) for s in view["final_round"])
+    line = kit.fit_name("FINAL ROUND - still to play: {who}", who, page.happened_px, WIDTH - 2 * page.pad, True)
+    with page.block(height=round(page.happened_px * 1.8), bg=kit.DANGER) as image:
+        kit.text(ImageDraw.Draw(image), (page.pad, image.height / 2), line, page.happened_px, kit.WHITE, bold=True,
+                 anchor="lm", translate=False, kind="headline")
+
+
+def _pile(draw: ImageDraw.ImageDraw, x: float, y: float, label: str, value: str, back: kit.RGB,
+          danger: bool = False, note: str = "") -> None:
+    draw.rounded_rectangle((x, y, x + 44, y + 62), radius=5, fill=back, outline=kit.INK, width=2)
+    kit.text(draw, (x + 54, y + 4), label, 18, kit.MUTED)
+    kit.text(draw, (x + 54, y + 28), value, 22, kit.DANGER if danger else kit.INK, bold=True, translate=False)
+    if note:
+        kit.text(draw, (x + 54, y + 56), note, 17, kit.DANGER, bold=True)
+
+
+DISPLAY_CARD = (200, 140)
+LEFT_COLUMN = 440  # a seat panel's facts and track stack; the rail yard fills the rest
+
+
+def _draw_area(page: kit.Page, view: dict[str, Any], names: list[str]) -> None:
+    """What a player draws from: the display (with `take N` while drawing is open), the piles, and the
+    discard pile's colours (at 4 players they become the second deck)."""
     last = view["last_action"] or {}
-    card_w, card_h, gap = 112, 150, 16
-    kit.text(draw, (MARGIN, top), "Display", 18, kit.MUTED, bold=False)
-    y0 = top + 26
-    for slot, kind in enumerate(view["display"]):
-        x0 = MARGIN + slot * (card_w + gap)
-        if last.get("type") == "take" and last.get("slot") == slot:
-            draw.rounded_rectangle(
-                (x0 - 7, y0 - 7, x0 + card_w + 7, y0 + card_h + 7), radius=9, outline=kit.HIGHLIGHT, width=6
-            )
-        _card(draw, (x0, y0, x0 + card_w, y0 + card_h), kind, kind, 18)
-        refilled = last.get("type") == "take" and last.get("slot") == slot
-        # `take N` is the move's notation: it stays as typed in every language.
-        label = f"take {slot + 1} (refill)" if refilled else f"take {slot + 1}"
-        kit.text(
-            draw,
-            (x0 + card_w / 2, y0 + card_h + 8),
-            label,
-            15,
-            kit.HIGHLIGHT if refilled else kit.MUTED,
-            bold=refilled,
-            anchor="ma",
-        )
-    # Piles: deck, tickets, discard (and set aside / closed when they hold cards).
-    x = MARGIN + 5 * (card_w + gap) + 30
-    piles = [
-        (
-            "Train deck",
-            "EMPTY" if view["deck_count"] == 0 else f"{view['deck_count']} cards",
-        ),
-        ("Ticket deck", f"{view['ticket_deck_count']} tickets"),
-        ("Discard", f"{sum(view['discard'].values())} cards"),
+    card_w, card_h = DISPLAY_CARD
+    pad = page.pad
+    slot_w = (WIDTH - 2 * pad) / 5
+    open_ = _drawing_open(view)
+    piles: list[tuple[str, str, kit.RGB, bool, str]] = [
+        ("Train deck", kit.tr("EMPTY") if view["deck_count"] == 0 else _count(view["deck_count"], "1 card", "{n} cards"),
+         (90, 70, 50), view["deck_count"] == 0, "drawing closed" if view["deck_count"] == 0 else ""),
+        ("Ticket deck", _count(view["ticket_deck_count"], "1 ticket", "{n} tickets"), (230, 220, 190), False, ""),
     ]
     if sum(view["set_aside"].values()):
-        piles.append(("Set aside (used)", f"{sum(view['set_aside'].values())} cards"))
+        piles.append(("Set aside (used)", _count(sum(view["set_aside"].values()), "1 card", "{n} cards"),
+                      (150, 150, 150), False, ""))
     if view["closed_count"]:
-        piles.append(("Closed (stall)", f"{view['closed_count']} cards"))
-    for index, (label, value) in enumerate(piles):
-        px = x + (index % 3) * 215
-        py = y0 + (index // 3) * 96
-        back = (90, 70, 50) if label != "Ticket deck" else (230, 220, 190)
-        draw.rounded_rectangle((px, py, px + 44, py + 62), radius=5, fill=back, outline=kit.INK, width=2)
-        empty = label == "Train deck" and view["deck_count"] == 0
-        kit.text(draw, (px + 52, py + 6), kit.fit(label, 16, 160), 16, kit.MUTED, bold=False, translate=False)
-        kit.text(draw, (px + 52, py + 28), value, 18, kit.DANGER if empty else kit.INK, bold=True)
-        if empty:
-            kit.text(draw, (px + 52, py + 50), "drawing closed", 15, kit.DANGER, bold=True)
-    return y0 + card_h + 34
+        piles.append(("Closed (stall)", _count(view["closed_count"], "1 card", "{n} cards"), (150, 150, 150), False, ""))
+    status = _status(view, names)
+    height = pad + 34 + 28 + card_h + (34 if open_ else 8) + 16 + 86 + 56 + pad
+    with page.block(height=height) as image:
+        draw = ImageDraw.Draw(image)
+        y = pad
+        if status and view["phase"] == "turn":
+            kit.text(draw, (pad, y), kit.fit(status, 22, WIDTH - 2 * pad, True, translate=False), 22, kit.INK, bold=True,
+                     translate=False, kind="panel")
+        y += 34
+        kit.text(draw, (pad, y), "Display", 18, kit.MUTED, kind="panel")
+        y += 28
+        for slot, kind in enumerate(view["display"]):
+            x0 = pad + slot * slot_w + (slot_w - card_w) / 2
+            refilled = last.get("type") == "take" and last.get("slot") == slot
+            if refilled:
+                draw.rounded_rectangle((x0 - 7, y - 7, x0 + card_w + 7, y + card_h + 7), radius=9,
+                                       outline=kit.HIGHLIGHT, width=6)
+            _card(draw, (x0, y, x0 + card_w, y + card_h), kind, kind, 22)
+            # the colour-blind mark, as on the hand's chips: a letter (a kanji in Japanese) in a disc
+            _circle(draw, (x0 + 22, y + 22), kind, 16)
+            if open_:
+                # `take N` is the move's notation: it stays as typed in every language
+                label = f"take {slot + 1} (refill)" if refilled else f"take {slot + 1}"
+                kit.text(draw, (x0 + card_w / 2, y + card_h + 8), label, 20,
+                         kit.HIGHLIGHT if refilled else kit.INK, bold=True, anchor="ma", kind="panel")
+        y += card_h + (34 if open_ else 8) + 16
+        pile_w = (WIDTH - 2 * pad) / max(3, len(piles))
+        for index, (label, value, back, danger, note) in enumerate(piles):
+            _pile(draw, pad + index * pile_w, y, label, value, back, danger, note)
+        y += 86
+        discard = view["discard"]
+        total = sum(discard.values())
+        label = kit.fill_in("Discard: {cards}", cards=_count(total, "1 card", "{n} cards"))
+        kit.text(draw, (pad, y + 14), label, 20, kit.INK, bold=True, anchor="lm", translate=False, kind="panel")
+        x = pad + kit.text_size(label, 20, True, translate=False)[0] + 20
+        for kind in KINDS:
+            if discard.get(kind):
+                if x > WIDTH - pad - 110:
+                    break  # nine kinds at most: the row holds them; this is only a guard
+                x = _chip(draw, x, y, kind, discard[kind], 18)
 
 
-def _cities(image: Image.Image, view: dict[str, Any], top: int, names: list[str]) -> int:
-    draw = ImageDraw.Draw(image)
-    kit.text(
-        draw,
-        (MARGIN, top),
-        "Big-city bonuses (completed tickets naming each city)",
-        18,
-        kit.MUTED,
-        bold=False,
-    )
-    top += 26
-    width = (WIDTH - 2 * MARGIN - 5 * 10) / 6
-    height = 60 + 0 * len(view["seats"])
-    for index, city in enumerate(view["big_cities"]):
-        x0 = MARGIN + index * (width + 10)
-        won = city["winners"] or []
-        draw.rounded_rectangle(
-            (x0, top, x0 + width, top + height),
-            radius=6,
-            fill=kit.WHITE,
-            outline=kit.HIGHLIGHT if won else kit.GRID,
-            width=3 if won else 1,
-        )
-        _circle(draw, (x0 + 16, top + 17), city["colour"], 10)
-        kit.text(
-            draw, (x0 + 32, top + 17), f"{city['city']}  {city['value']}", 17, kit.INK, bold=True, anchor="lm",
-            translate=False,
-        )
-        cx = x0 + 10
-        for entry in view["seats"]:
-            count = entry["city_counts"][city["city"]]
-            kit.draw_seat_token(draw, entry["seat"], (cx + 10, top + 44), 18, label=False)
-            kit.text(
-                draw, (cx + 23, top + 44), str(count), 16, kit.INK, bold=entry["seat"] in won, anchor="lm"
-            )
-            cx += 46
-    return top + height + 14
+def _cities(page: kit.Page, view: dict[str, Any], names: list[str]) -> None:
+    """The big-city bonuses as a table: a row per city, a column per seat headed by its token and name."""
+    pad = page.pad
+    seats = view["seats"]
+    city_w = 320
+    column_w = (WIDTH - 2 * pad - city_w) / len(seats)
+    row_h = 36
+    height = pad + 30 + 44 + row_h * len(view["big_cities"]) + pad
+    with page.block(height=height, bg=kit.WHITE) as image:
+        draw = ImageDraw.Draw(image)
+        kit.text(draw, (pad, pad), "Big-city bonuses (completed tickets naming each city)", 18, kit.MUTED, kind="panel")
+        y = pad + 30
+        for index, entry in enumerate(seats):
+            x = pad + city_w + index * column_w
+            kit.draw_seat_token(draw, entry["seat"], (x + 14, y + 18), 26)
+            name = kit.fit(seat_name(names, entry["seat"]), 18, column_w - 40, True, translate=False)
+            kit.text(draw, (x + 32, y + 18), name, 18, kit.INK, bold=True, anchor="lm", translate=False, kind="panel")
+        y += 44
+        for row, city in enumerate(view["big_cities"]):
+            won = city["winners"] or []
+            if row % 2 == 0:
+                draw.rectangle((pad, y, WIDTH - pad, y + row_h), fill=(244, 242, 236))
+            _circle(draw, (pad + 16, y + row_h / 2), city["colour"], 12)
+            kit.text(draw, (pad + 36, y + row_h / 2), f"{city['city']}  {city['value']}", 20, kit.INK, bold=True,
+                     anchor="lm", translate=False, kind="panel")
+            for index, entry in enumerate(seats):
+                x = pad + city_w + index * column_w
+                count = entry["city_counts"][city["city"]]
+                winner = entry["seat"] in won
+                if winner:
+                    draw.rounded_rectangle((x + 2, y + 3, x + 90, y + row_h - 3), radius=6, outline=kit.INK, width=2,
+                                           fill=kit.TO_ACT_BG)
+                    kit.tick(draw, (x + 70, y + row_h / 2), 16, kit.INK, 3)
+                kit.text(draw, (x + 32, y + row_h / 2), str(count), 20, kit.INK, bold=winner, anchor="lm",
+                         kind="panel")
+            y += row_h
 
 
 # ---------------------------------------------------------------------------- seat panels
@@ -320,13 +351,14 @@ def _yard_rows(
                     kit.contrast_text(fill),
                     bold=False,
                     anchor="mm",
+                    kind="glyph",
                 )
             if last_card:
                 label = "loco" if kind == LOCO else kind
-                tw = kit.text_size(label, 13)[0]
+                tw = kit.text_size(label, 14)[0]
                 mid = cx + card_w / 2
-                draw.rectangle((mid - tw / 2 - 3, top_y + 12, mid + tw / 2 + 3, top_y + 30), fill=kit.WHITE)
-                kit.text(draw, (mid, top_y + 21), label, 13, kit.INK, bold=False, anchor="mm")
+                draw.rectangle((mid - tw / 2 - 3, top_y + 11, mid + tw / 2 + 3, top_y + 31), fill=kit.WHITE)
+                kit.text(draw, (mid, top_y + 21), label, 14, kit.INK, bold=False, anchor="mm", kind="panel")
             bottom = top_y + (card_h if last_card else step)
         if row["colour"] in new_rows:
             draw.rectangle((cx - 5, y - 5, cx + card_w + 5, bottom + 5), outline=kit.HIGHLIGHT, width=4)
@@ -370,8 +402,8 @@ def _yard_rows(
         kit.text(
             draw,
             (cx + card_w / 2, y + card_h + 22),
-            kit.fit_name("robbed by {who}", robber, 13, col_w + 20),
-            13,
+            kit.fit_name("robbed by {who}", robber, 14, col_w + 20),
+            14,
             kit.DANGER,
             anchor="ma",
             translate=False,
@@ -406,23 +438,30 @@ def _seat_panel(
         anchor="lm",
         translate=False,
     )
-    kit.text(draw, (x1 - 14, y0 + 24), f"{entry['points']} pts", 22, kit.INK, bold=True, anchor="rm")
+    kit.text(draw, (x1 - 14, y0 + 24), _count(entry["points"], "1 pt", "{n} pts"), 22, kit.INK, bold=True,
+             anchor="rm", translate=False, kind="panel")
     y = y0 + 52
     x = x0 + 14
-    tickets = "?" if entry["tickets_count"] is None else str(entry["tickets_count"])
-    facts = f"Hand {entry['hand_count']} cards   Tickets {tickets}"
+    count = entry["tickets_count"]
+    tickets = "?" if count is None else _count(count, "1 ticket", "{n} tickets")
+    facts = kit.fill_in("Hand: {cards}   Tickets: {tickets}",
+                        cards=_count(entry["hand_count"], "1 card", "{n} cards"), tickets=tickets)
     if entry["setup"]:
-        facts = f"Hand {entry['hand_count']} cards   Tickets {tickets}   ({entry['setup']})"
+        facts += "   " + kit.tr(f"({entry['setup']})")
     elif entry["pending_count"]:
-        facts = f"Hand {entry['hand_count']} cards   Tickets {tickets}   drawing {entry['pending_count']}"
-    kit.text(draw, (x, y), facts, 18, kit.INK)
+        facts += "   " + kit.fill_in("drawing {n}", n=entry["pending_count"])
+    kit.text(draw, (x, y), facts, 18, kit.INK, translate=False, kind="panel")
     y += 28
     done = entry["completed"]
     points = sum(TICKETS[t].points for t in done)
-    completed = f"Completed {len(done)} tickets ({points} pts)"
+    completed = kit.fill_in("Completed: {tickets} ({points})", tickets=_count(len(done), "1 ticket", "{n} tickets"),
+                            points=_count(points, "1 pt", "{n} pts"))
     if done:
-        completed = f"Completed {len(done)} tickets ({points} pts): " + ", ".join(f"#{t}" for t in done)
-    kit.text(draw, (x, y), kit.fit(completed, 16, x1 - 14 - x), 16, kit.INK, translate=False)
+        completed += kit.tr(": ") + ", ".join(f"#{t}" for t in done)
+    # Before the final scoring the panel has two columns: facts and track stack left, the rail yard right.
+    right = x1 - 14 if view["phase"] == "over" else x0 + LEFT_COLUMN - 10
+    kit.text(draw, (x, y), kit.fit(completed, 16, right - x, translate=False), 16, kit.INK, translate=False,
+             kind="panel")
     y += 26
     if view["phase"] == "over":
         _final_lines(draw, view, seat, x, y, x1 - 14, names)
@@ -438,7 +477,7 @@ def _seat_panel(
         cx, cy = x + 56, y + 24
         for kind in KINDS:
             if entry["track"][kind]:
-                if cx > x1 - 120:
+                if cx > right - 100:
                     cx, cy = x + 56, cy + 32
                 cx = _chip(draw, cx, cy, kind, entry["track"][kind], 14)
         y = max(y + 64, cy + 38)
@@ -454,11 +493,11 @@ def _seat_panel(
         if entry["revealed_tickets"] is not None:
             shown = ", ".join(f"#{t}" for t in entry["revealed_tickets"]) or "none"
             kit.text(
-                draw, (x, y), kit.fit(f"Tickets in hand (revealed): {shown}", 16, x1 - x - 14), 16, kit.INK,
+                draw, (x, y), kit.fit(f"Tickets in hand (revealed): {shown}", 16, right - x), 16, kit.INK,
                 translate=False,
             )
             y += 24
-    _yard_rows(draw, entry, view, x, y, names)
+    _yard_rows(draw, entry, view, x0 + LEFT_COLUMN + 10, y0 + 52, names)
 
 
 def _final_lines(
@@ -523,37 +562,46 @@ def _panel_height(view: dict[str, Any], entry: dict[str, Any]) -> int:
         final = view["scorings"][-1]["seats"][entry["seat"]]
         return 240 + 22 * (len(final["completed"]) + len(final["failed"]))
     tallest = max([r["locos"] + r["coloured"] for r in entry["yard"]] + [1])
-    track_lines = 32 if entry["track"] is not None and sum(1 for k in KINDS if entry["track"][k]) > 6 else 0
-    return 190 + 40 + 20 * (tallest - 1) + 60 + track_lines + (48 if view["phase"] == "choose" else 0)
+    kinds = sum(1 for k in KINDS if entry["track"] and entry["track"][k])
+    track_lines = 32 * max(0, -(-kinds // 3) - 1) if entry["track"] is not None else 0
+    left = 52 + 28 + 26 + 64 + track_lines + (48 if view["phase"] == "choose" else 0) + 12
+    yard = 52 + 24 + max(40 + 20 * (tallest - 1) + 40, 86) + 12
+    return max(left, yard)
 
 
 def board(view: dict[str, Any], names: list[str]) -> bytes:
-    """The public table, from view(None)."""
-    seats = view["seats"]
-    columns = 2
-    rows = [seats[i : i + columns] for i in range(0, len(seats), columns)]
-    heights = [max(_panel_height(view, e) for e in row) for row in rows]
-    top_part = 100 + (40 if view["final_round"] else 0) + 6 + 26 + 150 + 34 + 26 + 60 + 14
-    height = top_part + sum(heights) + 12 * len(rows) + MARGIN
-    image = kit.new_canvas(WIDTH, height)
-    y = _header(image, view, names)
-    y = _draw_area(image, view, y)
-    y = _cities(image, view, y, names)
-    panel_w = (WIDTH - 2 * MARGIN - 12) // columns
-    for row, row_height in zip(rows, heights, strict=True):
-        for index, entry in enumerate(row):
-            x0 = MARGIN + index * (panel_w + 12)
-            _seat_panel(image, view, entry, (x0, y, x0 + panel_w, y + row_height), names)
-        y += row_height + 12
-    return kit.encode(image)
+    """The public table, from view(None): turn card, final-round strip, draw area, big cities, one panel per seat."""
+    return kit.encode(_board_image(view, names))
+
+
+def _board_image(view: dict[str, Any], names: list[str]) -> Image.Image:
+    page = kit.Page(WIDTH)
+    template, who = _headline(view, names)
+    last = view["last_action"]
+    active = view["active"]
+    page.turn_card(template, _last_line(last, names) if last else "", _seat_scores(view, names), who=who,
+                   accent=active if view["phase"] == "turn" else None)
+    if view["final_round"]:
+        _final_round_strip(page, view, names)
+    if view["phase"] != "over":
+        _draw_area(page, view, names)
+    _cities(page, view, names)
+    for entry in view["seats"]:
+        height = _panel_height(view, entry)
+        with page.block(height=height + 12) as image:
+            _seat_panel(image, view, entry, (page.pad, 6, WIDTH - page.pad, 6 + height), names)
+    return page.image()
 
 
 # ---------------------------------------------------------------------------- private image
 
 
+TICKET_W, TICKET_STEP, TICKETS_PER_ROW = 360, 376, 3
+
+
 def _ticket_card(draw: ImageDraw.ImageDraw, x: float, y: float, tid: int, highlight: bool = False) -> None:
     ticket = TICKETS[tid]
-    w, h = 300, 92
+    w, h = TICKET_W, 92
     draw.rounded_rectangle(
         (x, y, x + w, y + h),
         radius=8,
@@ -561,8 +609,9 @@ def _ticket_card(draw: ImageDraw.ImageDraw, x: float, y: float, tid: int, highli
         outline=kit.HIGHLIGHT if highlight else kit.INK,
         width=4 if highlight else 2,
     )
-    kit.text(draw, (x + 10, y + 8), f"#{tid}", 18, kit.MUTED, bold=True)
-    kit.text(draw, (x + w - 10, y + 8), f"{ticket.points} pts", 18, kit.INK, bold=True, anchor="ra")
+    kit.text(draw, (x + 10, y + 8), f"#{tid}", 18, kit.MUTED, bold=True, kind="panel")
+    kit.text(draw, (x + w - 10, y + 8), _count(ticket.points, "1 pt", "{n} pts"), 18, kit.INK, bold=True, anchor="ra",
+             translate=False, kind="panel")
     cities = []
     for city in (ticket.origin, ticket.destination):
         cities.append(city + (" *" if city in BIG_CITIES else ""))
@@ -581,52 +630,56 @@ def hand(view: dict[str, Any], names: list[str]) -> bytes:
     entry = view["seats"][seat]
     tickets = list(view["tickets"])
     pending = list(view["pending"])
-    per_row = 4
+    per_row = TICKETS_PER_ROW
     rows_t = -(-len(tickets) // per_row)
     rows_p = -(-len(pending) // per_row)
-    height = 120 + 190 + 60 + rows_t * 104 + (60 + rows_p * 104 if pending else 0) + 90
+    height = 10 + 190 + 60 + rows_t * 104 + (60 + rows_p * 104 if pending else 0) + 90
     if view["phase"] == "choose":
         height += 60
-    image = kit.new_canvas(WIDTH, height)
+    page = kit.Page(WIDTH)
+    # the top says whose hand this is, then what the table waits for, with every score
+    page.turn_card("{who} - your hand (private)", _status(view, names), _seat_scores(view, names),
+                   who=seat_name(names, seat), accent=seat)
+    with page.block(height=height) as image:
+        _hand_body(image, view, entry, tickets, pending)
+    return kit.encode(page.image())
+
+
+def _hand_body(image: Image.Image, view: dict[str, Any], entry: dict[str, Any], tickets: list[int],
+               pending: list[int]) -> None:
     draw = ImageDraw.Draw(image)
-    kit.draw_seat_token(draw, seat, (MARGIN + 18, 32), 34)
-    kit.text(
-        draw,
-        (MARGIN + 46, 32),
-        kit.fit_name("{who} - your hand (private)", seat_name(names, seat), 26, WIDTH - MARGIN * 2 - 46, True),
-        26,
-        kit.INK,
-        bold=True,
-        anchor="lm",
-        translate=False,
-    )
-    status = kit.fit(_status(view, names), 18, WIDTH - 2 * MARGIN, translate=False)
-    kit.text(draw, (MARGIN, 70), status, 18, kit.MUTED, translate=False)
-    y = 110
+    per_row = TICKETS_PER_ROW
+    rows_t = -(-len(tickets) // per_row)
+    rows_p = -(-len(pending) // per_row)
+    y = 10
     kit.text(draw, (MARGIN, y), f"Train cards: {entry['hand_count']}", 20, kit.INK, bold=True)
     y += 32
     x = MARGIN
     for kind in KINDS:
         count = view["hand"].get(kind, 0)
-        box = (x, y, x + 130, y + 120)
+        box = (x, y, x + 118, y + 120)
         _card(draw, box, kind, kind, 16, outline=kit.INK if count else kit.GRID)
+        _circle(draw, (x + 17, y + 17), kind, 12)  # the colour-blind mark, as on the display
         if not count:
             # An empty kind is greyed out so the held ones stand out.
-            overlay = Image.new("RGB", (131, 121), kit.PAPER)
+            overlay = Image.new("RGB", (119, 121), kit.PAPER)
             image.paste(
-                Image.blend(image.crop((int(x), y, int(x) + 131, y + 121)), overlay, 0.7), (int(x), y)
+                Image.blend(image.crop((int(x), y, int(x) + 119, y + 121)), overlay, 0.7), (int(x), y)
             )
         kit.text(
-            draw, (x + 65, y + 128), f"x {count}", 22, kit.INK if count else kit.MUTED, bold=True, anchor="ma"
+            draw, (x + 59, y + 128), f"x {count}", 22, kit.INK if count else kit.MUTED, bold=True, anchor="ma",
+            kind="panel",
         )
-        x += 150
+        x += 126
     y += 170
     track = entry["track"]
     if track is not None:
-        face_up = ", ".join(f"{k} {track[k]}" for k in KINDS if track[k]) or "nothing"
-        line = f"Your track stack: {entry['track_count']} cards (face up: {face_up})"
+        face_up = kit.tr(", ".join(f"{k} {track[k]}" for k in KINDS if track[k]) or "nothing")
+        line = kit.fill_in("Your track stack: {cards} (face up: {face})",
+                           cards=_count(entry["track_count"], "1 card", "{n} cards"), face=face_up)
     else:
-        line = f"Your track stack: {entry['track_count']} cards (face down: you may not look)"
+        line = kit.fill_in("Your track stack: {cards} (face down: you may not look)",
+                           cards=_count(entry["track_count"], "1 card", "{n} cards"))
     kit.text(draw, (MARGIN, y), line, 18, kit.INK)
     y += 36
     kit.text(
@@ -641,7 +694,7 @@ def hand(view: dict[str, Any], names: list[str]) -> bytes:
     picks = set(view.get("picks") or [])
     for index, tid in enumerate(tickets):
         _ticket_card(
-            draw, MARGIN + (index % per_row) * 340, y + (index // per_row) * 104, tid, highlight=tid in picks
+            draw, MARGIN + (index % per_row) * TICKET_STEP, y + (index // per_row) * 104, tid, highlight=tid in picks
         )
     y += rows_t * 104
     if pending:
@@ -657,7 +710,7 @@ def hand(view: dict[str, Any], names: list[str]) -> bytes:
         for index, tid in enumerate(pending):
             _ticket_card(
                 draw,
-                MARGIN + (index % per_row) * 340,
+                MARGIN + (index % per_row) * TICKET_STEP,
                 y + (index // per_row) * 104,
                 tid,
                 highlight=bool(kept and tid in kept),
@@ -678,7 +731,6 @@ def hand(view: dict[str, Any], names: list[str]) -> bytes:
     if kit.current_language() == "ja":
         legend = "* = big city"  # the marks are the colours' own kanji there: nothing to explain
     kit.text(draw, (MARGIN, y + 16), legend, 16, kit.MUTED)
-    return kit.encode(image)
 
 
 # ---------------------------------------------------------------------------- interludes and alt text
@@ -883,6 +935,19 @@ JA: dict[str, str] = {
     "+{n} pts": "+{n} 点",
     "{n} cards": "{n} 枚",
     "{n} tickets": "{n} 枚",
+    "1 card": "1 枚",
+    "1 ticket": "1 枚",
+    "1 pt": "1 点",
+    "{cards} in hand": "手札 {cards}",
+    "{cards} in hand, {tickets}": "手札 {cards}、目的地カード {tickets}",
+    # the turn card
+    "{who} to play": "{who} の手番",
+    "{who}: keeping tickets": "{who}：目的地カードを選択中",
+    "Keep tickets: waiting for {who}": "目的地カードの選択：{who} を待っています",
+    "Scoring: waiting for {who}": "得点計算：{who} を待っています",
+    "Game over: {who} wins": "ゲーム終了：{who} の勝利",
+    "Game over: {who} win": "ゲーム終了：{who} の勝利",
+    "Discard: {cards}": "捨て札：{cards}",
     # header
     "Ticket to Ride: The Card Game": "チケット・トゥ・ライド カードゲーム",
     "Ticket to Ride: The Card Game  -  Deck {n} of 2": "チケット・トゥ・ライド カードゲーム ― 山札 {n}/2",
@@ -910,14 +975,12 @@ JA: dict[str, str] = {
         "ビッグシティボーナス（各都市を含む達成済み目的地カードの数）"
     ),
     # seat panels
-    "Hand {hand} cards   Tickets {tickets}": "手札 {hand} 枚   目的地カード {tickets} 枚",
-    "Hand {hand} cards   Tickets {tickets}   (choosing)": "手札 {hand} 枚   目的地カード {tickets} 枚   （選択中）",
-    "Hand {hand} cards   Tickets {tickets}   (done)": "手札 {hand} 枚   目的地カード {tickets} 枚   （選択済み）",
-    "Hand {hand} cards   Tickets {tickets}   drawing {n}": (
-        "手札 {hand} 枚   目的地カード {tickets} 枚   {n} 枚を検討中"
-    ),
-    "Completed {n} tickets ({points} pts)": "達成 {n} 枚（{points} 点）",
-    "Completed {n} tickets ({points} pts): {ids}": "達成 {n} 枚（{points} 点）：{ids}",
+    "Hand: {cards}   Tickets: {tickets}": "手札 {cards}   目的地カード {tickets}",
+    "(choosing)": "（選択中）",
+    "(done)": "（選択済み）",
+    "drawing {n}": "{n} 枚を検討中",
+    "Completed: {tickets} ({points})": "達成 {tickets}（{points}）",
+    ": ": "：",
     "Rail yard": "レールヤード",
     "+ {n} loco": "＋機関車 {n}",
     "robbed by {who}": "{who} が強奪",
@@ -940,10 +1003,10 @@ JA: dict[str, str] = {
     # hand
     "{who} - your hand (private)": "{who} の手札（非公開）",
     "Train cards: {n}": "電車カード：{n} 枚",
-    "Your track stack: {n} cards (face down: you may not look)": (
-        "あなたのトラックスタック：{n} 枚（裏向き：自分でも見られません）"
+    "Your track stack: {cards} (face down: you may not look)": (
+        "あなたのトラックスタック：{cards}（裏向き：自分でも見られません）"
     ),
-    "Your track stack: {n} cards (face up: {cards})": "あなたのトラックスタック：{n} 枚（表向き：{cards}）",
+    "Your track stack: {cards} (face up: {face})": "あなたのトラックスタック：{cards}（表向き：{face}）",
     "Your tickets ({n})": "あなたの目的地カード（{n} 枚）",
     "Your tickets (0): none": "あなたの目的地カード：なし",
     "Drawn tickets: answer with `keep ID ID ...` (at least 1)": (

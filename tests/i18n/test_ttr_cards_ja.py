@@ -167,7 +167,8 @@ def test_worked_examples() -> None:
     assert labels is not None
     assert labels.line("Last: {s1} took loco (slot 3)") == "直前：{s1} が機関車を取った（3 番目）"
     assert labels.line("Last: {s0} plays green green") == "直前：{s0} がレールヤードに緑 2 枚を置いた"
-    assert labels.line("Hand 7 cards   Tickets 3   drawing 4") == "手札 7 枚   目的地カード 3 枚   4 枚を検討中"
+    assert labels.line("Hand: 7 cards   Tickets: 1 ticket") == "手札 7 枚   目的地カード 1 枚"
+    assert labels.line("drawing 4") == "4 枚を検討中"
     assert labels.line("1st: 57 points  (tickets 20, failed -9, cities 12)") == (
         "1 位：57 点（達成 20、未達成 -9、ビッグシティ 12）")
     assert labels.line("Ann plays red") == "Ann plays red"  # no bare "{who} plays {cards}" pattern
