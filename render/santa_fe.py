@@ -62,8 +62,12 @@ JA: dict[str, str] = {
     "mountain": "山",
     "last tile": "直前のタイル",
     "start city": "始発の都市",
-    "Stand-in map: our own board. Under a city: a pip per railroad that reaches it; x2 = two railroads.":
-        "代用マップ（独自のボード）。都市の下の印：接続している鉄道会社ごとに 1 つ。x2 = 2 社が接続。",
+    "Stand-in map: our own board. Under a city: a square per railroad that reaches it (a city scores its value x "
+    "the railroads there).":
+        "代用マップ（独自のボード）。都市の下の四角：その都市に接続している鉄道会社（都市の得点 = 価値 × 接続している鉄道会社数）。",
+    "railroad reaching the city": "都市に接続している鉄道会社",
+    "empty space": "空きマス",
+    "Game over: {who} wins": "ゲーム終了：{who} の勝ち",
     # ---- alt text (see describe)
     "Santa Fe, {status}. To act: {to_act}. Scores: {scores}. Track tiles left: {tiles}. Last: {last}":
         "サンタフェ、{status}。手番：{to_act}。得点：{scores}。残りの線路タイル：{tiles}。直前：{last}",
@@ -89,14 +93,17 @@ JA: dict[str, str] = {
     "no railroad yet": "接続する鉄道会社なし",
 }
 
-WIDTH, HEIGHT = 1600, 1000
-MAP_W = 1160  # the map on the left, the side panel on the right
-SCALE = 0.66
-OFFSET_X, OFFSET_Y = -10, 95
-STRIP_TOP = 600  # below the map: the last events, then the legend
+# Phone first (kit.Page): the turn card, the map at the full page width, then the panel.
+WIDTH = kit.PAGE_WIDTH
+SCALE = 0.72  # board units -> px: the map spans the width with room for the outer cities' names
+LEFT, TOP = 100, 48  # where the westmost / northmost city sits
+MAP_H = 700
+MAP_BG: kit.RGB = (236, 230, 214)
+LABEL = 16  # city names: read at 800 px wide (kit.min_size("map", 1200) is 14)
+SMALL = 15  # railroad codes on tags, chips and lanes
 
 RR_COLOURS: dict[str, kit.RGB] = {rr: kit.hex_rgb(BOARD.railroads[rr].hex) for rr in RAILROADS}
-RR_COLOURS["sp"] = (250, 250, 250)
+RR_COLOURS["sp"] = (255, 255, 255)
 # A pattern per railroad as well as its colour, so red UP and green GN differ without colour vision.
 RR_PATTERNS = {"sf": "solid", "sp": "dots", "gn": "stripes", "up": "dashes", "kp": "solid"}
 RR_MARKS: dict[str, kit.RGB] = {
@@ -106,18 +113,26 @@ RR_MARKS: dict[str, kit.RGB] = {
     "up": kit.WHITE,
     "kp": kit.INK,
 }
-EMPTY_SLOT: kit.RGB = (255, 255, 255)
-CLOSED_SLOT: kit.RGB = (200, 196, 188)
+# Empty spaces are hollow, in a shade of the map: Southern Pacific's white tiles (black border, black
+# dots) are then the only white on the map, so they never read as empty spaces when small.
+EMPTY_SLOT: kit.RGB = (222, 214, 194)
+EMPTY_EDGE: kit.RGB = (176, 166, 146)
 RIVER: kit.RGB = (40, 120, 220)
 MOUNTAIN: kit.RGB = (120, 80, 40)
 CITY_FILL: kit.RGB = (255, 255, 255)
-SLOT_W = 11
-LANE_GAP = 7
+SLOT_W = 12
+LANE_GAP = 8
+CITY_R = 12
+CHIP = 17  # a railroad's square under a city it reaches
 
 
 def _xy(city: str) -> tuple[float, float]:
     c = BOARD.cities[city]
-    return (c.x - OFFSET_X) * SCALE + 10, (c.y - OFFSET_Y) * SCALE + 10
+    return (c.x - _MIN_X) * SCALE + LEFT, (c.y - _MIN_Y) * SCALE + TOP
+
+
+_MIN_X = min(c.x for c in BOARD.cities.values())
+_MIN_Y = min(c.y for c in BOARD.cities.values())
 
 
 def _slots(sid: int, lane: int) -> list[tuple[tuple[float, float], tuple[float, float]]]:
@@ -130,7 +145,7 @@ def _slots(sid: int, lane: int) -> list[tuple[tuple[float, float], tuple[float, 
     if section.double:
         shift = LANE_GAP if lane == 0 else -LANE_GAP
     nx, ny = -uy * shift, ux * shift
-    margin = 13  # keep clear of the city discs
+    margin = CITY_R + 3  # keep clear of the city discs
     usable = length - 2 * margin
     step = usable / section.spaces
     slots = []
@@ -174,56 +189,156 @@ def _rr_swatch(draw: ImageDraw.ImageDraw, rr: str, centre: tuple[float, float], 
     )
 
 
+Box = tuple[float, float, float, float]
+
+
+def _overlaps(a: Box, b: Box) -> bool:
+    return min(a[2], b[2]) > max(a[0], b[0]) and min(a[3], b[3]) > max(a[1], b[1])
+
+
+def _grow(box: Box, by: float) -> Box:
+    return (box[0] - by, box[1] - by, box[2] + by, box[3] + by)
+
+
+def _disc(city: str) -> Box:
+    x, y = _xy(city)
+    r = CITY_R + 4  # the bonus city's frame
+    return (x - r, y - r, x + r, y + r)
+
+
+def _chip_row(city: str, count: int) -> Box:
+    """Where the railroads reaching a city show: a row of squares just under it."""
+    x, y = _xy(city)
+    width = count * (CHIP + 2)
+    return (x - width / 2, y + CITY_R + 3, x + width / 2, y + CITY_R + 3 + CHIP)
+
+
+def _slot_points() -> list[tuple[float, float]]:
+    """Points along every space of the map: a label over track is allowed but costs."""
+    points = []
+    for sid, section in BOARD.sections.items():
+        for lane in range(section.lanes):
+            for p, q in _slots(sid, lane):
+                points += [p, _mid(p, q), q]
+    return points
+
+
+# Candidate places for a city's name around its disc: (dx, dy, anchor) per compass side, nearest first.
+_SIDES = {
+    "e": (1, 0, "lm"), "w": (-1, 0, "rm"), "n": (0, -1, "ms"), "s": (0, 1, "ma"),
+    "ne": (0.7, -0.7, "ls"), "nw": (-0.7, -0.7, "rs"), "se": (0.7, 0.7, "la"), "sw": (-0.7, 0.7, "ra"),
+}  # fmt: skip
+
+
+def _label_box(city: str, side: str, reach: float) -> tuple[tuple[float, float], str, Box]:
+    """The anchor point, Pillow anchor and ink box of a city's name put `reach` px off its centre."""
+    x, y = _xy(city)
+    dx, dy, anchor = _SIDES[side]
+    # names below a city go past its row of railroad squares
+    extra = CHIP + 2 if side in ("s", "se", "sw") else 0
+    at = (x + dx * reach, y + dy * (reach + extra))
+    w, h = kit.text_size(_city_name(city), LABEL, True, translate=False)
+    left = {"l": at[0], "m": at[0] - w / 2, "r": at[0] - w}[anchor[0]]
+    top = {"m": at[1] - h / 2, "s": at[1] - h, "a": at[1], "d": at[1] - h}[anchor[1]]
+    return at, anchor, (left - 3, top - 3, left + w + 3, top + h + 3)
+
+
+def _city_name(city: str) -> str:
+    name = BOARD.name(city)
+    return name.upper() if BOARD.cities[city].start else name
+
+
+def _place_labels() -> dict[str, tuple[tuple[float, float], str, Box]]:
+    """Every city's name where it overlaps no other name, disc or row of railroad squares, and covers
+    as little track as it can; its printed side first. Most crowded cities choose first."""
+    blocked: list[Box] = [_disc(c) for c in BOARD.cities]
+    blocked += [_chip_row(c, 3) for c in BOARD.cities if not BOARD.cities[c].start]
+    track = _slot_points()
+
+    def crowd(city: str) -> int:
+        x, y = _xy(city)
+        return sum(1 for other in BOARD.cities if other != city and abs(_xy(other)[0] - x) < 160
+                   and abs(_xy(other)[1] - y) < 60)
+
+    placed: dict[str, tuple[tuple[float, float], str, Box]] = {}
+    for city in sorted(BOARD.cities, key=lambda c: (-crowd(c), c)):
+        best = None
+        for reach_step, reach in enumerate((CITY_R + 6, CITY_R + 16, CITY_R + 28)):
+            for side in _SIDES:
+                at, anchor, box = _label_box(city, side, reach)
+                if box[0] < 2 or box[2] > WIDTH - 2 or box[1] < 2 or box[3] > MAP_H - 2:
+                    continue
+                if any(_overlaps(box, other) for other in blocked):
+                    continue
+                covered = sum(1 for px, py in track if box[0] <= px <= box[2] and box[1] <= py <= box[3])
+                cost = covered * 2 + reach_step * 6 + (0 if side == BOARD.cities[city].label else 3)
+                if best is None or cost < best[0]:
+                    best = (cost, at, anchor, box)
+        if best is None:  # nowhere free: the printed side (the layout test names the clash)
+            at, anchor, box = _label_box(city, BOARD.cities[city].label, CITY_R + 6)
+        else:
+            _, at, anchor, box = best
+        placed[city] = (at, anchor, box)
+        blocked.append(box)
+    return placed
+
+
+@lru_cache(maxsize=1)
+def _labels() -> dict[str, tuple[tuple[float, float], str, Box]]:
+    """The names' places, worked out once per process (city names are the same in every language)."""
+    return _place_labels()
+
+
 def _static() -> Image.Image:
-    """The map without track: empty slots, terrain marks, cities and their names."""
-    image = kit.new_canvas(WIDTH, HEIGHT)
+    """The map without track: empty spaces, terrain marks, cities and their names."""
+    image = kit.new_canvas(WIDTH, MAP_H, MAP_BG)
     draw = ImageDraw.Draw(image)
-    draw.rectangle((0, 0, MAP_W, STRIP_TOP - 6), fill=(236, 230, 214))
     for sid, section in BOARD.sections.items():
         for lane in range(section.lanes):
             for k, (p, q) in enumerate(_slots(sid, lane)):
-                kit.patterned_bar(draw, p, q, SLOT_W, EMPTY_SLOT, "solid", outline=kit.GRID)
+                kit.patterned_bar(draw, p, q, SLOT_W, EMPTY_SLOT, "solid", outline=EMPTY_EDGE)
                 if section.terrain[k] != "plain":
                     _terrain_mark(draw, _mid(p, q), section.terrain[k])
     for city in BOARD.cities.values():
         x, y = _xy(city.id)
+        r = CITY_R
         if city.start:
-            draw.rectangle((x - 10, y - 10, x + 10, y + 10), fill=kit.INK)
+            draw.rectangle((x - r + 1, y - r + 1, x + r - 1, y + r - 1), fill=kit.INK)
         else:
-            draw.ellipse((x - 11, y - 11, x + 11, y + 11), fill=CITY_FILL, outline=kit.INK, width=2)
-            kit.text(draw, (x, y), str(city.value), 15, kit.INK, bold=True, anchor="mm")
+            draw.ellipse((x - r, y - r, x + r, y + r), fill=CITY_FILL, outline=kit.INK, width=2)
+            kit.text(draw, (x, y), str(city.value), SMALL, kit.INK, bold=True, anchor="mm", translate=False,
+                     kind="glyph")
         for rr, railroad in BOARD.railroads.items():
             if railroad.bonus_city == city.id:
-                # A railroad's bonus city: a square frame in its colour, with its code.
-                draw.rectangle((x - 15, y - 15, x + 15, y + 15), outline=kit.INK, width=5)
-                draw.rectangle((x - 14, y - 14, x + 14, y + 14), outline=RR_COLOURS[rr], width=3)
-        _city_label(draw, city.id)
-    _legend(draw)
+                # A railroad's bonus city: a square frame in its colour.
+                draw.rectangle((x - r - 4, y - r - 4, x + r + 4, y + r + 4), outline=kit.INK, width=5)
+                draw.rectangle((x - r - 3, y - r - 3, x + r + 3, y + r + 3), outline=RR_COLOURS[rr], width=3)
+        kit.mark(_grow(_disc(city.id), -2), "city")
     return image
 
 
-_LABEL_OFFSETS = {
-    "n": (0, -20, "ms"), "s": (0, 20, "ma"), "e": (18, 0, "lm"), "w": (-18, 0, "rm"),
-    "ne": (14, -14, "ls"), "nw": (-14, -14, "rs"), "se": (14, 14, "la"), "sw": (-14, 14, "ra"),
-}  # fmt: skip
+def _names_layer() -> Image.Image:
+    """The cities' names on a clear layer, pasted over the track: a tile never hides a name."""
+    image = Image.new("RGBA", (WIDTH, MAP_H), (0, 0, 0, 0))
+    draw = ImageDraw.Draw(image)
+    for city, (at, anchor, _box) in _labels().items():
+        kit.text(draw, at, _city_name(city), LABEL, kit.INK, bold=True, halo=MAP_BG, anchor=anchor,
+                 translate=False)
+    return image
 
 
-def _label_anchor(city: str) -> tuple[float, float, str]:
-    x, y = _xy(city)
-    dx, dy, anchor = _LABEL_OFFSETS[BOARD.cities[city].label]
-    return x + dx, y + dy, anchor
+def _free_spot(candidates: list[Box], blocked: list[Box]) -> Box | None:
+    return next((box for box in candidates if not any(_overlaps(box, other) for other in blocked)
+                 and box[0] >= 0 and box[2] <= WIDTH and box[1] >= 0 and box[3] <= MAP_H), None)
 
 
-def _city_label(draw: ImageDraw.ImageDraw, city: str) -> None:
-    x, y, anchor = _label_anchor(city)
-    name = BOARD.name(city)
-    if BOARD.cities[city].start:
-        name = name.upper()
-    kit.text(draw, (x, y), name, 15, kit.INK, bold=True, halo=kit.PAPER, anchor=anchor, translate=False)
+def _tag_size(label: str) -> tuple[float, float]:
+    w, _ = kit.text_size(label, SMALL, True, translate=False)
+    return w + 10, 22
 
 
 def _board_layer(image: Image.Image, view: dict[str, Any]) -> None:
-    """Track, reserved spaces, open-section arrows, railheads, connection pips, last tiles."""
+    """Track, reserved spaces, open-section arrows, railheads, the railroads at each city, last tiles."""
     draw = ImageDraw.Draw(image)
     laid: dict[tuple[int, int], dict[str, Any]] = {
         (lane["section"], lane["lane"]): lane for lane in view["lanes"]
@@ -237,12 +352,12 @@ def _board_layer(image: Image.Image, view: dict[str, Any]) -> None:
         for k in range(lane["spaces"]):
             p, q = slots[_space_index(sid, lane["from"], k)]
             if k < lane["tiles"]:
-                kit.patterned_bar(
-                    draw, p, q, SLOT_W + 2, RR_COLOURS[rr], RR_PATTERNS[rr], RR_MARKS[rr], kit.INK, 7
-                )
+                kit.patterned_bar(draw, p, q, SLOT_W + 2, RR_COLOURS[rr], RR_PATTERNS[rr], RR_MARKS[rr], kit.INK, 7)
+                if rr == "sp":  # white tiles get a second border: never mistaken for a hollow space
+                    _outline(draw, p, q, kit.INK, SLOT_W + 4, 2)
             else:
                 # Reserved: only this railroad's line can fill these spaces.
-                kit.patterned_bar(draw, p, q, SLOT_W + 2, EMPTY_SLOT, "solid", outline=None)
+                kit.patterned_bar(draw, p, q, SLOT_W + 2, MAP_BG, "solid", outline=None)
                 _dashed_outline(draw, p, q, RR_COLOURS[rr] if rr != "sp" else kit.INK)
     # Arrows: where each railroad can start building from a railhead at a city.
     arrows: dict[tuple[int, str], list[str]] = {}
@@ -267,7 +382,7 @@ def _board_layer(image: Image.Image, view: dict[str, Any]) -> None:
         length = math.hypot(ox - cx, oy - cy)
         ux, uy = (ox - cx) / length, (oy - cy) / length
         for i, rr in enumerate(rrs):
-            t = 26 + i * 11
+            t = 28 + i * 12
             _arrow(draw, (cx + ux * t, cy + uy * t), (ux, uy), rr)
     for sid, lane_index, index, _rr in view["last_tiles"]:
         lane = laid.get((sid, lane_index))
@@ -275,20 +390,9 @@ def _board_layer(image: Image.Image, view: dict[str, Any]) -> None:
             continue
         p, q = _slots(sid, lane_index)[_space_index(sid, lane["from"], index)]
         _outline(draw, p, q, kit.HIGHLIGHT, SLOT_W + 10, 4)
-    # Lane labels (which railroad) at the middle of every claimed lane.
-    for (sid, lane_index), lane in laid.items():
-        slots = _slots(sid, lane_index)
-        p, q = slots[0][0], slots[-1][1]
-        x, y = _mid(p, q)
-        if BOARD.sections[sid].double:
-            (ax, ay), (bx, by) = _xy(BOARD.sections[sid].a), _xy(BOARD.sections[sid].b)
-            length = math.hypot(bx - ax, by - ay)
-            sign = 1 if lane_index == 0 else -1
-            x, y = x - (by - ay) / length * 14 * sign, y + (bx - ax) / length * 14 * sign
-        if lane["tiles"] < 2 or lane["spaces"] < 3:
-            continue  # short or barely started lanes: colour, pattern and railhead tag say enough
-        _paste(image, _sprite("lane", lane["rr"].upper(), lane["rr"]), (x, y))
-    # Connection pips under each city: one per railroad that reaches it.
+    # What may not be covered from here on: names, city discs, and the rows of railroad squares.
+    blocked: list[Box] = [box for *_, box in _labels().values()] + [_disc(c) for c in BOARD.cities]
+    # The railroads that reach each city: a square each, in its colour and pattern, under the city.
     reach: dict[str, list[str]] = {}
     for rr in RAILROADS:
         for city in view["connected"][rr]:
@@ -296,35 +400,74 @@ def _board_layer(image: Image.Image, view: dict[str, Any]) -> None:
     for city, rrs in reach.items():
         if BOARD.cities[city].start:
             continue
-        x, y = _xy(city)
-        width = len(rrs) * 10
+        row = _chip_row(city, len(rrs))
         for i, rr in enumerate(rrs):
-            px = x - width / 2 + i * 10 + 5
-            draw.rectangle((px - 5, y + 12, px + 5, y + 22), fill=RR_COLOURS[rr], outline=kit.INK)
-        # The count is what scores (value x railroads): a badge on the side away from the name.
-        dx = _LABEL_OFFSETS[BOARD.cities[city].label][0]
-        bx = x - 17 if dx > 0 else x + 17
-        _paste(image, _sprite("badge", f"x{len(rrs)}", ""), (bx, y - 11))
-    # Railhead tags; at a city they sit opposite its name and stack.
-    stacked: dict[str, int] = {}
+            x0 = row[0] + 1 + i * (CHIP + 2)
+            _chip(draw, rr, (x0, row[1], x0 + CHIP, row[3]))
+        kit.mark(row, "railroads at " + city)
+        blocked.append(row)
+    # Railhead tags: at a city, the nearest free place around it; on a section, beside its last tile.
     for rr in RAILROADS:
         for head in view["lines"][rr]:
             tag = f"{rr.upper()}{head['line']}"
+            w, h = _tag_size(tag)
             if "at" in head:
-                city = head["at"]
-                x, y = _xy(city)
-                dx, dy, _ = _LABEL_OFFSETS[BOARD.cities[city].label]
-                level = stacked.get(city, 0)
-                stacked[city] = level + 1
-                x -= (1 if dx > 0 else -1 if dx < 0 else 0) * 30
-                y += (24 + 21 * level) if dy <= 0 else -(24 + 21 * level)
+                x, y = _xy(head["at"])
+                reach_px = [CITY_R + 4 + h / 2, CITY_R + 10 + h, CITY_R + 16 + 1.5 * h]
             else:
                 lane = laid[(head["section"], head["lane"])]
                 slots = _slots(head["section"], head["lane"])
                 p, q = slots[_space_index(head["section"], lane["from"], lane["tiles"] - 1)]
                 x, y = _mid(p, q)
-                y -= 16
-            _paste(image, _sprite("tag", tag, rr), (x, y))
+                reach_px = [h / 2 + 6, h + 8, 1.5 * h + 10]
+            candidates = []
+            for r in reach_px:
+                for angle in range(-90, 270, 30):
+                    cx = x + math.cos(math.radians(angle)) * (r + w / 2 - h / 2)
+                    cy = y + math.sin(math.radians(angle)) * r
+                    candidates.append((cx - w / 2, cy - h / 2, cx + w / 2, cy + h / 2))
+            box = _free_spot(candidates, blocked) or candidates[0]
+            blocked.append(box)
+            _tag(draw, ((box[0] + box[2]) / 2, (box[1] + box[3]) / 2), tag, rr)
+    # Lane labels (which railroad) beside the middle of long claimed lanes, where there is room.
+    for (sid, lane_index), lane in laid.items():
+        if lane["tiles"] < 2 or lane["spaces"] < 3:
+            continue  # short or barely started lanes: colour, pattern and railhead tag say enough
+        slots = _slots(sid, lane_index)
+        x, y = _mid(slots[0][0], slots[-1][1])
+        (ax, ay), (bx, by) = _xy(BOARD.sections[sid].a), _xy(BOARD.sections[sid].b)
+        length = math.hypot(bx - ax, by - ay)
+        nx, ny = -(by - ay) / length, (bx - ax) / length
+        sign = -1 if lane_index == 1 else 1
+        label = lane["rr"].upper()
+        w, h = kit.text_size(label, SMALL, True, translate=False)
+        candidates = []
+        for off in (16, 24):
+            cx, cy = x + nx * off * sign, y + ny * off * sign
+            candidates.append((cx - w / 2 - 3, cy - h / 2 - 3, cx + w / 2 + 3, cy + h / 2 + 3))
+        box = _free_spot(candidates, blocked)
+        if box is None:
+            continue
+        blocked.append(box)
+        draw.rectangle(box, fill=kit.WHITE)
+        kit.text(draw, ((box[0] + box[2]) / 2, (box[1] + box[3]) / 2), label, SMALL, kit.INK, bold=True,
+                 anchor="mm", translate=False)
+
+
+def _chip(draw: ImageDraw.ImageDraw, rr: str, box: Box) -> None:
+    """One railroad's square: its colour and pattern (dots, stripes, dashes), with a dark border."""
+    x0, y0, x1, y1 = box
+    draw.rectangle(box, fill=RR_COLOURS[rr], outline=kit.INK, width=2)
+    mark = RR_MARKS[rr]
+    cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
+    pattern = RR_PATTERNS[rr]
+    if pattern == "dots":  # one dot: a small square must still read as white (Southern Pacific)
+        draw.ellipse((cx - 2.5, cy - 2.5, cx + 2.5, cy + 2.5), fill=mark)
+    elif pattern == "stripes":
+        draw.line([(x0 + 3, y1 - 5), (x1 - 5, y0 + 3)], fill=mark, width=2)
+        draw.line([(x0 + 7, y1 - 3), (x1 - 3, y0 + 7)], fill=mark, width=2)
+    elif pattern == "dashes":
+        draw.line([(x0 + 4, cy), (x1 - 4, cy)], fill=mark, width=3)
 
 
 def _outline(
@@ -367,37 +510,14 @@ def _arrow(
     draw.polygon([tip, left, right], fill=RR_COLOURS[rr], outline=kit.INK, width=2)
 
 
-@lru_cache(maxsize=256)
-def _sprite(kind: str, label: str, rr: str) -> Image.Image:
-    """A small label drawn once per process and pasted after (text is the slowest thing to draw)."""
-    # Railroad codes and counts ("SF1", "x2") read the same in every language.
-    w, _ = kit.text_size(label, 14, True, translate=False)
-    size = (int(w) + 14, 24)
-    sprite = Image.new("RGBA", size, (0, 0, 0, 0))
-    draw = ImageDraw.Draw(sprite)
-    centre = (size[0] / 2, size[1] / 2)
-    if kind == "tag":
-        _tag(draw, centre, label, rr)
-    elif kind == "lane":
-        draw.rectangle((centre[0] - 11, 4, centre[0] + 11, 20), fill=kit.WHITE)
-        kit.text(draw, centre, label, 14, kit.INK, anchor="mm", translate=False)
-    else:
-        draw.ellipse((centre[0] - 11, 1, centre[0] + 11, 23), fill=kit.INK)
-        kit.text(draw, centre, label, 13, kit.WHITE, anchor="mm", translate=False)
-    return sprite
-
-
-def _paste(image: Image.Image, sprite: Image.Image, centre: tuple[float, float]) -> None:
-    x, y = centre
-    image.paste(sprite, (int(x - sprite.width / 2), int(y - sprite.height / 2)), sprite)
-
-
 def _tag(draw: ImageDraw.ImageDraw, centre: tuple[float, float], label: str, rr: str) -> None:
+    """A railhead's tag: its line's name ("SF1") on the railroad's colour."""
     x, y = centre
-    w, _ = kit.text_size(label, 14, True, translate=False)
-    box = (x - w / 2 - 4, y - 10, x + w / 2 + 4, y + 10)
+    w, h = _tag_size(label)
+    box = (x - w / 2, y - h / 2, x + w / 2, y + h / 2)
     draw.rounded_rectangle(box, 4, fill=RR_COLOURS[rr], outline=kit.INK, width=2)
-    kit.text(draw, (x, y), label, 14, RR_MARKS[rr], anchor="mm", translate=False)
+    kit.text(draw, (x, y), label, SMALL, RR_MARKS[rr] if rr != "sp" else kit.INK, bold=True, anchor="mm",
+             translate=False)
 
 
 # --------------------------------------------------------------------------- words
@@ -410,71 +530,86 @@ def _name(names: list[str], seat: int) -> str:
 # --------------------------------------------------------------------------- panel
 
 
-def _panel(image: Image.Image, view: dict[str, Any], names: list[str]) -> None:
-    panel = kit.Panel(image, (MAP_W, 0, WIDTH, HEIGHT))
-    panel.title("Santa Fe")
+def _status(view: dict[str, Any]) -> str:
     if view["over"]:
-        panel.line(f"Game over after round {view['round']}", 20, bold=True)
-    elif view["round"] == 0:
-        panel.line("Before round 1: engineer step", 20, bold=True)
-    else:
-        panel.line(f"Round {view['round']}: {view['phase_name']}", 20, bold=True)
-    # Names are cut first so that a long first player's name leaves room for whoever is to act.
-    short = {s: kit.fit(_name(names, s), 16, 150, translate=False) for s in range(view["num_seats"])}
-    to_act = ", ".join(short[s] for s in view["to_act"]) or "-"
-    first = kit.fill_in("First player: {first}   To act: {to_act}", first=short[view["first_player"]], to_act=to_act)
-    panel.line(kit.fit(first, 16, panel.width, translate=False), 16, translate=False)
-    extra = []
-    if view["options"]["advanced"]:
-        extra.append("advanced")
-    if view["options"]["tile_buying"]:
-        extra.append("tile buying" + (" (bought tiles only)" if view["bought_phase"] else ""))
-    counts = kit.fill_in(
-        "Deck {deck}   DT pile {dt}   Engineers {engineers}",
-        deck=view["deck"], dt=view["dt_pile"], engineers=view["engineers_left"],
-    )
-    options = kit.tr(f"({', '.join(extra)})") if extra else ""
-    if options and kit.text_size(f"{counts}   {options}", 16, translate=False)[0] <= panel.width:
-        counts, options = f"{counts}   {options}", ""
-    panel.line(kit.fit(counts, 16, panel.width, translate=False), 16, translate=False)
-    if options:  # too long for one line (in Japanese): the table's options get their own
-        panel.line(kit.fit(options, 16, panel.width, translate=False), 16, translate=False)
-    panel.rule()
-    # Column heads over their columns (one spaced-out string would not line up in another language).
-    y = panel.y
-    kit.text(panel.draw, (panel.x, y), "Railroad", 15, kit.MUTED)
-    kit.text(panel.draw, (panel.x + 150, y), "tiles", 15, kit.MUTED, anchor="ra")
-    kit.text(panel.draw, (panel.x + 205, y), "branch", 15, kit.MUTED, anchor="ra")
-    kit.text(panel.draw, (panel.x + 228, y), "bonus city", 15, kit.MUTED)
-    panel.gap(int(15 * 1.35))
-    for rr in RAILROADS:
-        y = panel.y + 10
-        _rr_swatch(panel.draw, rr, (panel.x + 16, y))
-        kit.text(panel.draw, (panel.x + 38, y), rr.upper(), 17, kit.INK, bold=True, anchor="lm", translate=False)
-        kit.text(panel.draw, (panel.x + 150, y), str(view["supply"][rr]), 17, kit.INK, anchor="rm")
-        kit.text(panel.draw, (panel.x + 205, y), str(view["branch_piles"][rr]), 17, kit.INK, anchor="rm")
-        city = BOARD.name(BOARD.railroads[rr].bonus_city)
-        kit.text(panel.draw, (panel.x + 228, y), city, 16, kit.INK, anchor="lm", translate=False)
-        panel.gap(24)
-    panel.rule()
-    result = view.get("result")
-    ranks = {}
-    if result:
-        ranks = {line["seat"]: line for line in result["seats"]}
-    for entry in view["seats"]:
-        seat = entry["seat"]
-        label = _name(names, seat)
-        if seat in ranks:
-            label = f"#{ranks[seat]['rank']} {label}"
-            # At the end the breakdown replaces the played row (it lists every card and the money).
-            note = ", ".join(
-                f"{kit.tr(k) if k == 'money' else k} {v}" for k, v in ranks[seat]["breakdown"].items()
-            )
-        else:
-            note = _seat_note(view, entry)
-        panel.player_row(seat, label, entry["score"], seat in view["to_act"], size=19)
-        panel.wrapped(note, 15, indent=40, translate=False)
-        panel.gap(2)
+        return f"Game over after round {view['round']}"
+    if view["round"] == 0:
+        return "Before round 1: engineer step"
+    return f"Round {view['round']}: {view['phase_name']}"
+
+
+def _panel(page: kit.Page, view: dict[str, Any], names: list[str]) -> None:
+    with page.panel(3000) as panel:
+        size = 19
+        panel.line(kit.fit(_status(view), 24, panel.width, True), 24, bold=True, translate=False)
+        # Names are cut first so that a long first player's name leaves room for whoever is to act.
+        short = {s: kit.fit(_name(names, s), size, 260, translate=False) for s in range(view["num_seats"])}
+        to_act = ", ".join(short[s] for s in view["to_act"]) or "-"
+        panel.wrapped(kit.fill_in("First player: {first}   To act: {to_act}", first=short[view["first_player"]],
+                                  to_act=to_act), size, translate=False)
+        extra = []
+        if view["options"]["advanced"]:
+            extra.append("advanced")
+        if view["options"]["tile_buying"]:
+            extra.append("tile buying" + (" (bought tiles only)" if view["bought_phase"] else ""))
+        counts = kit.fill_in(
+            "Deck {deck}   DT pile {dt}   Engineers {engineers}",
+            deck=view["deck"], dt=view["dt_pile"], engineers=view["engineers_left"],
+        )
+        if extra:
+            counts += "   " + kit.tr(f"({', '.join(extra)})")
+        panel.wrapped(counts, size, translate=False)
+        panel.rule()
+        result = view.get("result")
+        ranks = {line["seat"]: line for line in result["seats"]} if result else {}
+        for entry in view["seats"]:
+            seat = entry["seat"]
+            label = _name(names, seat)
+            if seat in ranks:
+                label = f"#{ranks[seat]['rank']} {label}"
+                # At the end the breakdown replaces the played row (it lists every card and the money).
+                note = ", ".join(
+                    f"{kit.tr(k) if k == 'money' else k} {v}" for k, v in ranks[seat]["breakdown"].items()
+                )
+            else:
+                note = _seat_note(view, entry)
+            panel.player_row(seat, label, entry["score"], seat in view["to_act"], size=21)
+            panel.wrapped(note, 18, indent=44, translate=False)
+            panel.gap(4)
+        panel.rule()
+        # The railroads: columns over their values (one spaced-out string would not line up in Japanese).
+        columns = (panel.x, panel.x + 230, panel.x + 340, panel.x + 380)
+        y = panel.y
+        kit.text(panel.draw, (columns[0], y), "Railroad", 17, kit.MUTED, kind="panel")
+        kit.text(panel.draw, (columns[1], y), "tiles", 17, kit.MUTED, anchor="ra", kind="panel")
+        kit.text(panel.draw, (columns[2], y), "branch", 17, kit.MUTED, anchor="ra", kind="panel")
+        kit.text(panel.draw, (columns[3], y), "bonus city", 17, kit.MUTED, kind="panel")
+        panel.gap(28)
+        for rr in RAILROADS:
+            y = panel.y + 12
+            _rr_swatch(panel.draw, rr, (panel.x + 18, y))
+            kit.text(panel.draw, (panel.x + 44, y), BOARD.railroads[rr].name, 18, kit.INK, bold=True, anchor="lm",
+                     translate=False, kind="panel")
+            kit.text(panel.draw, (columns[1], y), str(view["supply"][rr]), 18, kit.INK, anchor="rm", kind="panel")
+            kit.text(panel.draw, (columns[2], y), str(view["branch_piles"][rr]), 18, kit.INK, anchor="rm",
+                     kind="panel")
+            city = BOARD.name(BOARD.railroads[rr].bonus_city)
+            kit.text(panel.draw, (columns[3], y), city, 18, kit.INK, anchor="lm", translate=False, kind="panel")
+            panel.gap(28)
+        panel.rule()
+        # Where every line can go next, in move notation: what to type after "lay <rr> <n>".
+        panel.line("Next spaces per line (lay <rr> <line> <city>)", 19, bold=True)
+        for rr in RAILROADS:
+            top = panel.y
+            _rr_swatch(panel.draw, rr, (panel.x + 16, top + 12), 26)
+            panel.wrapped(_next_text(view, rr), 17, indent=40, translate=False)
+            panel.y = max(panel.y, top + 26)
+        panel.rule()
+        panel.line("Last action", 19, bold=True)
+        for text in view["log"][-4:]:
+            panel.wrapped(kit.say(text, names), 17, translate=False)
+        panel.rule()
+        _legend(panel)
 
 
 def _seat_note(view: dict[str, Any], entry: dict[str, Any]) -> str:
@@ -510,26 +645,6 @@ def _seat_note(view: dict[str, Any], entry: dict[str, Any]) -> str:
     return " | ".join(bits)
 
 
-def _strip(image: Image.Image, view: dict[str, Any], names: list[str]) -> None:
-    """Below the map: the last events and a legend."""
-    draw = ImageDraw.Draw(image)
-    x, y = 14, STRIP_TOP
-    kit.text(draw, (x, y), "Last action", 17, kit.INK, bold=True)
-    y += 24
-    for text in view["log"][-4:]:
-        kit.text(draw, (x, y), kit.fit(kit.say(text, names), 15, MAP_W - 2 * x, translate=False), 15, kit.INK, translate=False)
-        y += 20
-    # Where every line can go next, in move notation: what to type after "lay <rr> <n>".
-    y = STRIP_TOP + 24 + 4 * 20 + 8
-    kit.text(draw, (x, y), "Next spaces per line (lay <rr> <line> <city>)", 17, kit.INK, bold=True)
-    y += 24
-    for rr in RAILROADS:
-        _rr_swatch(draw, rr, (x + 16, y + 8), 26)
-        line = kit.fit(_next_text(view, rr), 15, MAP_W - x - 36 - 8, translate=False)
-        kit.text(draw, (x + 36, y + 8), line, 15, kit.INK, anchor="lm", translate=False)
-        y += 20
-
-
 def _next_text(view: dict[str, Any], rr: str) -> str:
     """One line per railroad: each line's railhead and the cities (ids, as typed) its next tile may go toward."""
     if view["supply"][rr] <= 0 and not view["bought_phase"]:
@@ -556,66 +671,76 @@ def _next_text(view: dict[str, Any], rr: str) -> str:
     return "   ".join(parts)
 
 
-def _legend(draw: ImageDraw.ImageDraw) -> None:
-    """The legend at the bottom of the strip (part of the static layer).
+def _legend(panel: kit.Panel) -> None:
+    """What the marks of the map mean: each item an icon and its words, as many to a row as fit."""
+    draw = panel.draw
+    size = 17
 
-    Each item sits at its place in the English layout, or further right when the label before it
-    is longer (Japanese labels are wider).
-    """
-    x, y = 14, HEIGHT - 118
-    draw.line([(x, y - 8), (MAP_W - 14, y - 8)], fill=kit.GRID)
-    col = x
-    for rr in RAILROADS:
-        name = BOARD.railroads[rr].name
-        _rr_swatch(draw, rr, (col + 16, y + 8))
-        kit.text(draw, (col + 36, y + 8), name, 15, kit.INK, anchor="lm", translate=False)
-        col += 44 + kit.text_size(name, 15, translate=False)[0] + 14
-    y += 28
+    def row(items: list[tuple[Any, str]]) -> None:
+        x, y = panel.x, panel.y + 12
+        for icon, label in items:
+            words = kit.tr(label)
+            width = 44 + kit.text_size(words, size, translate=False)[0]
+            if x > panel.x and x + width > panel.right - panel.pad:
+                x, y = panel.x, y + 28
+            icon((x + 16, y))
+            kit.text(draw, (x + 38, y), words, size, kit.INK, anchor="lm", translate=False, kind="panel")
+            x += width + 18
+        panel.y = y + 18
 
-    def label(at: float, s: str) -> float:
-        kit.text(draw, (at, y + 8), s, 15, kit.INK, anchor="lm")
-        return at + kit.text_size(s, 15)[0] + 16  # where the next item may start
+    row([(lambda c, rr=rr: _rr_swatch(draw, rr, c), BOARD.railroads[rr].name) for rr in RAILROADS])
+    row([
+        (lambda c: _arrow(draw, c, (1, 0), "kp"), "railroad can start this section from its railhead"),
+        (lambda c: _dashed_outline(draw, (c[0] - 14, c[1]), (c[0] + 14, c[1]), kit.INK),
+         "space reserved for the railroad building it"),
+        (lambda c: _tag(draw, c, "SF1", "sf"), "railhead of line 1"),
+        (lambda c: _chip(draw, "up", (c[0] - 8, c[1] - 8, c[0] + 9, c[1] + 9)), "railroad reaching the city"),
+        (lambda c: kit.patterned_bar(draw, (c[0] - 14, c[1]), (c[0] + 14, c[1]), SLOT_W, EMPTY_SLOT, "solid",
+                                     outline=EMPTY_EDGE), "empty space"),
+        (lambda c: _terrain_mark(draw, c, "river"), "river"),
+        (lambda c: _terrain_mark(draw, c, "mountain"), "mountain"),
+        (lambda c: draw.rectangle((c[0] - 8, c[1] - 8, c[0] + 8, c[1] + 8), outline=kit.HIGHLIGHT, width=3),
+         "last tile"),
+        (lambda c: draw.rectangle((c[0] - 8, c[1] - 8, c[0] + 8, c[1] + 8), outline=kit.INK, width=3),
+         "bonus city"),
+        (lambda c: draw.rectangle((c[0] - 8, c[1] - 8, c[0] + 8, c[1] + 8), fill=kit.INK), "start city"),
+    ])
+    panel.gap(6)
+    panel.wrapped("Stand-in map: our own board. Under a city: a square per railroad that reaches it (a city "
+                  "scores its value x the railroads there).", size, kit.MUTED)
 
-    _arrow(draw, (x + 10, y + 8), (1, 0), "kp")
-    end = label(x + 24, "railroad can start this section from its railhead")
-    at = max(x + 440, end)
-    _dashed_outline(draw, (at, y + 8), (at + 30, y + 8), kit.INK)
-    label(at + 40, "space reserved for the railroad building it")
-    y += 26
-    _tag(draw, (x + 22, y + 8), "SF1", "sf")
-    end = label(x + 46, "railhead of line 1")
-    at = max(x + 210, end)
-    _terrain_mark(draw, (at, y + 8), "river")
-    end = label(at + 12, "river")
-    at = max(x + 280, end)
-    _terrain_mark(draw, (at, y + 8), "mountain")
-    end = label(at + 12, "mountain")
-    at = max(x + 380, end)
-    draw.rectangle((at, y, at + 16, y + 16), outline=kit.HIGHLIGHT, width=3)
-    end = label(at + 24, "last tile")
-    at = max(x + 490, end)
-    draw.rectangle((at, y + 1, at + 14, y + 15), outline=kit.INK, width=3)
-    end = label(at + 22, "bonus city")
-    at = max(x + 610, end)
-    draw.rectangle((at, y + 1, at + 14, y + 15), fill=kit.INK)
-    label(at + 22, "start city")
-    y += 26
-    kit.text(
-        draw,
-        (x, y),
-        "Stand-in map: our own board. Under a city: a pip per railroad that reaches it; x2 = two railroads.",
-        15,
-        kit.MUTED,
-    )
+
+def _headline(view: dict[str, Any], names: list[str]) -> tuple[str, str | None, int | None]:
+    """Whose turn: one seat's name in a template, or the step when several (or nobody) must act."""
+    if view["over"]:
+        winners = [line["seat"] for line in (view.get("result") or {}).get("seats", []) if line["rank"] == 1]
+        if len(winners) == 1:
+            return "Game over: {who} wins", _name(names, winners[0]), winners[0]
+        return kit.tr(_status(view)), None, None
+    if len(view["to_act"]) == 1:
+        seat = view["to_act"][0]
+        return "{who}: " + kit.tr(_status(view)), _name(names, seat), seat
+    return kit.tr(_status(view)), None, None
 
 
 def board(view: dict[str, Any], names: list[str]) -> bytes:
-    """The public image (from view(None))."""
-    image = kit.static_layer("santa_fe/map", _static)
-    _board_layer(image, view)
-    _strip(image, view, names)
-    _panel(image, view, names)
-    return kit.encode(image)
+    """The public image (from view(None)): turn card, the map at full width, then the panel."""
+    page = kit.Page(WIDTH)
+    headline, who, accent = _headline(view, names)
+    seats = [
+        kit.SeatScore(entry["seat"], _name(names, entry["seat"]), entry["score"], entry["seat"] in view["to_act"],
+                      f"${entry['money']}")
+        for entry in view["seats"]
+    ]
+    happened = kit.say(view["log"][-1], names) if view["log"] else ""
+    page.turn_card(headline, happened, seats, who=who, accent=accent)
+    with page.block(height=MAP_H) as image:
+        image.paste(kit.static_layer("santa_fe/map", _static))
+        _board_layer(image, view)
+        names_layer = kit.static("santa_fe/names", _names_layer)  # pasted, never drawn on: no copy
+        image.paste(names_layer, (0, 0), names_layer)
+    _panel(page, view, names)
+    return kit.encode(page.image())
 
 
 # --------------------------------------------------------------------------- alt text
@@ -649,8 +774,7 @@ def hand(view: dict[str, Any], names: list[str]) -> bytes:
     seat = view["seat"]
     me = view["seats"][seat] if seat is not None else None
     cards = view.get("hand", [])
-    height = 560
-    image = kit.new_canvas(1200, height, kit.WHITE)
+    image = kit.new_canvas(1200, 1400, kit.WHITE)  # cut to what is drawn: every line wraps, none is cut off
     draw = ImageDraw.Draw(image)
     who = _name(names, seat) if seat is not None else kit.tr("spectator")
     title = kit.fit(f"Santa Fe - {who}", 28, 630, bold=True, translate=False)
@@ -694,7 +818,7 @@ def hand(view: dict[str, Any], names: list[str]) -> bytes:
             x, y = 20, y + 150
     if not cards:
         kit.text(draw, (20, y), "none", 18, kit.MUTED)
-    y = 300
+    y = 126 + (-(-len(cards) // 6) * 150 if cards else 40) + 10  # below the last row of cards
     pending = view.get("pending")
     width = 1200 - 40
     if pending:
@@ -705,9 +829,10 @@ def hand(view: dict[str, Any], names: list[str]) -> bytes:
         played = ", ".join(
             f"{c['name']} {c['value']}x{len(c['railroads'])}={c['points']}" for c in me["played"]
         )
-        line = kit.fit(kit.fill_in("Played: {cards}", cards=played), 17, width, translate=False)
-        kit.text(draw, (20, y), line, 17, kit.INK, translate=False)
-        y += 28
+        for line in kit.wrap_lines(kit.fill_in("Played: {cards}", cards=played), 17, width):
+            kit.text(draw, (20, y), line, 17, kit.INK, translate=False)
+            y += 24
+        y += 4
     history = view.get("exchange_history", [])
     if history:
         kit.text(draw, (20, y), "Exchanges:", 17, kit.INK, bold=True)
@@ -716,15 +841,17 @@ def hand(view: dict[str, Any], names: list[str]) -> bytes:
             out = ", ".join(BOARD.name(c) for c in item["out"])
             got = ", ".join(BOARD.name(c) for c in item["in"])
             line = kit.fill_in("round {round}: gave {out}; drew {drawn}", round=item["round"], out=out, drawn=got)
-            kit.text(draw, (34, y), kit.fit(line, 16, width - 14, translate=False), 16, kit.INK, translate=False)
-            y += 22
+            for part in kit.wrap_lines(line, 16, width - 14):
+                kit.text(draw, (34, y), part, 16, kit.INK, translate=False)
+                y += 22
     y = max(y + 8, 420)
     kit.text(draw, (20, y), "Recent", 17, kit.INK, bold=True)
     y += 24
     for text in view["log"][-4:]:
-        kit.text(draw, (20, y), kit.fit(kit.say(text, names), 15, width, translate=False), 15, kit.INK, translate=False)
-        y += 20
-    return kit.encode(image)
+        for part in kit.wrap_lines(kit.say(text, names), 16, width):
+            kit.text(draw, (20, y), part, 16, kit.INK, translate=False)
+            y += 22
+    return kit.encode(image.crop((0, 0, 1200, min(image.height, y + 16))))
 
 
 def _city_card(draw: ImageDraw.ImageDraw, corner: tuple[int, int], card: dict[str, Any]) -> None:

@@ -1,11 +1,12 @@
-"""Santa Fe images: valid PNGs for every phase of played games, last tile highlighted, private vs public."""
+"""Santa Fe images: valid PNGs for every phase of played games, last tile highlighted, private vs public,
+names placed apart, the railroads at each city, Southern Pacific's tiles apart from empty spaces."""
 
 from __future__ import annotations
 
+import io
 import json
-from functools import partial
 
-from PIL import ImageChops
+from PIL import Image, ImageChops
 
 import render
 from render import kit
@@ -18,7 +19,22 @@ from rules.santa_fe.state import SantaFeState
 from tests.render.png import decode_png
 
 NAMES = ["Ann", "Bob", "Cid", "Dee", "Eve"]
-_decode = partial(decode_png, size=(1600, 1000))  # a hand: size=None
+
+
+def _decode(data: bytes, size: tuple[int, int] | None | str = "board") -> Image.Image:
+    """A board is a portrait page of the kit's width; a hand (size=None) any size."""
+    image = decode_png(data, size=None if size == "board" else size)
+    if size == "board":
+        assert image.width == sf_render.WIDTH and image.height > image.width
+    return image
+
+
+def _map_top(view: dict) -> float:
+    """Where the map starts on the page: from the box recorded for a city's disc."""
+    with kit.recording() as boxes:
+        sf_render.board(view, NAMES[: view["num_seats"]])
+    denver = next(b for b in boxes if b.text == "city" and abs(b.box[0] - (sf_render._disc("denver")[0] + 2)) < 0.5)
+    return denver.box[1] - (sf_render._disc("denver")[1] + 2)
 
 
 def _play(n: int, options: dict, seed: int, stop_at: int | None = None) -> tuple[SantaFeState, set[str]]:
@@ -46,8 +62,7 @@ def test_every_phase_renders_basic_and_advanced() -> None:
     state, seen = _play(4, {}, seed=4)
     assert {"choose", "lay1", "lay2", "draw"} <= seen
     assert state.is_over()
-    image = _decode(render.board_png(state.view(None), NAMES[:4]))
-    assert image.size == (1600, 1000)
+    _decode(render.board_png(state.view(None), NAMES[:4]))
     _decode(render.hand_png(state.view(2), NAMES[:4]), size=None)
 
 
@@ -58,9 +73,9 @@ def test_two_and_five_seats_render() -> None:
         _decode(sf_render.hand(state.view(0), NAMES[:n]), size=None)
 
 
-def _slot_centre(sid: int, lane: int, index: int) -> tuple[int, int]:
+def _slot_centre(sid: int, lane: int, index: int, top: float = 0) -> tuple[int, int]:
     p, q = sf_render._slots(sid, lane)[index]
-    return int((p[0] + q[0]) / 2), int((p[1] + q[1]) / 2)
+    return int((p[0] + q[0]) / 2), int((p[1] + q[1]) / 2 + top)
 
 
 def test_laid_tile_shows_in_railroad_colour_and_is_highlighted() -> None:
@@ -73,7 +88,7 @@ def test_laid_tile_shows_in_railroad_colour_and_is_highlighted() -> None:
     seat = state.current()
     state.apply(seat, "lay kp 1 wichita")
     after = _decode(sf_render.board(state.view(None), NAMES[:3]))
-    x, y = _slot_centre(7, 0, 0 if BOARD.sections[7].a == "kansas-city" else 1)
+    x, y = _slot_centre(7, 0, 0 if BOARD.sections[7].a == "kansas-city" else 1, _map_top(state.view(None)))
     kp = sf_render.RR_COLOURS["kp"]
     assert all(abs(a - b) < 40 for a, b in zip(after.getpixel((x, y)), kp, strict=True))
     assert not all(abs(a - b) < 40 for a, b in zip(before.getpixel((x, y)), kp, strict=True))
@@ -108,3 +123,81 @@ def test_pending_choice_only_in_own_image_data() -> None:
     for viewer in [None, *[s for s in range(3) if s != seat]]:
         assert str(move) not in json.dumps(state.view(viewer))
         _decode(sf_render.board(state.view(None), NAMES[:3]))
+
+
+def _near(pixel: tuple[int, ...], colour: tuple[int, int, int], tolerance: int = 30) -> bool:
+    return all(abs(a - b) <= tolerance for a, b in zip(pixel, colour, strict=False))
+
+
+def test_city_names_overlap_no_name_city_or_row_of_railroads() -> None:
+    labels = sf_render._labels()
+    boxes = [box for *_, box in labels.values()]
+    for i, a in enumerate(boxes):
+        assert not any(sf_render._overlaps(a, b) for b in boxes[i + 1:])
+        assert not any(sf_render._overlaps(a, sf_render._disc(c)) for c in BOARD.cities)
+        assert not any(sf_render._overlaps(a, sf_render._chip_row(c, 3)) for c in BOARD.cities
+                       if not BOARD.cities[c].start)
+    # the pairs players saw collide
+    for one, other in (("las-vegas", "flagstaff"), ("bakersfield", "fresno"), ("hays", "north-platte")):
+        assert not sf_render._overlaps(labels[one][2], labels[other][2])
+
+
+def test_each_railroad_reaching_a_city_shows_in_its_colour_under_it() -> None:
+    state, _ = _play(4, {}, seed=4)
+    view = state.view(None)
+    image = _decode(sf_render.board(view, NAMES[:4]))
+    top = _map_top(view)
+    reach: dict[str, list[str]] = {}
+    for rr in sf_render.RAILROADS:
+        for city in view["connected"][rr]:
+            reach.setdefault(city, []).append(rr)
+    shared = [(c, rrs) for c, rrs in reach.items() if len(rrs) >= 2 and not BOARD.cities[c].start]
+    assert shared
+    for city, rrs in shared:
+        row = sf_render._chip_row(city, len(rrs))
+        for i, rr in enumerate(rrs):
+            x0, y0 = round(row[0] + 1 + i * (sf_render.CHIP + 2)), round(row[1] + top)
+            inside = [image.getpixel((x, y)) for x in range(x0 + 3, x0 + 14) for y in range(y0 + 3, y0 + 14)]
+            # mostly the railroad's colour; its pattern takes the rest
+            assert sum(_near(px, sf_render.RR_COLOURS[rr]) for px in inside) > len(inside) / 2, (city, rr)
+
+
+def test_southern_pacific_tiles_do_not_look_like_empty_spaces() -> None:
+    state = DEFINITION.new_game(3, {}, seed=1)
+    while state.phase == "choose":
+        seat = min(state.to_act())
+        state.apply(seat, state.legal_moves(seat)[0])
+    seat = state.current()
+    sp = next(m for m in state.legal_moves(seat) if str(m).startswith("lay sp"))
+    state.apply(seat, sp)
+    view = state.view(None)
+    image = _decode(sf_render.board(view, NAMES[:3]))
+    top = _map_top(view)
+    lane = next(lane for lane in view["lanes"] if lane["rr"] == "sp")
+    laid = sf_render._space_index(lane["section"], lane["from"], 0)
+    x, y = _slot_centre(lane["section"], lane["lane"], laid, top)
+    empty = next((sid, k) for sid in BOARD.sections for k in range(BOARD.sections[sid].spaces)
+                 if sid not in {entry["section"] for entry in view["lanes"]})
+    ex, ey = _slot_centre(empty[0], 0, empty[1], top)
+    # empty spaces are a shade of the map; a laid SP tile is white inside a dark border
+    assert _near(image.getpixel((ex, ey)), sf_render.EMPTY_SLOT, 12)
+
+    def white_share(cx: int, cy: int) -> float:
+        area = [image.getpixel((cx + dx, cy + dy)) for dx in range(-3, 4) for dy in range(-3, 4)]
+        return sum(_near(px, (255, 255, 255), 10) for px in area) / len(area)
+
+    assert white_share(ex, ey) == 0 and white_share(x, y) > 0.4
+    assert any(sum(image.getpixel((x + dx, y + dy))) < 200 for dx in range(-9, 10) for dy in range(-9, 10))
+
+
+def test_the_hands_played_line_wraps_instead_of_being_cut() -> None:
+    state, _ = _play(3, {}, seed=3)
+    view = state.view(0)
+    assert len(view["seats"][0]["played"]) >= 5
+    with kit.recording() as boxes:
+        data = sf_render.hand(view, NAMES[:3])
+    width = Image.open(io.BytesIO(data)).width
+    drawn = " ".join(b.text for b in boxes)
+    for card in view["seats"][0]["played"]:
+        assert f"{card['name']} {card['value']}x" in drawn
+    assert all(b.box[2] <= width for b in boxes)
