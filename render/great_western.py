@@ -14,15 +14,15 @@ from rules.engine import seat_token
 from rules.great_western import board as gw
 from rules.great_western import ja as engine_ja
 
-MAP_W = int(gw.CANVAS["width"])
-MAP_H = int(gw.CANVAS["height"])
-BAND_H = 200  # status strip below the map
-WIDTH, HEIGHT = MAP_W, MAP_H + BAND_H
-PLAYERS_BOX = (1260, 720, WIDTH, HEIGHT)  # the map's free corner, run down beside the strip
-TRAINS_BOX = (0, 0, 620, 240)
+# Phone first (kit.Page): the turn card, the map at the full page width, the trains, then the players.
+WIDTH = kit.PAGE_WIDTH
+SCALE = WIDTH / int(gw.CANVAS["width"])  # 0.75: the board data is laid out on a 1600 px canvas
+MAP_TOP = 34  # room above Worcester for its name
+MAP_H = round(int(gw.CANVAS["height"]) * SCALE) + MAP_TOP + 56  # and below Penzance for its name
+LABEL = 17  # city names; reads at 800 px wide (kit.min_size("map", 1200) is 14)
 
-CITY_R = 26
-LONDON_R = 32
+CITY_R = 21
+LONDON_R = 26
 GOLD: kit.RGB = (240, 190, 40)
 LINK: kit.RGB = (120, 112, 100)
 FREIGHT_CAR: kit.RGB = (214, 208, 196)
@@ -64,6 +64,7 @@ JA: dict[str, str] = {
     "Round {r} of at most {limit} - build: {who} builds with t{t} (P{p} F{f})":
         "ラウンド {r}（最大 {limit}）- 建設：{who} が t{t} で建設（客車 {p}・貨車 {f}）",
     "Game over ({how}): {who} wins": "ゲーム終了（{how}）：{who} の勝ち",
+    "Game over ({how}): {who} share the win": "ゲーム終了（{how}）：{who} が同点で勝ち",
     "Game over ({how}): {a} and {b} share the win": "ゲーム終了（{how}）：{a} と {b} が同点で勝ち",
     "Game over ({how}): {a} and {b} and {c} share the win": "ゲーム終了（{how}）：{a}、{b}、{c} が同点で勝ち",
     "Game over ({how}): {a} and {b} and {c} and {d} share the win":
@@ -102,6 +103,19 @@ JA: dict[str, str] = {
         "利用可能 {a}・利用不可能 {u}・都市 {c}（収入 {i}）・金貨 {g}",
     "Nothing to build right now.": "今は建設するものはありません。",
     "You won t{t}: P{p} F{f}. Wait for your build turn.": "t{t} を落札（客車 {p}・貨車 {f}）。建設の番を待ってください。",
+    "Your train t{t} has built this round. The next auction starts when every train has built.":
+        "あなたの列車 t{t} はこのラウンドの建設を終えました。すべての列車が建設を終えると次の競売が始まります。",
+    # the turn card and the trains block
+    "{n} city": "都市 {n}",
+    "{n} cities": "都市 {n}",
+    "{rank}, built": "{rank}・建設済み",
+    "P {p} / F {f}": "客 {p} / 貨 {f}",
+    "train": "列車",
+    "bid / paid": "入札/支払",
+    "dice": "ダイス",
+    "cars (number = people it pays for)": "車両（数字 = 払える人口）",
+    "passengers / freight": "客車 / 貨車",
+
     "Your train t{t}: passengers {p}, freight {f}. Type `connect <city>` or `done`.":
         "あなたの列車 t{t}：客車 {p}、貨車 {f}。`connect <city>` か `done` を入力してください。",
     "City": "都市",
@@ -120,8 +134,6 @@ JA: dict[str, str] = {
     "No city is affordable: `done` ends your build.": "払える都市がありません。`done` で建設を終えます。",
 }
 
-# London sits near the right edge: its name goes above it, or it would run off the image.
-LABEL_SIDE = {"london": "n"}
 _LABEL_ANCHOR = {
     "n": ((0, -1), "md"),
     "s": ((0, 1), "ma"),
@@ -156,53 +168,113 @@ def _ordinal(n: int) -> str:
 # --------------------------------------------------------------------------- the map that never changes
 
 
+Box = tuple[float, float, float, float]
+# Where a name may go: the printed sides, and above or below but shifted to one side of the city.
+_CANDIDATES = _LABEL_ANCHOR | {
+    "n-left": ((-0.2, -1), "rd"), "n-right": ((0.2, -1), "ld"),
+    "s-left": ((-0.2, 1), "ra"), "s-right": ((0.2, 1), "la"),
+}  # fmt: skip
+
+
+def _at(city: str) -> tuple[float, float]:
+    """A city's centre on the page-wide map."""
+    c = gw.CITIES[city]
+    return c.x * SCALE, c.y * SCALE + MAP_TOP
+
+
 def _link_middle(link: gw.Link) -> tuple[float, float]:
-    a, b = gw.CITIES[link.a], gw.CITIES[link.b]
-    return (a.x + b.x) / 2, (a.y + b.y) / 2
+    (ax, ay), (bx, by) = _at(link.a), _at(link.b)
+    return (ax + bx) / 2, (ay + by) / 2
+
+
+COST_HALF = 12
 
 
 def _draw_cost(draw: ImageDraw.ImageDraw, link: gw.Link, outline: kit.RGB = kit.INK) -> None:
     x, y = _link_middle(link)
-    draw.rectangle((x - 13, y - 13, x + 13, y + 13), fill=kit.WHITE, outline=outline, width=2)
-    kit.text(draw, (x, y), str(link.cost), 18, kit.INK, bold=True, anchor="mm")
+    h = COST_HALF
+    draw.rectangle((x - h, y - h, x + h, y + h), fill=kit.WHITE, outline=outline, width=2)
+    kit.text(draw, (x, y), str(link.cost), 16, kit.INK, bold=True, anchor="mm", translate=False, kind="glyph")
 
 
-def _static(seats: int) -> Image.Image:
-    """Everything that depends only on the seat count: map, empty cities, train cars, legend lines."""
-    image = kit.new_canvas(WIDTH, HEIGHT)
+def _overlaps(a: Box, b: Box) -> bool:
+    return min(a[2], b[2]) > max(a[0], b[0]) and min(a[3], b[3]) > max(a[1], b[1])
+
+
+def _radius(city: str) -> int:
+    return LONDON_R if city == gw.LONDON else CITY_R
+
+
+@lru_cache(maxsize=1)
+def _labels() -> dict[str, tuple[tuple[float, float], str, Box]]:
+    """Each city's name where it covers no other name, city or cost square, and as little of the links
+    as possible (Gloucester's printed side ran into its link): its printed side first, then the nearest.
+    City names are never translated, so one placement serves every language."""
+    blocked: list[Box] = []
+    for city in gw.CITIES:
+        x, y = _at(city)
+        r = _radius(city) + 5  # an owned city's symbol is a little wider than the disc
+        blocked.append((x - r, y - r, x + r, y + r))
+    for link in gw.LINKS:
+        x, y = _link_middle(link)
+        blocked.append((x - COST_HALF - 2, y - COST_HALF - 2, x + COST_HALF + 2, y + COST_HALF + 2))
+    link_points = []
+    for link in gw.LINKS:
+        (ax, ay), (bx, by) = _at(link.a), _at(link.b)
+        steps = max(2, int(((bx - ax) ** 2 + (by - ay) ** 2) ** 0.5 / 5))
+        link_points += [(ax + (bx - ax) * i / steps, ay + (by - ay) * i / steps) for i in range(steps + 1)]
+    placed: dict[str, tuple[tuple[float, float], str, Box]] = {}
+    for city in sorted(gw.CITIES, key=lambda c: (gw.CITIES[c].x, c)):
+        x, y = _at(city)
+        w, h = kit.text_size(gw.CITIES[city].name, LABEL, True, translate=False)
+        best = None
+        for step, gap in enumerate((8, 16, 26, 38)):
+            for side, ((dx, dy), anchor) in _CANDIDATES.items():
+                reach = _radius(city) + gap
+                ax, ay = x + dx * reach, y + dy * reach
+                left = {"l": ax, "m": ax - w / 2, "r": ax - w}[anchor[0]]
+                top = {"m": ay - h / 2, "a": ay, "d": ay - h}[anchor[1]]
+                box = (left - 3, top - 3, left + w + 3, top + h + 3)
+                if box[0] < 2 or box[2] > WIDTH - 2 or box[1] < 2 or box[3] > MAP_H - 2:
+                    continue
+                if any(_overlaps(box, other) for other in blocked):
+                    continue
+                covered = sum(1 for px, py in link_points if box[0] <= px <= box[2] and box[1] <= py <= box[3])
+                cost = covered * 10 + step * 4 + (0 if side == gw.CITIES[city].label else 2)
+                if best is None or cost < best[0]:
+                    best = (cost, (ax, ay), anchor, box)
+        if best is None:  # nowhere free: the printed side (the layout test names the clash)
+            (dx, dy), anchor = _LABEL_ANCHOR[gw.CITIES[city].label]
+            reach = _radius(city) + 8
+            best = (0, (x + dx * reach, y + dy * reach), anchor, (x, y, x, y))
+        _, at, anchor, box = best
+        placed[city] = (at, anchor, box)
+        blocked.append(box)
+    return placed
+
+
+def _static_map() -> Image.Image:
+    """The map without owners: links with their costs, empty cities with gold and people, names."""
+    image = kit.new_canvas(WIDTH, MAP_H)
     draw = ImageDraw.Draw(image)
     for link in gw.LINKS:
-        a, b = gw.CITIES[link.a], gw.CITIES[link.b]
-        draw.line([(a.x, a.y), (b.x, b.y)], fill=LINK, width=6)
+        draw.line([_at(link.a), _at(link.b)], fill=LINK, width=5)
     for link in gw.LINKS:
         _draw_cost(draw, link)
     for city in gw.CITIES.values():
-        side = LABEL_SIDE.get(city.id, city.label)
-        (dx, dy), anchor = _LABEL_ANCHOR.get(side, ((0, 1), "ma"))
-        radius = (LONDON_R if city.id == gw.LONDON else CITY_R) + 12
-        kit.text(
-            draw, (city.x + dx * radius, city.y + dy * radius), city.name, 19, kit.INK, bold=True,
-            halo=kit.PAPER, anchor=anchor, translate=False,
-        )  # fmt: skip
-        _draw_city(image, draw, city, None, seats)
-    _draw_train_skeleton(draw, seats)
-    # The status strip, its frame and the lines that never change.
-    draw.rectangle((0, MAP_H, PLAYERS_BOX[0], HEIGHT), fill=kit.PANEL_BG)
-    draw.line([(0, MAP_H), (PLAYERS_BOX[0], MAP_H)], fill=kit.GRID, width=2)
-    x, y = 18, HEIGHT - 52
-    income = " | ".join(f"{a}-{b}: {v}" if a != b else f"{a}: {v}" for a, b, v in _income_ranges())
-    kit.text(draw, (x, y), f"Income by cities (London counts)  {income}", 15, kit.INK)  # one pattern in JA
-    kit.text(draw, (x, y + 22), "Stand-in map of our own design. Cars: P passenger (pays people and routes), "
-             "F freight (routes only).", 15, kit.MUTED)  # fmt: skip
+        _draw_city(image, draw, city, None, 0)
+    for city, (at, anchor, _box) in _labels().items():
+        kit.text(draw, at, gw.CITIES[city].name, LABEL, kit.INK, bold=True, halo=kit.PAPER, anchor=anchor,
+                 translate=False)
     return image
 
 
 # --------------------------------------------------------------------------- cities
 
 
-def _gold_disc(draw: ImageDraw.ImageDraw, x: float, y: float, gold: int, r: int = 12) -> None:
+def _gold_disc(draw: ImageDraw.ImageDraw, x: float, y: float, gold: int, r: int = 11) -> None:
     draw.ellipse((x - r, y - r, x + r, y + r), fill=GOLD, outline=kit.INK, width=2)
-    kit.text(draw, (x, y), str(gold), 16, kit.INK, bold=True, anchor="mm")
+    kit.text(draw, (x, y), str(gold), 15, kit.INK, bold=True, anchor="mm", translate=False, kind="glyph")
 
 
 _sprites: dict[tuple[Any, ...], Image.Image] = {}
@@ -214,33 +286,50 @@ def _stamp(
     box: int,
     painter: Callable[[ImageDraw.ImageDraw, tuple[float, float]], None],
     centre: tuple[float, float],
+    what: str = "",
 ) -> None:
-    """Paste a small drawing made once per process: text rendering is the slow part of a board."""
+    """Paste a small drawing made once per process: text rendering is the slow part of a board.
+
+    What the sprite draws is left out of any recording (its own coordinates mean nothing on the page);
+    `what` records the pasted box as one symbol instead.
+    """
     sprite = _sprites.get(key)
     if sprite is None:
         sprite = Image.new("RGBA", (box, box), (0, 0, 0, 0))
-        painter(ImageDraw.Draw(sprite), (box / 2, box / 2))
+        with kit.recording():
+            painter(ImageDraw.Draw(sprite), (box / 2, box / 2))
         _sprites[key] = sprite
     image.paste(sprite, (round(centre[0] - box / 2), round(centre[1] - box / 2)), sprite)
+    if what:
+        half = box / 2 - 4
+        kit.mark((centre[0] - half, centre[1] - half, centre[0] + half, centre[1] + half), what)
 
 
 def _token(image: Image.Image, seat: int, centre: tuple[float, float], size: int) -> None:
     _stamp(
         image, ("token", seat, size), size + 8,
-        lambda d, c: kit.draw_seat_token(d, seat, c, size), centre,
+        lambda d, c: kit.draw_seat_token(d, seat, c, size), centre, kit.seat_symbol(seat),
     )  # fmt: skip
+
+
+OWNED = 48  # an owned city: the owner's symbol in its colour, gold still in the middle
 
 
 def _owned_city(draw: ImageDraw.ImageDraw, centre: tuple[float, float], seat: int, gold: int) -> None:
     x, y = centre
-    kit.draw_symbol(draw, kit.seat_symbol(seat), (x, y), 58, kit.seat_colour(seat), kit.INK, 3)
-    _gold_disc(draw, x, y + (5 if kit.seat_symbol(seat) == "triangle" else 0), gold, 12)
+    kit.draw_symbol(draw, kit.seat_symbol(seat), (x, y), OWNED, kit.seat_colour(seat), kit.INK, 3)
+    _gold_disc(draw, x, y + (4 if kit.seat_symbol(seat) == "triangle" else 0), gold, 11)
+
+
+DIE = 30  # a die's box: its pips as a number that reads at 400 px
 
 
 def _die(draw: ImageDraw.ImageDraw, centre: tuple[float, float], value: int) -> None:
     x, y = centre
-    draw.rectangle((x - 9, y - 10, x + 9, y + 10), fill=kit.WHITE, outline=kit.INK, width=1)
-    kit.text(draw, (x, y), str(value), 14, kit.INK if value > 1 else kit.MUTED, bold=True, anchor="mm")
+    h = DIE / 2
+    draw.rounded_rectangle((x - h, y - h, x + h, y + h), 5, fill=kit.WHITE, outline=kit.INK, width=2)
+    kit.text(draw, (x, y), str(value), 20, kit.INK if value > 1 else kit.MUTED, bold=True, anchor="mm",
+             translate=False, kind="glyph")
 
 
 def _draw_city(
@@ -251,33 +340,37 @@ def _draw_city(
     seats: int,
     highlighted: frozenset[frozenset[str]] = frozenset(),
 ) -> None:
-    x, y = city.x, city.y
+    x, y = _at(city.id)
     if city.id == gw.LONDON:
         r = LONDON_R
         draw.ellipse((x - r, y - r, x + r, y + r), fill=kit.WHITE, outline=kit.INK, width=3)
-        spots = [(-11, -11), (11, -11), (-11, 11), (11, 11)]
+        spots = [(-9, -9), (9, -9), (-9, 9), (9, 9)]
         for seat in range(min(seats, 4)):
             dx, dy = spots[seat]
-            _token(image, seat, (x + dx, y + dy), 21)
+            _token(image, seat, (x + dx, y + dy), 17)
+        kit.mark((x - r, y - r, x + r, y + r), "city")
         return
     if owner is None:
         r = CITY_R
         draw.ellipse((x - r, y - r, x + r, y + r), fill=kit.WHITE, outline=kit.INK, width=3)
-        _gold_disc(draw, x, y - 7, city.gold, 11)
-        kit.text(draw, (x, y + 14), f"{city.people}p", 14, kit.INK, bold=True, anchor="mm")  # "2p": JA has each
+        _gold_disc(draw, x, y - 7, city.gold, 10)
+        kit.text(draw, (x, y + 11), f"{city.people}p", 14, kit.INK, bold=True, anchor="mm",
+                 kind="glyph")  # "2p": JA has each
+        kit.mark((x - r, y - r, x + r, y + r), "city")
         return
     # An owned city becomes the owner's symbol in its colour (shape + colour), gold still in the middle.
     r = CITY_R + 2
     draw.ellipse((x - r, y - r, x + r, y + r), fill=kit.PAPER)
     for there, _cost in gw.NEIGHBOURS[city.id]:
         # Put back the link ends the erased disc took, or a small symbol would float apart from its lines.
-        other = gw.CITIES[there]
-        length = ((other.x - x) ** 2 + (other.y - y) ** 2) ** 0.5
+        ox, oy = _at(there)
+        length = ((ox - x) ** 2 + (oy - y) ** 2) ** 0.5
         reach = (r + 2) / length
         colour = kit.HIGHLIGHT if frozenset((city.id, there)) in highlighted else LINK
-        draw.line([(x, y), (x + (other.x - x) * reach, y + (other.y - y) * reach)], fill=colour,
-                  width=14 if colour == kit.HIGHLIGHT else 6)  # fmt: skip
-    _stamp(image, ("city", owner, city.gold), 72, lambda d, c: _owned_city(d, c, owner, city.gold), (x, y))
+        draw.line([(x, y), (x + (ox - x) * reach, y + (oy - y) * reach)], fill=colour,
+                  width=12 if colour == kit.HIGHLIGHT else 5)  # fmt: skip
+    _stamp(image, ("city", owner, city.gold), OWNED + 14, lambda d, c: _owned_city(d, c, owner, city.gold), (x, y),
+           kit.seat_symbol(owner))
 
 
 def _draw_highlight(draw: ImageDraw.ImageDraw, last: Mapping[str, Any] | None) -> list[gw.Link]:
@@ -287,19 +380,18 @@ def _draw_highlight(draw: ImageDraw.ImageDraw, last: Mapping[str, Any] | None) -
     route = [c for c in last["route"] if c in gw.CITIES]
     links = []
     for a, b in zip(route, route[1:], strict=False):
-        ca, cb = gw.CITIES[a], gw.CITIES[b]
-        draw.line([(ca.x, ca.y), (cb.x, cb.y)], fill=kit.HIGHLIGHT, width=14)
+        draw.line([_at(a), _at(b)], fill=kit.HIGHLIGHT, width=12)
         links.extend(link for link in gw.LINKS if {link.a, link.b} == {a, b})
-    end = gw.CITIES[route[-1]]
-    r = CITY_R + 8
-    draw.ellipse((end.x - r, end.y - r, end.x + r, end.y + r), outline=kit.HIGHLIGHT, width=6)
+    x, y = _at(route[-1])
+    r = CITY_R + 7
+    draw.ellipse((x - r, y - r, x + r, y + r), outline=kit.HIGHLIGHT, width=5)
     return links
 
 
-# --------------------------------------------------------------------------- trains panel
+# --------------------------------------------------------------------------- trains
 
 
-def _cube(draw: ImageDraw.ImageDraw, colour: Any, centre: tuple[float, float], size: int = 17) -> None:
+def _cube(draw: ImageDraw.ImageDraw, colour: Any, centre: tuple[float, float], size: int = 18) -> None:
     x, y = centre
     if colour == "black" or colour is None:
         h = size / 2 - 1
@@ -310,52 +402,65 @@ def _cube(draw: ImageDraw.ImageDraw, colour: Any, centre: tuple[float, float], s
         )
 
 
-ROW_H = 58
+ROW_H = 64
+TRAINS_PAD = 12
+CAR_X, CAR_W = 214, 104  # the five cars of a train
+TOTALS_X = CAR_X + 5 * CAR_W + 10  # passengers and freight of the train, counted
+DICE_X = TOTALS_X + 190
+TRAINS_H = TRAINS_PAD * 2 + 4 * ROW_H + 30
 
 
 def _row_top(index: int) -> int:
-    return TRAINS_BOX[1] + 3 + index * ROW_H
+    return TRAINS_PAD + 28 + index * ROW_H
 
 
-def _draw_train_skeleton(draw: ImageDraw.ImageDraw, seats: int) -> None:
-    """The trains panel without bids, ranks, cubes or dice; trains not in play greyed out."""
-    x0, y0, x1, y1 = TRAINS_BOX
-    draw.rectangle((x0, y0, x1, y1), fill=kit.PANEL_BG)
-    draw.line([(x0, y1), (x1, y1)], fill=kit.GRID, width=2)
-    draw.line([(x1, y0), (x1, y1)], fill=kit.GRID, width=2)
+def _trains_skeleton(seats: int) -> Image.Image:
+    """The trains block without bids, ranks, cubes or dice; trains not in play greyed out."""
+    image = kit.new_canvas(WIDTH, TRAINS_H, kit.PANEL_BG)
+    draw = ImageDraw.Draw(image)
+    draw.line([(0, 0), (WIDTH, 0)], fill=kit.GRID, width=2)
+    heads = (("bid / paid", 12), ("train", 100), ("cars (number = people it pays for)", CAR_X),
+             ("passengers / freight", TOTALS_X), ("dice", DICE_X))
+    for index, (label, x) in enumerate(heads):
+        room = (heads[index + 1][1] if index + 1 < len(heads) else WIDTH) - x - 8
+        kit.text(draw, (x, TRAINS_PAD), kit.fit(label, 16, room), 16, kit.MUTED, kind="panel", translate=False)
     for index, train in enumerate(gw.TRAINS):
         top = _row_top(index)
-        bottom = top + ROW_H - 6
-        mid = (top + bottom) / 2
+        bottom = top + ROW_H - 8
         live = train.id <= seats
-        box = (6, top, 74, bottom)
+        box = (8, top, 92, bottom)
         draw.rectangle(
             box, fill=kit.WHITE if live else GREYED, outline=kit.INK if live else kit.GRID, width=2
         )
-        engine = (80, top, 164, bottom)
+        engine = (100, top, 206, bottom)
         draw.rounded_rectangle(engine, 8, fill=ENGINE if live else GREYED)
         text_fill = kit.WHITE if live else kit.MUTED
-        kit.text(draw, (engine[0] + 8, top + 4), f"t{train.id}", 18, text_fill, bold=True, translate=False)
+        kit.text(draw, (engine[0] + 8, top + 4), f"t{train.id}", 20, text_fill, bold=True, translate=False,
+                 kind="panel")
         if not live:
-            kit.text(draw, (engine[0] + 8, bottom - 4), kit.fit("not in play", 14, 76), 14, text_fill, anchor="ld",
-                     translate=False)
+            kit.text(draw, (engine[0] + 8, bottom - 4), kit.fit("not in play", 15, 92), 15, text_fill, anchor="ld",
+                     translate=False, kind="panel")
         for position, car in enumerate(train.cars):
-            cx0 = 170 + position * 77
+            cx0 = CAR_X + position * CAR_W
             fill = (PASSENGER_CAR if car.passenger else FREIGHT_CAR) if live else GREYED
             draw.rectangle(
-                (cx0, top + 4, cx0 + 72, bottom), fill=fill, outline=kit.INK if live else kit.GRID, width=2
+                (cx0, top, cx0 + CAR_W - 6, bottom), fill=fill, outline=kit.INK if live else kit.GRID, width=2
             )
             ink = kit.INK if live else kit.MUTED
-            kit.text(draw, (cx0 + 6, top + 7), str(car.number), 17, ink, bold=True)
-            kit.text(draw, (cx0 + 66, top + 7), car.letter, 15, ink, bold=not car.passenger, anchor="ra")
+            kit.text(draw, (cx0 + 6, top + 4), str(car.number), 18, ink, bold=True, translate=False, kind="panel")
+            kit.text(draw, (cx0 + CAR_W - 12, top + 4), car.letter, 16, ink, bold=not car.passenger, anchor="ra",
+                     kind="panel")
         if live:
             for n in range(3):
-                dx0 = 558 + n * 20
-                draw.rectangle((dx0, mid - 10, dx0 + 18, mid + 10), fill=kit.WHITE, outline=kit.INK, width=1)
+                cx = DICE_X + DIE / 2 + n * (DIE + 6)
+                draw.rounded_rectangle((cx - DIE / 2, (top + bottom) / 2 - DIE / 2, cx + DIE / 2,
+                                        (top + bottom) / 2 + DIE / 2), 5, fill=kit.WHITE, outline=kit.GRID, width=2)
+    return image
 
 
-def _draw_trains(image: Image.Image, draw: ImageDraw.ImageDraw, view: Mapping[str, Any]) -> None:
-    """Bids, build ranks, cubes and dice on the skeleton; the building train framed."""
+def _draw_trains(image: Image.Image, view: Mapping[str, Any]) -> None:
+    """Bids, build ranks, cubes, each train's totals and dice on the skeleton; the building train framed."""
+    draw = ImageDraw.Draw(image)
     last = view.get("last") or {}
     last_bid_train = None
     if str(last.get("move", "")).startswith("bid") and view.get("phase") == "auction":
@@ -364,10 +469,10 @@ def _draw_trains(image: Image.Image, draw: ImageDraw.ImageDraw, view: Mapping[st
         if not train.get("in_play"):
             continue
         top = _row_top(index)
-        bottom = top + ROW_H - 6
+        bottom = top + ROW_H - 8
         mid = (top + bottom) / 2
         if train.get("building"):
-            draw.rounded_rectangle((2, top - 3, TRAINS_BOX[2] - 3, bottom + 3), 6, outline=BUILDING, width=4)
+            draw.rounded_rectangle((3, top - 4, WIDTH - 4, bottom + 4), 6, outline=BUILDING, width=4)
         # Bid box: the bidder's token and amount during the auction, the price paid afterwards.
         bid = train.get("bid")
         seat, amount = None, None
@@ -376,83 +481,87 @@ def _draw_trains(image: Image.Image, draw: ImageDraw.ImageDraw, view: Mapping[st
         elif train.get("owner") is not None:
             seat, amount = int(train["owner"]), int(train.get("paid", 0))
         if seat is not None:
-            _token(image, seat, (23, mid), 26)
-            kit.text(draw, (68, mid), str(amount), 22, kit.INK, bold=True, anchor="rm")
+            _token(image, seat, (30, mid), 30)
+            kit.text(draw, (86, mid), str(amount), 24, kit.INK, bold=True, anchor="rm", translate=False,
+                     kind="panel")
         else:
-            kit.text(draw, (40, mid), "bid", 15, kit.MUTED, anchor="mm")
+            kit.text(draw, (50, mid), "bid", 16, kit.MUTED, anchor="mm", kind="panel")
         if last_bid_train == train["id"]:
-            draw.rectangle((3, top - 3, 77, bottom + 3), outline=kit.HIGHLIGHT, width=4)
+            draw.rectangle((4, top - 4, 96, bottom + 4), outline=kit.HIGHLIGHT, width=4)
         if train.get("build_rank"):
-            kit.text(
-                draw,
-                (156, bottom - 4),
-                _ordinal(int(train["build_rank"])),
-                18,
-                kit.WHITE,
-                bold=True,
-                anchor="rd",
-            )
+            rank = kit.tr(_ordinal(int(train["build_rank"])))
+            if train.get("built"):
+                rank = kit.fill_in("{rank}, built", rank=rank)
+            kit.text(draw, (200, bottom - 4), kit.fit(rank, 16, 92, True, translate=False), 16, kit.WHITE,
+                     bold=True, anchor="rd", translate=False, kind="panel")
         for position, car in enumerate(train.get("cars", [])):
-            for n in range(int(car.get("cubes", 0))):
-                _cube(draw, car.get("colour"), (170 + position * 77 + 14 + n * 22, bottom - 13))
+            cubes = int(car.get("cubes", 0))
+            pitch = min(22.0, (CAR_W - 24) / max(cubes, 1))
+            for n in range(cubes):
+                _cube(draw, car.get("colour"), (CAR_X + position * CAR_W + 14 + n * pitch, bottom - 13))
+        totals = kit.fill_in("P {p} / F {f}", p=train.get("passengers", 0), f=train.get("freight", 0))
+        kit.text(draw, (TOTALS_X, mid), totals, 22, kit.INK, bold=True, anchor="lm", translate=False, kind="panel")
         for n, die in enumerate(train.get("dice") or []):
-            _stamp(image, ("die", die), 24, lambda d, c, die=die: _die(d, c, die), (558 + n * 20 + 9, mid))
+            _die(draw, (DICE_X + DIE / 2 + n * (DIE + 6), mid), die)
 
 
 # --------------------------------------------------------------------------- players panel and strip
 
 
-def _draw_players(image: Image.Image, view: Mapping[str, Any], names: list[str]) -> None:
-    panel = kit.Panel(image, PLAYERS_BOX)
-    draw = panel.draw
-    draw.line([(PLAYERS_BOX[0], PLAYERS_BOX[1]), (WIDTH, PLAYERS_BOX[1])], fill=kit.GRID, width=2)
-    panel.title("Players (gold)", 22)
+def _players(panel: kit.Panel, view: Mapping[str, Any], names: list[str]) -> None:
+    """Each player: gold, cubes available and not, cities and the income they bring."""
     to_act = set(view.get("to_act") or [])
     ranks = {}
     result = view.get("result")
     if result:
         ranks = {int(s["seat"]): int(s["rank"]) for s in result.get("seats", [])}
+    panel.line("Players (gold)", 22, bold=True)
+    size = 22
     # The row's room for the name, as Panel.player_row measures it (token, gaps, score column).
-    room = panel.width - 16 - 26 - (kit.text_size("888", 20, True)[0] + 12)
+    room = panel.width - 16 - size * 1.3 - (kit.text_size("888", size, True)[0] + 12)
     for entry in view.get("seats", []):
         seat = int(entry["seat"])
         name = _name(names, seat)
         # The rank and the start mark are words of the image, the name is not: each is fitted on its own,
         # so that a long name gives way and the mark stays whole.
         if seat in ranks:
-            name = kit.fit_name(kit.tr(_ordinal(ranks[seat])) + " {who}", name, 20, room, True, translate=False)
+            name = kit.fit_name(kit.tr(_ordinal(ranks[seat])) + " {who}", name, size, room, True, translate=False)
         elif seat == view.get("start_player") and not view.get("over"):
             mark = kit.tr("(start)")  # Japanese brackets bring their own space
-            name = kit.fit_name("{who}" + (mark if mark.startswith("（") else " " + mark), name, 20, room, True,
+            name = kit.fit_name("{who}" + (mark if mark.startswith("（") else " " + mark), name, size, room, True,
                                 translate=False)
-        panel.player_row(seat, name, score=entry["gold"], to_act=seat in to_act, size=20)
+        panel.player_row(seat, name, score=entry["gold"], to_act=seat in to_act, size=size)
         cities = int(entry["city_count"])
-        panel.line(
-            f"{entry['available']} available, {entry['unavailable']} unavailable", 15, kit.INK, indent=36
-        )
-        panel.line(
-            f"{cities} {'city' if cities == 1 else 'cities'} > income {entry['next_income']}", 15, kit.MUTED,
-            indent=36,
-        )  # fmt: skip
+        line = kit.tr(f"{entry['available']} available, {entry['unavailable']} unavailable") + "   " + kit.tr(
+            f"{cities} {'city' if cities == 1 else 'cities'} > income {entry['next_income']}")
+        panel.wrapped(line, 18, kit.INK, indent=44, translate=False)
         panel.gap(4)
 
 
-def _status(view: Mapping[str, Any], names: list[str]) -> str:
-    """The status line, translated, with the players' names in."""
+def _status_line(view: Mapping[str, Any], who: str | None = None, short: bool = False) -> str:
+    """The status line in English with seat tokens ({s0}); the acting seat as `who` when given.
+
+    `short` (the turn card's headline) leaves out the round limit and the building train's load.
+    """
     phase = view.get("phase")
-    limit = int(view.get("round_limit") or 0)
+    limit = 0 if short else int(view.get("round_limit") or 0)
     round_text = f"Round {view.get('round')}" + (f" of at most {limit}" if limit else "")
     if phase == "over" or view.get("over"):
         result = view.get("result") or {}
         winners = [s for s in result.get("seats", []) if s.get("rank") == 1]
-        who = " and ".join(_who(int(s["seat"])) for s in winners) or "nobody"
+        names = who or " and ".join(_who(int(s["seat"])) for s in winners) or "nobody"
         how = "every city connected" if result.get("ended_by") == "all cities connected" else "round limit"
-        return kit.say(f"Game over ({how}): {who} {'wins' if len(winners) == 1 else 'share the win'}", names)
+        return f"Game over ({how}): {names} {'wins' if len(winners) == 1 else 'share the win'}"
     if phase == "auction":
-        return kit.say(f"{round_text} - auction: {_who(view.get('bidder'))} to bid", names)
+        return f"{round_text} - auction: {who or _who(view.get('bidder'))} to bid"
     train = next((t for t in view.get("trains", []) if t.get("building")), None)
-    load = f" with t{train['id']} (P{train['passengers']} F{train['freight']})" if train else ""
-    return kit.say(f"{round_text} - build: {_who(view.get('builder'))} builds{load}", names)
+    load = f" with t{train['id']} (P{train['passengers']} F{train['freight']})" if train and not short else ""
+    return f"{round_text} - build: {who or _who(view.get('builder'))} builds{load}"
+
+
+def _status(view: Mapping[str, Any], names: list[str]) -> str:
+    """The status line, translated, with the players' names in."""
+    return kit.say(_status_line(view), names)
 
 
 def _last_text(view: Mapping[str, Any], names: list[str]) -> str:
@@ -473,34 +582,20 @@ def _last_text(view: Mapping[str, Any], names: list[str]) -> str:
     return kit.say(f"Last: {who} finished building", names)
 
 
-def _draw_strip(draw: ImageDraw.ImageDraw, view: Mapping[str, Any], names: list[str]) -> None:
-    x, y = 18, MAP_H + 12
-    right = PLAYERS_BOX[0] - 16
-    kit.text(draw, (x, y), kit.fit(_status(view, names), 24, right - x, True, translate=False), 24, kit.INK,
-             bold=True, translate=False)  # fmt: skip
-    y += 34
+def _details(panel: kit.Panel, view: Mapping[str, Any], names: list[str]) -> None:
+    """Below the players: what the builder can reach, or the auction's lowest bids; at the end the scores."""
     result = view.get("result")
+    size = 18
     if result:
-        # The income legend no longer matters: the whole strip goes to the score breakdown.
-        draw.rectangle((0, y - 2, PLAYERS_BOX[0] - 1, HEIGHT), fill=kit.PANEL_BG)
-        entries = result.get("seats", [])
-        lines_each = 2 if len(entries) <= 3 else 1
-        for entry in entries:
+        for entry in result.get("seats", []):
             details = entry.get("details") or {}
             cities = " + ".join(f"{_city_name(c)} {g}" for c, g in details.get("cities", [])) or "no city"
-            line = kit.say(
+            panel.wrapped(kit.say(
                 f"{_ordinal(int(entry['rank']))} {_who(int(entry['seat']))}: {entry['score']} gold "
                 f"({details.get('cubes_off_board', '?')} cubes off the board) = {cities}", names,
-            )  # fmt: skip
-            y = _wrapped(draw, (x, y), line, 16, right - x, max_lines=lines_each)
-        line = kit.fit("Ties: most gold, then most cubes off the board (fewer cities).", 15, right - x)
-        kit.text(draw, (x, y + 2), line, 15, kit.MUTED, translate=False)
+            ), size, translate=False)  # fmt: skip
+        panel.wrapped("Ties: most gold, then most cubes off the board (fewer cities).", size - 1, kit.MUTED)
         return
-    kit.text(
-        draw, (x, y), kit.fit(_last_text(view, names), 18, right - x, True, translate=False), 18,
-        kit.HIGHLIGHT if view.get("last") else kit.MUTED, bold=True, translate=False,
-    )  # fmt: skip
-    y += 30
     options = view.get("connect_options") or []
     if view.get("phase") == "build" and view.get("builder") is not None:
         if options:
@@ -508,18 +603,24 @@ def _draw_strip(draw: ImageDraw.ImageDraw, view: Mapping[str, Any], names: list[
             line = f"{_who(view['builder'])} can connect (route cost + people): {items}"
         else:
             line = f"{_who(view['builder'])} cannot afford any city."
-        y = _wrapped(draw, (x, y), kit.say(line, names), 16, right - x, max_lines=2)
+        panel.wrapped(kit.say(line, names), size, translate=False)
     elif view.get("phase") == "auction":
         lowest = []
         for train in view.get("trains", []):
             if train.get("in_play"):
                 bid = train.get("bid")
                 lowest.append(f"t{train['id']} {1 if bid is None else int(bid['amount']) + 1}")
-        line = (
+        panel.wrapped(
             f"Lowest bids now: {', '.join(lowest)}. Outbid cubes go back to their owner; "
-            "trains build in rank order (the cube nearest the engine first)."
-        )
-        y = _wrapped(draw, (x, y), kit.tr(line), 16, right - x, max_lines=2)
+            "trains build in rank order (the cube nearest the engine first).", size,
+        )  # fmt: skip
+
+
+def _legend(panel: kit.Panel) -> None:
+    income = " | ".join(f"{a}-{b}: {v}" if a != b else f"{a}: {v}" for a, b, v in _income_ranges())
+    panel.wrapped(f"Income by cities (London counts)  {income}", 17)  # one pattern in JA
+    panel.wrapped("Stand-in map of our own design. Cars: P passenger (pays people and routes), "
+                  "F freight (routes only).", 17, kit.MUTED)  # fmt: skip
 
 
 def _income_ranges() -> list[tuple[str, str, int]]:
@@ -550,69 +651,69 @@ def _wrapped(
     return y
 
 
-# --------------------------------------------------------------------------- fast encoding
-
-
-@lru_cache(maxsize=1)
-def _palette() -> Image.Image:
-    """A fixed 256-colour palette: every flat colour of the board plus anti-aliasing ramps between them.
-
-    Mapping to a known palette is several times faster than an adaptive quantizer on a 1600x1200
-    image, and this board uses few flat colours, so text edges and lines look the same.
-    """
-    seats = [kit.seat_colour(s) for s in range(4)]
-    flats = [kit.INK, kit.MUTED, kit.WHITE, kit.PAPER, kit.GRID, kit.HIGHLIGHT, LINK, GOLD, FREIGHT_CAR,
-             GREYED, ENGINE, BLACK_CUBE, BUILDING, kit.TO_ACT_BG, *seats]  # fmt: skip
-    pairs = [(kit.INK, bg) for bg in (kit.PAPER, kit.WHITE, GOLD, FREIGHT_CAR, GREYED, kit.TO_ACT_BG, LINK)]
-    pairs += [(kit.INK, c) for c in seats] + [(kit.WHITE, c) for c in seats] + [(kit.PAPER, c) for c in seats]
-    pairs += [
-        (kit.MUTED, kit.WHITE), (kit.MUTED, GREYED), (kit.WHITE, ENGINE), (kit.HIGHLIGHT, kit.PAPER),
-        (kit.HIGHLIGHT, kit.WHITE), (kit.HIGHLIGHT, LINK), (kit.HIGHLIGHT, kit.INK), (LINK, kit.PAPER),
-        (kit.GRID, kit.WHITE), (BUILDING, kit.WHITE), (kit.WHITE, BLACK_CUBE), (kit.PAPER, kit.WHITE),
-    ]  # fmt: skip
-    colours = list(dict.fromkeys(flats))
-    steps = max(1, (256 - len(colours)) // len(pairs))
-    for a, b in pairs:
-        for step in range(1, steps + 1):
-            colours.append(kit.blend(a, b, step / (steps + 1)))
-    colours = list(dict.fromkeys(colours))[:256]
-    colours += [colours[0]] * (256 - len(colours))
-    image = Image.new("P", (1, 1))
-    image.putpalette([channel for colour in colours for channel in colour])
-    return image
-
-
-def _encode(image: Image.Image) -> bytes:
-    return kit.encode(image.quantize(palette=_palette(), dither=Image.Dither.NONE))
-
-
 # --------------------------------------------------------------------------- entry points
+
+
+def _headline(view: Mapping[str, Any], names: list[str]) -> tuple[str, str | None, int | None]:
+    """The turn card's headline: an English template with {who} (the turn card translates it and puts
+    the name in last, shortened so the words stay whole), the name, and the seat it is about."""
+    if view.get("over"):
+        winners = [int(s["seat"]) for s in (view.get("result") or {}).get("seats", []) if s.get("rank") == 1]
+        who = kit.join(_name(names, s) for s in winners) or kit.tr("nobody")
+        return _status_line(view, who="{who}"), who, winners[0] if len(winners) == 1 else None
+    seat = view.get("bidder") if view.get("phase") == "auction" else view.get("builder")
+    if seat is None:
+        return _status(view, names), None, None
+    return _status_line(view, who="{who}", short=True), _name(names, int(seat)), int(seat)
 
 
 def _render(view: Mapping[str, Any], names: list[str]) -> Image.Image:
     seats = int(view.get("num_seats") or len(view.get("seats", [])))
-    image = kit.static_layer(f"great_western/map/{seats}", lambda: _static(seats))
-    draw = ImageDraw.Draw(image)
-    last = view.get("last")
-    for link in _draw_highlight(draw, last):
-        _draw_cost(draw, link, kit.HIGHLIGHT)
-    owners = {str(c): int(s) for c, s in (view.get("owners") or {}).items()}
-    route = list((last or {}).get("route") or [])
-    on_route = set(route)
-    route_links = frozenset(frozenset(pair) for pair in zip(route, route[1:], strict=False))
-    for city in gw.CITIES.values():
-        # Empty cities are already on the static layer; only owned ones and the highlighted route change.
-        if city.id in owners or city.id in on_route or city.id == gw.LONDON:
-            _draw_city(image, draw, city, owners.get(city.id), seats, route_links)
-    _draw_trains(image, draw, view)
-    _draw_players(image, view, names)
-    _draw_strip(draw, view, names)
-    return image
+    page = kit.Page(WIDTH)
+    headline, who, accent = _headline(view, names)
+    cards = [
+        kit.SeatScore(int(e["seat"]), _name(names, int(e["seat"])), e["gold"], int(e["seat"]) in (view.get("to_act") or []),
+                      kit.fill_in("{n} cities", n=int(e["city_count"])) if int(e["city_count"]) != 1
+                      else kit.fill_in("{n} city", n=1))
+        for e in sorted(view.get("seats", []), key=lambda e: int(e["seat"]))
+    ]
+    page.turn_card(headline, _last_text(view, names), cards, who=who, accent=accent)
+    with page.block(height=MAP_H) as image:
+        image.paste(kit.static_layer(f"great_western/map/{seats}", _static_map))
+        draw = ImageDraw.Draw(image)
+        last = view.get("last")
+        for link in _draw_highlight(draw, last):
+            _draw_cost(draw, link, kit.HIGHLIGHT)
+        owners = {str(c): int(s) for c, s in (view.get("owners") or {}).items()}
+        route = list((last or {}).get("route") or [])
+        on_route = set(route)
+        route_links = frozenset(frozenset(pair) for pair in zip(route, route[1:], strict=False))
+        for city in gw.CITIES.values():
+            # Empty cities are already on the static layer; only owned ones and the highlighted route change.
+            if city.id in owners or city.id in on_route or city.id == gw.LONDON:
+                _draw_city(image, draw, city, owners.get(city.id), seats, route_links)
+        if on_route:  # the highlight ran over names: put back the ones along the route
+            for city, (at, anchor, _box) in _labels().items():
+                if city in on_route or any(city in pair for pair in route_links):
+                    kit.text(draw, at, gw.CITIES[city].name, LABEL, kit.INK, bold=True, halo=kit.PAPER,
+                             anchor=anchor, translate=False)
+    with page.block(height=TRAINS_H) as image:
+        image.paste(kit.static_layer(f"great_western/trains/{seats}", lambda: _trains_skeleton(seats)))
+        _draw_trains(image, view)
+    with page.panel(1600) as panel:
+        panel.wrapped(_status(view, names), 20, bold=True, translate=False)
+        panel.rule()
+        _players(panel, view, names)
+        panel.rule()
+        _details(panel, view, names)
+        panel.rule()
+        _legend(panel)
+    return page.image()
 
 
 def board(view: dict[str, Any], names: list[str]) -> bytes:
-    """The public image: map with owners, trains with loads and bids, players, status and last action."""
-    return _encode(_render(view, names))
+    """The public image: turn card, map with owners, trains with loads and bids, players and details."""
+    return kit.encode(_render(view, names))
 
 
 def describe(view: dict[str, Any], names: list[str]) -> str:
@@ -666,7 +767,9 @@ def hand(view: dict[str, Any], names: list[str]) -> bytes:
     if view.get("builder") != seat or view.get("over"):
         train = next((t for t in view.get("trains", []) if t.get("owner") == seat), None)
         note = "Nothing to build right now."
-        if train and view.get("phase") == "build":
+        if train and view.get("phase") == "build" and train.get("built"):
+            note = f"Your train t{train['id']} has built this round. The next auction starts when every train has built."
+        elif train and view.get("phase") == "build":
             note = f"You won t{train['id']}: P{train['passengers']} F{train['freight']}. Wait for your build turn."
         kit.text(draw, (24, y), note, 18, kit.MUTED)
         return kit.encode(image)

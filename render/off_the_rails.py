@@ -424,12 +424,15 @@ def _names(view: dict[str, Any], names: list[str]) -> list[str]:
 
 
 def _headline(view: dict[str, Any], names: list[str]) -> tuple[str, str | None, int | None]:
-    """The turn card's headline (a template with {who}, or a line already said), its name and seat."""
+    """The turn card's headline: an English line (the turn card translates it) with the acting seat as
+    {who}, the name that goes there, and that seat."""
     if view["over"]:
-        return kit.fit(f"Game over: {view['ended_by']}", 40, WIDTH), None, None
+        return f"Game over: {view['ended_by']}", None, None
     pending = view["pending"]
     if pending:
         seats = [s for s in range(view["num_seats"]) if seat_token(s) in pending["text"]]
+        if len(seats) == 1:
+            return pending["text"].replace(seat_token(seats[0]), "{who}"), names[seats[0]], seats[0]
         return kit.say(pending["text"], names), None, seats[0] if seats else None
     seat = view["active"]
     used = view["actions_used"]

@@ -22,6 +22,9 @@ JA: dict[str, str] = {
     "Game over after round {n}": "ラウンド {n} でゲーム終了",
     "Before round 1: engineer step": "ラウンド 1 の前：技術者カードの購入",
     **{f"Round {{n}}: {english}": f"ラウンド {{n}}：{japanese}" for english, japanese in PHASES_JA.items()},
+    # the turn card's headline: who must act, in which step
+    **{f"{{who}}: Round {{n}}: {english}": f"{{who}}：ラウンド {{n}}：{japanese}" for english, japanese in PHASES_JA.items()},
+    "{who}: Before round 1: engineer step": "{who}：ラウンド 1 の前：技術者カードの購入",
     "Seat {n}": "席 {n}",
     "First player: {first}   To act: {to_act}": "ファーストプレイヤー：{first}   手番：{to_act}",
     "Deck {deck}   DT pile {dt}   Engineers {engineers}": "山札 {deck}   ダブルターン {dt}   技術者 {engineers}",
@@ -716,11 +719,11 @@ def _headline(view: dict[str, Any], names: list[str]) -> tuple[str, str | None, 
         winners = [line["seat"] for line in (view.get("result") or {}).get("seats", []) if line["rank"] == 1]
         if len(winners) == 1:
             return "Game over: {who} wins", _name(names, winners[0]), winners[0]
-        return kit.tr(_status(view)), None, None
+        return _status(view), None, None
     if len(view["to_act"]) == 1:
         seat = view["to_act"][0]
-        return "{who}: " + kit.tr(_status(view)), _name(names, seat), seat
-    return kit.tr(_status(view)), None, None
+        return "{who}: " + _status(view), _name(names, seat), seat
+    return _status(view), None, None
 
 
 def board(view: dict[str, Any], names: list[str]) -> bytes:
