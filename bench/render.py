@@ -1,6 +1,7 @@
 """Board image bench: per game, image size, bytes and render + encode time, and PNG against lossless WebP.
 
     python bench/render.py [--games ttr_cards,trans_europa] [--seats 4] [--positions 8] [--repeat 3]
+    python bench/render.py --images docs/images     # also write the README's board images (mid-game, seed 1)
 
 Positions come from greedy AI games (seeds 1, 2) at `--seats` players (clamped to each game's
 range), spread over the whole game. Times are CPU time of this process (time.process_time, the
@@ -95,6 +96,7 @@ def main() -> None:
     parser.add_argument("--positions", type=int, default=8)
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--lang", default="en")
+    parser.add_argument("--images", type=Path, help="write <game>.png there: the board halfway through game seed 1")
     args = parser.parse_args()
     captured: list[Image.Image] = []
     encode = kit.encode
@@ -107,6 +109,9 @@ def main() -> None:
     by_encoder: dict[str, dict[str, list[tuple[int, float]]]] = {name: {} for name in ENCODERS}
     for game_key in args.games.split(","):
         views = _views(game_key, args.seats, args.positions)
+        if args.images is not None:
+            args.images.mkdir(parents=True, exist_ok=True)
+            (args.images / f"{game_key}.png").write_bytes(render.board_png(views[len(views) // 4], NAMES, args.lang))
         sizes, times, encodes, shapes = [], [], [], set()
         for view in views:
             render.board_png(view, NAMES, args.lang)  # warm the static layers of this language
