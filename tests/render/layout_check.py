@@ -6,7 +6,8 @@ once per player count and language and asserts the list is empty. A finding is o
 - a text on a symbol (a token, flag or disc drawn over or under a label),
 - a text below its role's size (`kit.TEXT_KINDS`: map labels read at 800 px wide, the turn card's
   headline and scores at 400 px),
-- a text running off the image (cut off).
+- a text running off the image (cut off),
+- on the channel board: no turn card (a headline, and a name and a score per seat at >= 2.5%).
 
 Texts of kind "glyph" are part of a symbol (a token's number) and only count through the symbol.
 """
@@ -107,6 +108,18 @@ def findings(boxes: Sequence[kit.TextBox], size: tuple[int, int]) -> list[str]:
     return out
 
 
+def turn_card_findings(boxes: Sequence[kit.TextBox], seats: int) -> list[str]:
+    """What a channel image lacks for a phone: a headline (whose turn, or the result) and, for every
+    seat, a name and a score at the turn card's size."""
+    out = []
+    if not any(b.kind == "headline" for b in boxes):
+        out.append("no headline (whose turn) at >= 2.5% of the width")
+    scores = sum(1 for b in boxes if b.kind == "score")
+    if scores < 2 * seats:
+        out.append(f"{scores} texts of kind 'score' for {seats} seats: each seat needs its name and score")
+    return out
+
+
 def _rounded(box: kit.Box) -> tuple[int, ...]:
     return tuple(round(v) for v in box)
 
@@ -122,7 +135,10 @@ def layout_findings(game_key: str, seats: int, lang: str | Sequence[str] = ("en"
         for what, draw in images(state, names):
             for one in langs:
                 boxes, size = recorded(lambda draw=draw, one=one: render.in_language(one, game_key, draw))
-                out.extend(f"{label}, {what} ({one}): {finding}" for finding in findings(boxes, size))
+                found = findings(boxes, size)
+                if what == "board":  # the channel image: read at 400 px wide before anyone taps it
+                    found += turn_card_findings(boxes, seats)
+                out.extend(f"{label}, {what} ({one}): {finding}" for finding in found)
     return out
 
 

@@ -70,3 +70,14 @@ def test_the_turn_card_is_big_enough_for_a_phone_with_six_long_names():
     scores = [b for b in boxes if b.kind == "score"]
     assert len(scores) == 12  # a name and a score for each of the six seats
     assert all(b.box[3] <= image.height for b in boxes)
+
+
+def test_a_board_without_a_turn_card_is_a_finding():
+    from tests.render.layout_check import turn_card_findings
+
+    map_only = [kit.TextBox("Paris", (10, 10, 60, 24), 16, "map")]
+    assert len(turn_card_findings(map_only, 2)) == 2
+    with kit.recording() as boxes:
+        page = kit.Page(1200)
+        page.turn_card("{who} to play", "", [kit.SeatScore(0, "Ann", 3, True), kit.SeatScore(1, "Bob", 5)], who="Ann")
+    assert turn_card_findings(boxes, 2) == []
