@@ -320,14 +320,18 @@ def _static() -> Image.Image:
     return image
 
 
-def _names_layer() -> Image.Image:
-    """The cities' names on a clear layer, pasted over the track: a tile never hides a name."""
-    image = Image.new("RGBA", (WIDTH, MAP_H), (0, 0, 0, 0))
-    draw = ImageDraw.Draw(image)
-    for city, (at, anchor, _box) in _labels().items():
+def _names_layer() -> list[tuple[tuple[int, int], Image.Image]]:
+    """The cities' names as small clear sprites with their places, pasted over the track: a tile never
+    hides a name (one paste per name costs far less than one of a map-sized layer)."""
+    layer = Image.new("RGBA", (WIDTH, MAP_H), (0, 0, 0, 0))
+    draw = ImageDraw.Draw(layer)
+    sprites = []
+    for city, (at, anchor, box) in _labels().items():
         kit.text(draw, at, _city_name(city), LABEL, kit.INK, bold=True, halo=MAP_BG, anchor=anchor,
                  translate=False)
-    return image
+        corner = (max(0, int(box[0]) - 2), max(0, int(box[1]) - 2))
+        sprites.append((corner, layer.crop((*corner, min(WIDTH, int(box[2]) + 3), min(MAP_H, int(box[3]) + 3)))))
+    return sprites
 
 
 def _free_spot(candidates: list[Box], blocked: list[Box]) -> Box | None:
@@ -492,7 +496,9 @@ def _outline(
         (bx + ex - nx, by + ey - ny),
         (ax - ex - nx, ay - ey - ny),
     ]
-    draw.polygon(corners, outline=colour, width=line)
+    # a closed line, not polygon(width=...): Pillow draws a wide polygon outline through a mask the
+    # size of the whole image
+    draw.line([*corners, corners[0]], fill=colour, width=line, joint="curve")
 
 
 def _dashed_outline(
@@ -510,7 +516,8 @@ def _arrow(
     tip = (x + ux * 7, y + uy * 7)
     left = (x - ux * 5 + nx * 7, y - uy * 5 + ny * 7)
     right = (x - ux * 5 - nx * 7, y - uy * 5 - ny * 7)
-    draw.polygon([tip, left, right], fill=RR_COLOURS[rr], outline=kit.INK, width=2)
+    draw.polygon([tip, left, right], fill=RR_COLOURS[rr], outline=kit.INK)
+    draw.line([tip, left, right, tip], fill=kit.INK, width=2, joint="curve")  # see _outline
 
 
 def _tag(draw: ImageDraw.ImageDraw, centre: tuple[float, float], label: str, rr: str) -> None:
@@ -542,7 +549,7 @@ def _status(view: dict[str, Any]) -> str:
 
 
 def _panel(page: kit.Page, view: dict[str, Any], names: list[str]) -> None:
-    with page.panel(3000) as panel:
+    with page.panel(1700) as panel:
         size = 19
         panel.line(kit.fit(_status(view), 24, panel.width, True), 24, bold=True, translate=False)
         # Names are cut first so that a long first player's name leaves room for whoever is to act.
@@ -737,11 +744,10 @@ def board(view: dict[str, Any], names: list[str]) -> bytes:
     ]
     happened = kit.say(view["log"][-1], names) if view["log"] else ""
     page.turn_card(headline, happened, seats, who=who, accent=accent)
-    with page.block(height=MAP_H) as image:
-        image.paste(kit.static_layer("santa_fe/map", _static))
+    with page.block(lambda: kit.static_layer("santa_fe/map", _static)) as image:
         _board_layer(image, view)
-        names_layer = kit.static("santa_fe/names", _names_layer)  # pasted, never drawn on: no copy
-        image.paste(names_layer, (0, 0), names_layer)
+        for corner, sprite in kit.static("santa_fe/names", _names_layer):  # pasted, never drawn on: no copy
+            image.paste(sprite, corner, sprite)
     _panel(page, view, names)
     return kit.encode(page.image())
 
