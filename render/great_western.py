@@ -678,8 +678,7 @@ def _render(view: Mapping[str, Any], names: list[str]) -> Image.Image:
         for e in sorted(view.get("seats", []), key=lambda e: int(e["seat"]))
     ]
     page.turn_card(headline, _last_text(view, names), cards, who=who, accent=accent)
-    with page.block(height=MAP_H) as image:
-        image.paste(kit.static_layer(f"great_western/map/{seats}", _static_map))
+    with page.block(lambda: kit.static_layer(f"great_western/map/{seats}", _static_map)) as image:
         draw = ImageDraw.Draw(image)
         last = view.get("last")
         for link in _draw_highlight(draw, last):
@@ -697,10 +696,10 @@ def _render(view: Mapping[str, Any], names: list[str]) -> Image.Image:
                 if city in on_route or any(city in pair for pair in route_links):
                     kit.text(draw, at, gw.CITIES[city].name, LABEL, kit.INK, bold=True, halo=kit.PAPER,
                              anchor=anchor, translate=False)
-    with page.block(height=TRAINS_H) as image:
-        image.paste(kit.static_layer(f"great_western/trains/{seats}", lambda: _trains_skeleton(seats)))
+    with page.block(lambda: kit.static_layer(f"great_western/trains/{seats}", lambda: _trains_skeleton(seats))) \
+            as image:
         _draw_trains(image, view)
-    with page.panel(1600) as panel:
+    with page.panel(1000) as panel:
         panel.wrapped(_status(view, names), 20, bold=True, translate=False)
         panel.rule()
         _players(panel, view, names)

@@ -149,12 +149,10 @@ def _arrow(
     dx, dy = geo.OFFSETS[edge]
     px, py = -dy, dx
     bx, by = tip[0] - dx * size, tip[1] - dy * size
-    draw.polygon(
-        [tip, (bx + px * size * 0.6, by + py * size * 0.6), (bx - px * size * 0.6, by - py * size * 0.6)],
-        fill=fill,
-        outline=kit.INK,
-        width=width,
-    )
+    corners = [tip, (bx + px * size * 0.6, by + py * size * 0.6), (bx - px * size * 0.6, by - py * size * 0.6)]
+    draw.polygon(corners, fill=fill, outline=kit.INK)
+    if width > 1:  # a closed line: Pillow draws polygon(width>1) through a mask the size of the image
+        draw.line([*corners, tip], fill=kit.INK, width=width, joint="curve")
 
 
 def _static() -> Image.Image:
@@ -466,7 +464,7 @@ def _score_parts(breakdown: dict[str, int]) -> str:
 
 
 def _panel(page: kit.Page, view: dict[str, Any], names: list[str], private: bool) -> None:
-    with page.panel(2400) as panel:
+    with page.panel(1500) as panel:
         draw = panel.draw
         size = 20
         # names inside sentences are shortened first: a long name must not push the words out of the panel
@@ -608,8 +606,7 @@ def _draw_board(view: dict[str, Any], names: list[str], private: bool) -> bytes:
     ]
     page.turn_card(headline, _happened(view, names), seats, who=who, accent=accent,
                    headline_fill=kit.DANGER if view["over"] else kit.INK)
-    with page.block(height=BOARD_PX) as image:
-        image.paste(kit.static_layer("off_the_rails/board", _static))
+    with page.block(lambda: kit.static_layer("off_the_rails/board", _static)) as image:
         draw = ImageDraw.Draw(image)
         carts = [c for c in view["carts"] if c["where"] == "board"]
         cart_squares = {c["square"] for c in carts}
