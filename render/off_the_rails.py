@@ -421,20 +421,20 @@ def _names(view: dict[str, Any], names: list[str]) -> list[str]:
     return [seat_name(names, s) for s in range(view["num_seats"])]
 
 
-def _headline(view: dict[str, Any], names: list[str]) -> tuple[str, str | None, int | None]:
+def _headline(view: dict[str, Any], names: list[str]) -> tuple[str, str | None]:
     """The turn card's headline: an English line (the turn card translates it) with the acting seat as
-    {who}, the name that goes there, and that seat."""
+    {who}, and the name that goes there."""
     if view["over"]:
-        return f"Game over: {view['ended_by']}", None, None
+        return f"Game over: {view['ended_by']}", None
     pending = view["pending"]
     if pending:
         seats = [s for s in range(view["num_seats"]) if seat_token(s) in pending["text"]]
         if len(seats) == 1:
-            return pending["text"].replace(seat_token(seats[0]), "{who}"), names[seats[0]], seats[0]
-        return kit.say(pending["text"], names), None, seats[0] if seats else None
+            return pending["text"].replace(seat_token(seats[0]), "{who}"), names[seats[0]]
+        return kit.say(pending["text"], names), None
     seat = view["active"]
     used = view["actions_used"]
-    return (f"{{who}}: action phase, {used} of {view['actions_max']} actions used", names[seat], seat)
+    return f"{{who}}: action phase, {used} of {view['actions_max']} actions used", names[seat]
 
 
 def _happened(view: dict[str, Any], names: list[str]) -> str:
@@ -592,10 +592,51 @@ def _private_box(panel: kit.Panel, view: dict[str, Any], names: list[str]) -> No
         panel.wrapped(f"{cart['name']}: {where}; {load}", 18)
 
 
+class _ClanPage(kit.Page):
+    """kit.Page whose turn card shows each seat in its clan's colour (as on the board), not the seat palette.
+
+    Only the seat cells differ; the headline carries no token (kit.Page would draw it in the seat palette).
+    TODO(kit): a colour on kit.SeatScore and for the accent would make this subclass unnecessary.
+    """
+
+    def __init__(self, width: int, clans: dict[int, str]) -> None:
+        super().__init__(width)
+        self.clans = clans
+
+    def _seat_cell(self, draw: ImageDraw.ImageDraw, entry: kit.SeatScore, box: kit.Box) -> None:
+        x0, y0, x1, y1 = box
+        size = self.score_px
+        colour = CLAN[self.clans[entry.seat]]
+        if entry.to_act:
+            draw.rectangle(box, fill=kit.TO_ACT_BG, outline=kit.INK, width=3)
+        else:
+            draw.rectangle(box, fill=kit.blend(kit.WHITE, colour, 0.15), outline=kit.GRID, width=1)
+        token = round(size * 1.15)
+        name_h = round(size * 1.55)
+        cy = y0 + name_h / 2
+        shape = kit.seat_symbol(entry.seat)
+        kit.draw_symbol(draw, shape, (x0 + 8 + token / 2, cy), token, colour, kit.INK, 2)
+        kit.text(draw, (x0 + 8 + token / 2, cy + (token * 0.14 if shape == "triangle" else 0)),
+                 LETTER[self.clans[entry.seat]], round(token * (0.42 if shape in ("triangle", "star") else 0.5)),
+                 kit.contrast_text(colour), bold=True, anchor="mm", translate=False, kind="glyph")
+        name_x = x0 + 16 + token
+        score = "" if entry.score is None else str(entry.score)
+        score_w = kit.text_size(score, size, True, translate=False)[0] + 14 if score else 0
+        name = kit.fit(entry.name, size, x1 - 10 - score_w - name_x, bold=entry.to_act, translate=False)
+        kit.text(draw, (name_x, cy), name, size, kit.INK, bold=entry.to_act, anchor="lm", translate=False,
+                 kind="score")
+        if score:
+            kit.text(draw, (x1 - 10, cy), score, size, kit.INK, bold=True, anchor="rm", translate=False, kind="score")
+        if entry.note:
+            note = kit.fit(entry.note, self.note_px, x1 - 10 - name_x)
+            kit.text(draw, (name_x, y0 + name_h - 2), note, self.note_px, kit.MUTED, anchor="la", translate=False,
+                     kind="panel")
+
+
 def _draw_board(view: dict[str, Any], names: list[str], private: bool) -> bytes:
     names = _names(view, names)
-    page = kit.Page(WIDTH)
-    headline, who, accent = _headline(view, names)
+    page = _ClanPage(WIDTH, {p["seat"]: p["colour"] for p in view["players"]})
+    headline, who = _headline(view, names)
     result = view.get("result")
     ranks = {r["seat"]: r["rank"] for r in result["seats"]} if result else {}
     seats = [
@@ -604,7 +645,7 @@ def _draw_board(view: dict[str, Any], names: list[str], private: bool) -> bytes:
                       p["seat"] in view["to_act"], kit.tr(f"({p['colour']})"))
         for p in view["players"]
     ]
-    page.turn_card(headline, _happened(view, names), seats, who=who, accent=accent,
+    page.turn_card(headline, _happened(view, names), seats, who=who,
                    headline_fill=kit.DANGER if view["over"] else kit.INK)
     with page.block(lambda: kit.static_layer("off_the_rails/board", _static)) as image:
         draw = ImageDraw.Draw(image)

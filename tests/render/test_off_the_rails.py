@@ -155,3 +155,16 @@ def test_the_score_says_where_the_ruby_majority_and_dirty_goblins_points_come_fr
     assert view["players"][0]["breakdown"]["ruby_majority"] == 5
     assert "most rubies +5" in said and "Dirty Goblins (most rocks) +4" in said
     assert "Most rubies: +5 to each player with the most" in said
+
+
+def test_the_turn_card_shows_each_player_in_their_clan_colour() -> None:
+    state = _loaded_cart_on_gems()
+    view = state.view(None)
+    image = _decode(otr_render.board(view, NAMES[:2]))
+    boxes, top = _drawn(view, NAMES[:2])
+    for seat, clan in enumerate(view["colours"]):
+        token = next(b for b in boxes if b.kind == "symbol" and b.text == kit.seat_symbol(seat) and b.box[3] < top)
+        # a little left of the token's centre: its fill, beside the clan letter
+        x, y = (token.box[0] + token.box[2]) / 2 - (token.box[2] - token.box[0]) * 0.3, (token.box[1] + token.box[3]) / 2
+        pixel = image.getpixel((round(x), round(y)))
+        assert all(abs(a - b) <= 12 for a, b in zip(pixel, otr_render.CLAN[clan], strict=True)), (seat, clan)
