@@ -520,7 +520,7 @@ def _panel(page: kit.Page, view: dict[str, Any], names: list[str], private: bool
                 carts = f"carts: {player['reserve']} in hand, {player['on_board']} out"
             elif player["lost"]:
                 carts = f"carts: {player['reserve']} in hand, {player['lost']} lost"
-            carts_x = max(x + 12, panel.x + 330)
+            carts_x = x + 16 if any(player["stockpile"].values()) else name_x
             carts = kit.fit(carts, 17, panel.right - panel.pad - carts_x)
             kit.text(draw, (carts_x, gems_y), carts, 17, kit.MUTED, anchor="lm", translate=False, kind="panel")
             panel.y = gems_y + 16
