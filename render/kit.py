@@ -967,13 +967,19 @@ NOTE_SHARE = 0.018
 
 @dataclass(frozen=True)
 class SeatScore:
-    """One seat in the turn card: token, name, score, whether it is to act, and an optional short note."""
+    """One seat in the turn card: token, name, score, whether it is to act, and an optional short note.
+
+    `colour` and `mark` replace the seat palette's colour and number in the token and the cell's tint,
+    for a game whose pieces have colours of their own (Off the Rails' clans); the shape stays the seat's.
+    """
 
     seat: int
     name: str
     score: int | str | None
     to_act: bool = False
     note: str = ""
+    colour: RGB | None = None
+    mark: str | None = None
 
 
 class Page:
@@ -1080,14 +1086,22 @@ class Page:
     def _seat_cell(self, draw: ImageDraw.ImageDraw, entry: SeatScore, box: Box) -> None:
         x0, y0, x1, y1 = box
         size = self.score_px
+        colour = entry.colour or seat_colour(entry.seat)
         if entry.to_act:
             draw.rectangle(box, fill=TO_ACT_BG, outline=INK, width=3)
         else:
-            draw.rectangle(box, fill=blend(WHITE, seat_colour(entry.seat), 0.12), outline=GRID, width=1)
+            draw.rectangle(box, fill=blend(WHITE, colour, 0.12), outline=GRID, width=1)
         token = round(size * 1.15)
         name_h = round(size * 1.55)
         cy = y0 + name_h / 2
-        draw_seat_token(draw, entry.seat, (x0 + 8 + token / 2, cy), token)
+        if entry.colour is None and entry.mark is None:
+            draw_seat_token(draw, entry.seat, (x0 + 8 + token / 2, cy), token)
+        else:
+            shape = seat_symbol(entry.seat)
+            draw_symbol(draw, shape, (x0 + 8 + token / 2, cy), token, colour, INK, 2)
+            text(draw, (x0 + 8 + token / 2, cy + (token * 0.14 if shape == "triangle" else 0)),
+                 entry.mark or seat_label(entry.seat), round(token * (0.42 if shape in ("triangle", "star") else 0.5)),
+                 contrast_text(colour), bold=True, anchor="mm", translate=False, kind="glyph")
         name_x = x0 + 16 + token
         score = "" if entry.score is None else str(entry.score)
         score_w = text_size(score, size, True, translate=False)[0] + 14 if score else 0

@@ -81,3 +81,17 @@ def test_a_board_without_a_turn_card_is_a_finding():
         page = kit.Page(1200)
         page.turn_card("{who} to play", "", [kit.SeatScore(0, "Ann", 3, True), kit.SeatScore(1, "Bob", 5)], who="Ann")
     assert turn_card_findings(boxes, 2) == []
+
+
+def test_a_seat_cell_can_take_a_colour_and_mark_of_its_own():
+    red = (200, 40, 40)
+    with kit.recording() as boxes:
+        page = kit.Page(1200)
+        page.turn_card("{who} to play", "", [kit.SeatScore(0, "Ann", 3, False, colour=red, mark="R"),
+                                             kit.SeatScore(1, "Bob", 5)], who="Ann")
+        image = page.image()
+    glyphs = [b.text for b in boxes if b.kind == "glyph"]
+    assert glyphs == ["R", "2"]  # Ann's clan letter instead of her seat number; Bob keeps his
+    token = next(b for b in boxes if b.kind == "symbol")
+    centre = ((token.box[0] + token.box[2]) / 2 - 8, (token.box[1] + token.box[3]) / 2)
+    assert image.getpixel((round(centre[0]), round(centre[1]))) == red
