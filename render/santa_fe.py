@@ -334,6 +334,11 @@ def _names_layer() -> list[tuple[tuple[int, int], Image.Image]]:
     return sprites
 
 
+def _near(blocked: list[Box], x: float, y: float, reach: float = 110) -> list[Box]:
+    """The boxes that a tag or label placed around (x, y) could touch: far fewer to test."""
+    return [b for b in blocked if b[0] < x + reach and b[2] > x - reach and b[1] < y + reach and b[3] > y - reach]
+
+
 def _free_spot(candidates: list[Box], blocked: list[Box]) -> Box | None:
     return next((box for box in candidates if not any(_overlaps(box, other) for other in blocked)
                  and box[0] >= 0 and box[2] <= WIDTH and box[1] >= 0 and box[3] <= MAP_H), None)
@@ -433,7 +438,7 @@ def _board_layer(image: Image.Image, view: dict[str, Any]) -> None:
                     cx = x + math.cos(math.radians(angle)) * (r + w / 2 - h / 2)
                     cy = y + math.sin(math.radians(angle)) * r
                     candidates.append((cx - w / 2, cy - h / 2, cx + w / 2, cy + h / 2))
-            box = _free_spot(candidates, blocked) or candidates[0]
+            box = _free_spot(candidates, _near(blocked, x, y)) or candidates[0]
             blocked.append(box)
             _tag(draw, ((box[0] + box[2]) / 2, (box[1] + box[3]) / 2), tag, rr)
     # Lane labels (which railroad) beside the middle of long claimed lanes, where there is room.
@@ -452,7 +457,7 @@ def _board_layer(image: Image.Image, view: dict[str, Any]) -> None:
         for off in (16, 24):
             cx, cy = x + nx * off * sign, y + ny * off * sign
             candidates.append((cx - w / 2 - 3, cy - h / 2 - 3, cx + w / 2 + 3, cy + h / 2 + 3))
-        box = _free_spot(candidates, blocked)
+        box = _free_spot(candidates, _near(blocked, x, y))
         if box is None:
             continue
         blocked.append(box)
