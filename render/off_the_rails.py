@@ -222,6 +222,17 @@ def _track(
         draw.ellipse((cx - width * 0.7, cy - width * 0.7, cx + width * 0.7, cy + width * 0.7), fill=fill)
 
 
+def _token(draw: ImageDraw.ImageDraw, shape: str, centre: tuple[float, float], size: float, fill: kit.RGB) -> None:
+    """kit.draw_symbol with a 2 px outline drawn as a closed line: Pillow draws polygon(width=2) through a
+    mask the size of the whole image, which costs more than the rest of a token on a page-wide part."""
+    if shape == "circle":
+        kit.draw_symbol(draw, shape, centre, size, fill, kit.INK, 2)  # ellipses have no such mask
+        return
+    kit.draw_symbol(draw, shape, centre, size, fill, kit.INK, 1)
+    points = kit.symbol_points(shape, centre, size)
+    draw.line([*points, points[0]], fill=kit.INK, width=2, joint="curve")
+
+
 def gem_icon(draw: ImageDraw.ImageDraw, kind: str, centre: tuple[float, float], size: float) -> None:
     shape, colour = GEM_STYLE[kind]
     kit.draw_symbol(draw, shape, centre, size, colour, kit.INK, width=1)
@@ -351,7 +362,7 @@ def _cart(draw: ImageDraw.ImageDraw, cart: dict[str, Any], colour: str, seat: in
     # track around the small token still shows which tile the cart is on
     r = TOKEN / 2 + 3
     draw.ellipse((cx - r, cy - r, cx + r, cy + r), outline=kit.WHITE, width=3)
-    kit.draw_symbol(draw, kit.seat_symbol(seat), (cx, cy), TOKEN, CLAN[colour], kit.INK, width=2)
+    _token(draw, kit.seat_symbol(seat), (cx, cy), TOKEN, CLAN[colour])
     label_y = cy + (4 if kit.seat_symbol(seat) == "triangle" else 0)
     kit.text(draw, (cx, label_y), "W" if cart["name"] == "white" else "B", 15, kit.contrast_text(CLAN[colour]),
              bold=True, anchor="mm", translate=False, kind="glyph")
@@ -489,7 +500,7 @@ def _panel(page: kit.Page, view: dict[str, Any], names: list[str], private: bool
             row_h = 34
             if seat in view["to_act"]:
                 draw.rectangle((panel.left + 2, top - 2, panel.right - 2, top + row_h), fill=kit.TO_ACT_BG)
-            kit.draw_symbol(draw, kit.seat_symbol(seat), (panel.x + 15, top + 16), 30, CLAN[colour], kit.INK, 2)
+            _token(draw, kit.seat_symbol(seat), (panel.x + 15, top + 16), 30, CLAN[colour])
             kit.text(draw, (panel.x + 15, top + 16 + (3 if kit.seat_symbol(seat) == "triangle" else 0)),
                      LETTER[colour], 15, kit.contrast_text(CLAN[colour]), bold=True, anchor="mm", kind="glyph",
                      translate=False)
@@ -615,7 +626,7 @@ class _ClanPage(kit.Page):
         name_h = round(size * 1.55)
         cy = y0 + name_h / 2
         shape = kit.seat_symbol(entry.seat)
-        kit.draw_symbol(draw, shape, (x0 + 8 + token / 2, cy), token, colour, kit.INK, 2)
+        _token(draw, shape, (x0 + 8 + token / 2, cy), token, colour)
         kit.text(draw, (x0 + 8 + token / 2, cy + (token * 0.14 if shape == "triangle" else 0)),
                  LETTER[self.clans[entry.seat]], round(token * (0.42 if shape in ("triangle", "star") else 0.5)),
                  kit.contrast_text(colour), bold=True, anchor="mm", translate=False, kind="glyph")
