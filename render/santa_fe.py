@@ -246,6 +246,13 @@ def _label_box(city: str, side: str, reach: float) -> tuple[tuple[float, float],
     return at, anchor, (left - 3, top - 3, left + w + 3, top + h + 3)
 
 
+def _gap(box: Box, point: tuple[float, float]) -> float:
+    """How far `point` is from `box` (0 inside it)."""
+    dx = max(box[0] - point[0], 0, point[0] - box[2])
+    dy = max(box[1] - point[1], 0, point[1] - box[3])
+    return math.hypot(dx, dy)
+
+
 def _city_name(city: str) -> str:
     name = BOARD.name(city)
     return name.upper() if BOARD.cities[city].start else name
@@ -266,7 +273,7 @@ def _place_labels() -> dict[str, tuple[tuple[float, float], str, Box]]:
     placed: dict[str, tuple[tuple[float, float], str, Box]] = {}
     for city in sorted(BOARD.cities, key=lambda c: (-crowd(c), c)):
         best = None
-        for reach_step, reach in enumerate((CITY_R + 6, CITY_R + 16, CITY_R + 28)):
+        for reach in (CITY_R + 6, CITY_R + 11, CITY_R + 16, CITY_R + 28):
             for side in _SIDES:
                 at, anchor, box = _label_box(city, side, reach)
                 if box[0] < 2 or box[2] > WIDTH - 2 or box[1] < 2 or box[3] > MAP_H - 2:
@@ -274,7 +281,11 @@ def _place_labels() -> dict[str, tuple[tuple[float, float], str, Box]]:
                 if any(_overlaps(box, other) for other in blocked):
                     continue
                 covered = sum(1 for px, py in track if box[0] <= px <= box[2] and box[1] <= py <= box[3])
-                cost = covered * 2 + reach_step * 6 + (0 if side == BOARD.cities[city].label else 3)
+                # a name nearer another city than its own would be read as that city's
+                own = _gap(box, _xy(city))
+                misread = sum(1 for other in BOARD.cities if other != city and _gap(box, _xy(other)) < own + 4)
+                # names are drawn over the track with a halo: being near the city matters more than track
+                cost = covered * 0.5 + misread * 40 + own * 0.8 + (side != BOARD.cities[city].label) * 2
                 if best is None or cost < best[0]:
                     best = (cost, at, anchor, box)
         if best is None:  # nowhere free: the printed side (the layout test names the clash)
