@@ -122,6 +122,26 @@ MIGRATIONS: tuple[str, ...] = (
     """
     ALTER TABLE games ADD COLUMN to_act TEXT;
     """,
+    # 4: what must not be doubled or forged. dm_state: a digest of the private view each seat was
+    # last DM'd, written with the DM's outbox row, so a restart does not send an unchanged hand
+    # again. seat_offers: a seat offered by its holder to one member, kept server side so a
+    # forged "accept" id cannot give a seat away; an offer is used once and expires.
+    """
+    CREATE TABLE dm_state (
+        game_id INTEGER NOT NULL REFERENCES games (id),
+        seat INTEGER NOT NULL,
+        digest TEXT NOT NULL,
+        PRIMARY KEY (game_id, seat)
+    ) WITHOUT ROWID;
+    CREATE TABLE seat_offers (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        game_id INTEGER NOT NULL REFERENCES games (id),
+        seat INTEGER NOT NULL,
+        giver_id INTEGER NOT NULL,
+        taker_id INTEGER NOT NULL,
+        expires_at REAL NOT NULL
+    );
+    """,
 )
 
 OPEN_STATUSES = ("lobby", "running")
@@ -533,6 +553,45 @@ class Store:
                 "INSERT INTO outbox (game_id, kind, seat, payload, at) VALUES (?, ?, ?, ?, ?)",
                 [(game_id, p.kind, p.seat, _dumps(p.payload), now) for p in posts],
             )
+            # The hand a DM carries counts as sent once owed: the outbox delivers it exactly once.
+            await self._db.executemany(
+                "INSERT OR REPLACE INTO dm_state (game_id, seat, digest) VALUES (?, ?, ?)",
+                [(game_id, p.seat, p.payload["digest"]) for p in posts if p.kind == "dm" and "digest" in p.payload],
+            )
+
+    async def dm_digests(self, game_id: int) -> dict[int, str]:
+        """Seat -> digest of the private view last owed to it by DM (see migration 4)."""
+        rows = await self._db.execute_fetchall("SELECT seat, digest FROM dm_state WHERE game_id = ?", (game_id,))
+        return {seat: digest for seat, digest in rows}
+
+    # ------------------------------------------------------------------ seat offers
+
+    async def add_seat_offer(self, game_id: int, seat: int, giver_id: int, taker_id: int, expires_at: float) -> int:
+        """Store an offer (replacing the giver's earlier offers of that seat); returns its id."""
+        async with self._write:
+            await self._db.execute("DELETE FROM seat_offers WHERE game_id = ? AND seat = ?", (game_id, seat))
+            cursor = await self._db.execute(
+                "INSERT INTO seat_offers (game_id, seat, giver_id, taker_id, expires_at) VALUES (?, ?, ?, ?, ?)",
+                (game_id, seat, giver_id, taker_id, expires_at),
+            )
+            await self._db.commit()
+            return int(cursor.lastrowid or 0)
+
+    async def take_seat_offer(self, offer_id: int, game_id: int, taker_id: int, now: float) -> tuple[int, int] | None:
+        """Consume the offer if it is this taker's, for this game and not expired: (seat, giver) or None.
+
+        The delete is the claim: of two clicks, only one finds the row."""
+        async with self._write:
+            rows = await self._db.execute_fetchall(
+                "SELECT seat, giver_id, taker_id, expires_at FROM seat_offers WHERE id = ? AND game_id = ?",
+                (offer_id, game_id),
+            )
+            if not rows or rows[0][2] != taker_id:
+                return None
+            seat, giver, _, expires_at = rows[0]
+            await self._db.execute("DELETE FROM seat_offers WHERE id = ?", (offer_id,))
+            await self._db.commit()
+        return (seat, giver) if expires_at > now else None
 
     async def add_posts(self, game_id: int, posts: Sequence[PendingPost], status: str | None = None) -> None:
         async with self._write:
