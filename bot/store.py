@@ -142,6 +142,16 @@ MIGRATIONS: tuple[str, ...] = (
         expires_at REAL NOT NULL
     );
     """,
+    # 5: each interaction that led to a move, written in the move's transaction: a repeated
+    # interaction id (a client or gateway retry, a second process) never applies twice.
+    """
+    CREATE TABLE interactions (
+        interaction_id INTEGER PRIMARY KEY,
+        game_id INTEGER NOT NULL REFERENCES games (id),
+        n INTEGER NOT NULL,
+        at REAL NOT NULL
+    );
+    """,
 )
 
 OPEN_STATUSES = ("lobby", "running")
