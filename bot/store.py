@@ -152,6 +152,12 @@ MIGRATIONS: tuple[str, ...] = (
         at REAL NOT NULL
     );
     """,
+    # 6: outbox.batch: the first row id of the post that is sending this row, set before sending,
+    # so a retry after a crash sends the same rows under the same message nonces (Discord then
+    # returns the first message instead of posting a second one).
+    """
+    ALTER TABLE outbox ADD COLUMN batch INTEGER;
+    """,
 )
 
 OPEN_STATUSES = ("lobby", "running")
@@ -215,6 +221,7 @@ class OutboxRow:
     kind: str
     seat: int | None
     payload: dict[str, Any]
+    batch: int | None = None  # the post sending it (migration 6); None: not tried yet
 
 
 @dataclass(frozen=True)
@@ -626,12 +633,22 @@ class Store:
 
     async def pending_posts(self, game_id: int | None = None) -> list[OutboxRow]:
         if game_id is None:
-            rows = await self._db.execute_fetchall("SELECT id, game_id, kind, seat, payload FROM outbox ORDER BY id")
+            rows = await self._db.execute_fetchall(
+                "SELECT id, game_id, kind, seat, payload, batch FROM outbox ORDER BY id")
         else:
             rows = await self._db.execute_fetchall(
-                "SELECT id, game_id, kind, seat, payload FROM outbox WHERE game_id = ? ORDER BY id", (game_id,)
+                "SELECT id, game_id, kind, seat, payload, batch FROM outbox WHERE game_id = ? ORDER BY id", (game_id,)
             )
-        return [OutboxRow(r[0], r[1], r[2], r[3], json.loads(r[4])) for r in rows]
+        return [OutboxRow(r[0], r[1], r[2], r[3], json.loads(r[4]), r[5]) for r in rows]
+
+    async def claim_batch(self, post_ids: Sequence[int]) -> int:
+        """Mark rows as sent together, before sending; the batch id (their first id) seeds the nonces."""
+        batch = min(post_ids)
+        async with self._write:
+            await self._db.executemany("UPDATE outbox SET batch = ? WHERE id = ? AND batch IS NULL",
+                                       [(batch, i) for i in post_ids])
+            await self._db.commit()
+        return batch
 
     async def posts_done(self, post_ids: Iterable[int]) -> None:
         ids = [(i,) for i in post_ids]
