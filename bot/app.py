@@ -18,7 +18,7 @@ from bot.scheduler import Scheduler
 from bot.store import Store
 from bot.tables import Tables
 from bot.ui.clock import CLOCK_ITEMS
-from bot.ui.components import DYNAMIC_ITEMS
+from bot.ui.components import DYNAMIC_ITEMS, INVALID_BUTTON
 from rules.engine import GameDefinition
 
 log = logging.getLogger("bot.app")
@@ -119,6 +119,21 @@ class JunctionBot(commands.Bot):
             await self.junction.resume_all()
             # Then the clocks: a deadline that passed while the bot was down is handled now.
             self.scheduler.start()
+
+    async def on_interaction(self, interaction: discord.Interaction) -> None:
+        """A `jn:` component id that no registered item reads (forged, out of bounds, or a button of
+        an older release) would leave the click unanswered: answer it in one line instead."""
+        if interaction.type is not discord.InteractionType.component:
+            return
+        custom_id = str((interaction.data or {}).get("custom_id", ""))
+        if not custom_id.startswith("jn:") or any(
+                item.__discord_ui_compiled_template__.fullmatch(custom_id) for item in (*DYNAMIC_ITEMS, *CLOCK_ITEMS)):
+            return
+        log.info("refused component id %r from user %s", custom_id[:100], interaction.user.id)
+        try:
+            await interaction.response.send_message(i18n.localize(interaction.locale, INVALID_BUTTON), ephemeral=True)
+        except discord.HTTPException as error:
+            log.warning("could not answer an invalid component id (%s)", error)
 
     async def _clock_due(self, game_id: int) -> None:
         await self.clock.on_due(game_id)

@@ -8,6 +8,8 @@ move and the other is refused with a reason. A move, the snapshot after it and t
 from __future__ import annotations
 
 import asyncio
+import hashlib
+import json
 import random
 import re
 import time
@@ -131,12 +133,28 @@ class _Live(_Table):
 
     state: GameState
     seat_moves: list[int]  # decisions made per seat: the staleness token of pickers
-    # The private part each seat was last sent by DM (memory only: after a restart a seat simply
-    # gets its view again when its turn comes).
-    dm_sent: dict[int, dict[str, Any]] = field(default_factory=dict)
+    # A digest of the private part each seat was last owed by DM (stored with the DM's outbox row,
+    # loaded with the game: a restart does not send an unchanged hand again).
+    dm_sent: dict[int, str] = field(default_factory=dict)
     clocks: dict[int, ClockRow] = field(default_factory=dict)  # as stored
     prefs: dict[int, SeatPrefs] = field(default_factory=dict)  # as stored
     user_prefs: dict[int, UserPrefs] = field(default_factory=dict)  # quiet hours of the seated users
+
+
+MAX_NAME = 32  # Discord's own display-name limit
+SEAT_OFFER_HOURS = 24
+
+
+def safe_name(name: str) -> str:
+    """A display name as it may appear in posts: it can never mention anyone (`<@id>`, `<@&role>`,
+    `@everyone` lose their power: a zero-width space follows each @), nor break a line."""
+    name = "".join(ch if ch.isprintable() else " " for ch in name).strip()
+    return (name.replace("@", "@\u200b")[:MAX_NAME] or "Player").strip()
+
+
+def secret_digest(part: dict[str, Any] | None) -> str:
+    """A short stable fingerprint of a seat's secret part: equal parts, equal digests."""
+    return hashlib.sha256(json.dumps(part, sort_keys=True, default=str).encode()).hexdigest()[:20]
 
 
 def secret_part(state: GameState, seat: int, public_view: dict[str, Any]) -> dict[str, Any]:
@@ -464,7 +482,7 @@ class Tables:
         try:
             game_id = await self.store.create_game(
                 game_key, resolved, seed, guild_id=guild_id, channel_id=channel_id, thread_id=thread_id,
-                creator_id=user_id, seat_order=seat_order, first_seat=(user_id, None, user_name),
+                creator_id=user_id, seat_order=seat_order, first_seat=(user_id, None, safe_name(user_name)),
                 turn_hours=settings.turn_hours, timeout_action=settings.timeout_action,
                 max_timeouts=settings.max_timeouts, vacation_hours=settings.vacation_hours,
             )
@@ -481,7 +499,7 @@ class Tables:
                 raise Refused("You have already joined.")
             if len(info.seats) >= info.definition.max_players:
                 raise Refused(f"The table is full ({info.definition.max_players} players).")
-            seats = [*info.seats, SeatRow(len(info.seats), user_id, None, user_name)]
+            seats = [*info.seats, SeatRow(len(info.seats), user_id, None, safe_name(user_name))]
             await self.store.replace_seats(game_id, seats)
             info.seats = seats
             return info
@@ -557,16 +575,20 @@ class Tables:
             opening_lines = (f"{definition.title} begins. Seats: {order}.",
                              *(name_seats(e.text, names) for e in opening if e.seats is None))
             posts = [PendingPost("board", None, {"lines": list(opening_lines)})]
+            public_view = state.view(None)
             posts += [PendingPost("dm", s.seat, {"lines": [name_seats(e.text, names) for e in opening
                                                            if e.seats is not None and s.seat in e.seats],
-                                                 "welcome": True}) for s in seats if not s.is_ai]
+                                                 "welcome": True,
+                                                 "digest": secret_digest(secret_part(state, s.seat, public_view))})
+                      for s in seats if not s.is_ai]
             live = _Live(info.row, definition, seats, state, [0] * count)
             live.user_prefs = {s.user_id: await self.store.user_prefs(s.user_id) for s in seats if not s.is_ai}
             live.clocks = self._synced_clocks(live, self.now())
             await self.store.start_game(game_id, seats, state.to_json(), posts, clocks=list(live.clocks.values()),
                                         to_act=state.to_act())
             live.row = await self._row(game_id)
-            live.dm_sent = self._secrets(live)  # the welcome DMs carry the opening hands
+            # The welcome DMs carry the opening hands.
+            live.dm_sent = {seat: secret_digest(part) for seat, part in self._secrets(live).items()}
             self._live[game_id] = live
             self._clocks_changed(game_id)
             humans = frozenset(s.seat for s in seats if not s.is_ai)
@@ -744,9 +766,10 @@ class Tables:
         since = {s for s in humans if s in to_act_now and s not in was_to_act
                  and any(mover != s for mover, _ in applied)}
         dm_now = sorted(s for s in humans if s in private_lines or s in since or s in dm_seats or (
-            (state.is_over() or (s in to_act_now and s not in was_to_act)) and after.get(s) != live.dm_sent.get(s)))
+            (state.is_over() or (s in to_act_now and s not in was_to_act))
+            and secret_digest(after.get(s)) != live.dm_sent.get(s)))
         for seat in dm_now:
-            live.dm_sent[seat] = after[seat]
+            live.dm_sent[seat] = secret_digest(after.get(seat))
         result = state.result()
         status = "over" if state.is_over() else "running"
         board: dict[str, Any] = {"lines": public_lines}
@@ -757,7 +780,8 @@ class Tables:
         posts = [PendingPost("board", None, board)] if (applied or extra_lines) else []
         posts += [PendingPost("dm", s, {"lines": private_lines.get(s, []),
                                         **({"since": True} if s in since else {}),
-                                        **({"welcome": True} if s in dm_seats else {})}) for s in dm_now]
+                                        **({"welcome": True} if s in dm_seats else {}),
+                                        "digest": live.dm_sent[s]}) for s in dm_now]
         clocks = self._synced_clocks(live, self.now(), turn_goes_on=set(state.to_act()) - paused)
         try:
             await self.store.record_moves(
@@ -840,6 +864,7 @@ class Tables:
         live = _Live(row, definition, seats, state, seat_moves)
         live.clocks = {c.seat: c for c in await self.store.clocks(game_id)}
         live.prefs = await self.store.seat_prefs(game_id)
+        live.dm_sent = await self.store.dm_digests(game_id)
         live.user_prefs = {s.user_id: await self.store.user_prefs(s.user_id) for s in seats if not s.is_ai}
         if row.status == "running":
             self._live[game_id] = live
@@ -1161,11 +1186,29 @@ class Tables:
             raise Refused("That member already holds a seat in this game.")
         return seat
 
+    async def offer_seat(self, game_id: int, from_user: int, to_user: int, to_is_bot: bool = False) -> int:
+        """Offer `from_user`'s seat to `to_user`, stored server side (the button carries only its id);
+        a new offer of the seat replaces the last one. Returns the offer id."""
+        seat = await self.check_hand_over(game_id, from_user, to_user, to_is_bot)
+        return await self.store.add_seat_offer(game_id, seat, from_user, to_user,
+                                               self.now() + SEAT_OFFER_HOURS * 3600)
+
+    async def accept_seat_offer(self, game_id: int, offer_id: int, user_id: int,
+                                user_name: str) -> tuple[Outcome, int]:
+        """`user_id` accepts a stored offer: only the member it was made to, once, before it expires.
+        Returns the outcome and who gave the seat."""
+        taken = await self.store.take_seat_offer(offer_id, game_id, user_id, self.now())
+        if taken is None:
+            raise Refused("This seat is offered to someone else, or the offer was used or has expired.")
+        seat, giver = taken
+        return await self.hand_over(game_id, seat, giver, user_id, user_name), giver
+
     async def hand_over(self, game_id: int, seat: int, from_user: int, to_user: int, to_name: str) -> Outcome:
         """`to_user` accepts `from_user`'s seat: the seat, its clock and its secrets are theirs now."""
+        to_name = safe_name(to_name)
         async with self.lock(game_id):
             live = await self._running(game_id)
-            if live.seats[seat].user_id != from_user:
+            if not 0 <= seat < len(live.seats) or live.seats[seat].user_id != from_user:
                 raise Refused("This offer is no longer valid.")
             if live.seat_of(to_user) is not None:
                 raise Refused("You already hold a seat in this game.")
