@@ -25,7 +25,7 @@ from discord import app_commands
 from bot import i18n, texts
 from bot.cogs import CommandCog
 from bot.store import OutboxRow
-from bot.tables import STALE_MOVE, ClockSettings, Outcome, Refused, TableInfo, Tables, result_lines
+from bot.tables import STALE_MOVE, ClockSettings, Outcome, Refused, Repeated, TableInfo, Tables, result_lines
 from bot.ui.components import board_view, lobby_view, picker_view
 from bot.ui.picker import autocomplete, menu
 
@@ -393,8 +393,12 @@ class GamesCog(CommandCog):
     async def play_move(self, interaction: discord.Interaction, game_id: int, text: str, token: int | None,
                         picker: bool) -> None:
         try:
-            outcome = await self._within(interaction, self.tables.play(game_id, interaction.user.id, text, token=token),
-                                         update=picker)
+            outcome = await self._within(interaction, self.tables.play(game_id, interaction.user.id, text, token=token,
+                                                                       interaction_id=interaction.id), update=picker)
+        except Repeated:
+            # The same interaction again (a retry): its first delivery made the move and answered.
+            log.info("interaction %s for game %s repeated: ignored", interaction.id, game_id)
+            return
         except Refused as refused:
             await self._reply(interaction, refused.reason)
             return
