@@ -18,7 +18,7 @@ from discord.ext import commands
 
 from bot import i18n, texts
 from bot.cogs import CommandCog
-from bot.cogs.games import NO_MENTIONS, GamesCog, mentioning
+from bot.cogs.games import NO_MENTIONS, GamesCog, mentioning, post_nonce
 from bot.store import OutboxRow
 from bot.tables import NOT_SEATED, Refused, TableInfo, Tables, safe_name
 from bot.ui.clock import MuteButton, SeatOfferButton
@@ -70,6 +70,7 @@ class ClockCog(CommandCog):
             user_id = info.seats[seat].user_id
             deadline = post.payload["deadline"]
             title, game_id = info.definition.title, info.row.id
+            nonce = post_nonce("r", post.id, info)  # a reminder re-sent after a crash is not doubled
             view = discord.ui.View(timeout=None)
             view.add_item(TurnButton(game_id))
             view.add_item(MuteButton(game_id))
@@ -79,7 +80,7 @@ class ClockCog(CommandCog):
                         f"time runs out {stamp(deadline)} ({stamp(deadline, 'f')}).")
                 locale = self.bot.user_locales.get(user_id)
                 await dm.send(i18n.localize(locale, text), view=i18n.localize_view(view, locale),
-                              allowed_mentions=NO_MENTIONS)
+                              allowed_mentions=NO_MENTIONS, nonce=f"{nonce}.d")
             except discord.Forbidden:
                 pass  # closed DMs: the channel mention below still reaches them
             except discord.HTTPException as error:
@@ -90,7 +91,7 @@ class ClockCog(CommandCog):
                 try:
                     text = f"<@{user_id}>, it is your turn in game #{game_id}: time runs out {stamp(deadline)}."
                     await channel.send(i18n.localize(self.games.place_locale(info.row.guild_id), text),
-                                       allowed_mentions=mentioning(user_id))
+                                       allowed_mentions=mentioning(user_id), nonce=f"{nonce}.c")
                 except discord.HTTPException as error:
                     log.warning("reminder mention of game %s failed (%s)", game_id, error)
             done.append(post.id)

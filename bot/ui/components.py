@@ -26,6 +26,7 @@ GAME = r"(?P<game>\d{1,15})"
 NUMBER = r"\d{1,9}"
 INVALID_BUTTON = "This button is not valid (anymore). Use the newest post of the game."
 NOT_HERE = "That game is not played here."
+RESTARTING = "Junction is restarting: nothing was done. Try again in a minute."
 
 
 def _cog(interaction: discord.Interaction) -> Any:
@@ -35,6 +36,9 @@ def _cog(interaction: discord.Interaction) -> Any:
 async def refused(interaction: discord.Interaction, game_id: int) -> bool:
     """True, after a one-line ephemeral answer, when this click may not act on the game: it must
     come from the game's server, or in a DM from a member seated in it."""
+    if getattr(interaction.client, "closing", False):
+        await _cog(interaction)._reply(interaction, RESTARTING)
+        return True
     store = interaction.client.tables.store  # type: ignore[attr-defined]
     row = await store.game(game_id)
     if row is None:
