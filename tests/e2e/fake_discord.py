@@ -94,7 +94,8 @@ Exactly once: message creates honour ``nonce`` with ``enforce_nonce`` as Discord
 author, channel and nonce within ``fake.nonce_window`` seconds returns the earlier message and
 creates nothing; ``fake.nonce_hits`` counts those; a nonce over 25 chars is a 400).
 ``fake.fail_after_create(times=1, status=502, where=None)`` creates the next matching message and
-answers with that error (``fake.failed_after_create``). ``msg.pinged()``: who a message notified,
+answers with that error (``fake.failed_after_create``); ``fake.on_created(msg)``, if set, runs
+after a bot message is created and before the answer (a test can SIGKILL a bot process there). ``msg.pinged()``: who a message notified,
 from its content and the ``allowed_mentions`` it was sent with.
 """
 
@@ -639,6 +640,7 @@ class FakeDiscord:
         self.nonce_hits = 0  # creates answered with an earlier message
         self._fail_after_create: list[tuple[int, Callable[[FakeMessage], bool] | None]] = []
         self.failed_after_create: list[FakeMessage] = []  # created, but answered with an error
+        self.on_created: Callable[[FakeMessage], Any] | None = None  # called before the answer
         for i, name in enumerate(("general", "games", "random")):
             ch = FakeChannel(self.next_id(), name, 0, guild_id=self.guild_id, position=i)
             self.channels[ch.id] = ch
@@ -1400,6 +1402,8 @@ class FakeDiscord:
         msg = self._create_message(ch, body, files)
         if nonce is not None:
             self._nonces[key] = (msg, time.monotonic())
+        if self.on_created is not None:
+            self.on_created(msg)  # e.g. SIGKILL the bot after the write, before it hears back
         for index, (status, where) in enumerate(self._fail_after_create):
             if where is None or where(msg):
                 del self._fail_after_create[index]

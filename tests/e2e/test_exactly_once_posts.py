@@ -4,8 +4,13 @@ no line dropped from a long backlog (issue 12, finding 4)."""
 from __future__ import annotations
 
 import asyncio
+import os
 import re
+import signal
 import sqlite3
+import subprocess
+import sys
+import textwrap
 
 import discord
 import pytest
@@ -140,6 +145,62 @@ async def test_a_crash_between_discord_accepting_and_the_outbox_delete_posts_not
     # Bob's turn DM (his hand as the pass step begins) arrived once, not once more per restart.
     assert len(fake.dms(bob)) - dms_before["Bob"] <= 1 and len(fake.dms(ann)) - dms_before["Ann"] <= 1
     assert not [m for u in (ann, bob) for m in fake.dms(u) if fake.dms(u).count(m) > 1]
+    await fake.stop_bot(bot)
+
+
+BOT_PROCESS = textwrap.dedent("""
+    # The Guess bot in its own process, against the fake Discord at sys.argv[1] (a real SIGKILL target).
+    import asyncio, sys
+    import discord, yarl
+    from bot.app import create_bot
+    from tests.bot import guess_game
+    from tests.e2e.fake_discord import API_PREFIX, TOKEN, FakeDiscord
+
+    base, db = sys.argv[1], sys.argv[2]
+    discord.http.Route.BASE = base + API_PREFIX
+    discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(base.replace("http", "ws") + "/gateway")
+    bot = create_bot(db, games=guess_game.GAMES, board_renderer=guess_game.board, hand_renderer=guess_game.hand,
+                     render_workers=0, **FakeDiscord.bot_kwargs())
+    if __name__ == "__main__":
+        asyncio.run(bot.start(TOKEN))
+""")
+
+
+async def test_sigkill_at_the_upload_then_a_restart_posts_nothing_twice(fake_discord, tmp_path):
+    """A bot process is SIGKILLed while Discord creates its board post (the write done, the answer
+    never read); the next bot on the same database sends what the store still owes: Discord
+    answers the same nonce with the first message, so nothing appears twice."""
+    fake = fake_discord
+    db = str(tmp_path / "j.db")
+    script = tmp_path / "bot_process.py"
+    script.write_text(BOT_PROCESS)
+    env = {**os.environ, "PYTHONPATH": os.getcwd()}
+    process = subprocess.Popen([sys.executable, str(script), fake.base_url, db], env=env,
+                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        await fake.wait_for(lambda: any(c.identified and not c.ws.closed for c in fake._conns) and fake.commands(),
+                            timeout=30, what="the bot process connected")
+        ann, bob = fake.user("Ann"), fake.user("Bob")
+        general = fake.channel("general")
+        await started_game(fake, [ann, bob], general, options="rounds=1 span=20")
+        await fake.wait_for(lambda: not owed(db), what="opening posts")
+
+        def kill_at_the_board(message):
+            if message.channel_id == general.id and message.attachments:
+                os.kill(process.pid, signal.SIGKILL)
+                fake.on_created = None
+
+        fake.on_created = kill_at_the_board
+        await fake.slash(ann, general, "play", options={"move": "bid 1"})
+        await asyncio.to_thread(process.wait, 10)
+        assert process.returncode == -signal.SIGKILL
+    finally:
+        if process.poll() is None:
+            process.kill()
+    assert owed(db) >= 1 and len(board_posts(general)) == 2  # Discord has the post; the store owes it
+    bot = await fake.start_bot(make_bot(fake, db))
+    await fake.wait_for(lambda: not owed(db), what="owed posts after the restart")
+    assert len(board_posts(general)) == 2 and doubled(general) == [] and fake.nonce_hits >= 1
     await fake.stop_bot(bot)
 
 
