@@ -435,7 +435,8 @@ class Store:
         lock_path = acquire_instance_lock(path)
         db: aiosqlite.Connection | None = None
         try:
-            if path != ":memory:" and os.path.isfile(path) and os.path.getsize(path) == 0:
+            first_here = lock_path is None or _HELD_LOCKS[lock_path][1] == 1  # not a file this process is creating
+            if first_here and path != ":memory:" and os.path.isfile(path) and os.path.getsize(path) == 0:
                 # SQLite would take it for a new database and start empty: if this was a real
                 # database truncated by accident, its games would silently vanish.
                 raise StoreOpenError(f"{path} is an empty file (0 bytes), not a Junction database: restore it from a"
