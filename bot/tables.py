@@ -1162,8 +1162,15 @@ class Tables:
         if row.status == "lobby":
             return await self.cancel(game_id, row.creator_id, admin=True)
         async with self.lock(game_id):
-            live = await self._running(game_id)
-            return await self._end_early(live, "A server admin ended the game: final standings as they are.")
+            try:
+                live = await self._running(game_id)
+            except Refused as refused:
+                if refused.reason != DAMAGED.format(id=game_id):
+                    raise
+            else:
+                return await self._end_early(live, "A server admin ended the game: final standings as they are.")
+        # Neither its snapshot nor its log can rebuild the game: it ends without standings.
+        return await self.cancel(game_id, row.creator_id, admin=True)
 
     @staticmethod
     def _ai_kind(definition: GameDefinition) -> str:
