@@ -4,12 +4,19 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
+import sqlite3
 import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 import aiosqlite
+
+try:
+    import fcntl
+except ImportError:  # Windows: no flock; one instance per database is then the operator's care
+    fcntl = None  # type: ignore[assignment]
 
 # Numbered migrations. A shipped migration is never edited: add a new one at the end.
 MIGRATIONS: tuple[str, ...] = (
@@ -122,6 +129,42 @@ MIGRATIONS: tuple[str, ...] = (
     """
     ALTER TABLE games ADD COLUMN to_act TEXT;
     """,
+    # 4: what must not be doubled or forged. dm_state: a digest of the private view each seat was
+    # last DM'd, written with the DM's outbox row, so a restart does not send an unchanged hand
+    # again. seat_offers: a seat offered by its holder to one member, kept server side so a
+    # forged "accept" id cannot give a seat away; an offer is used once and expires.
+    """
+    CREATE TABLE dm_state (
+        game_id INTEGER NOT NULL REFERENCES games (id),
+        seat INTEGER NOT NULL,
+        digest TEXT NOT NULL,
+        PRIMARY KEY (game_id, seat)
+    ) WITHOUT ROWID;
+    CREATE TABLE seat_offers (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        game_id INTEGER NOT NULL REFERENCES games (id),
+        seat INTEGER NOT NULL,
+        giver_id INTEGER NOT NULL,
+        taker_id INTEGER NOT NULL,
+        expires_at REAL NOT NULL
+    );
+    """,
+    # 5: each interaction that led to a move, written in the move's transaction: a repeated
+    # interaction id (a client or gateway retry, a second process) never applies twice.
+    """
+    CREATE TABLE interactions (
+        interaction_id INTEGER PRIMARY KEY,
+        game_id INTEGER NOT NULL REFERENCES games (id),
+        n INTEGER NOT NULL,
+        at REAL NOT NULL
+    );
+    """,
+    # 6: outbox.batch: the first row id of the post that is sending this row, set before sending,
+    # so a retry after a crash sends the same rows under the same message nonces (Discord then
+    # returns the first message instead of posting a second one).
+    """
+    ALTER TABLE outbox ADD COLUMN batch INTEGER;
+    """,
 )
 
 OPEN_STATUSES = ("lobby", "running")
@@ -185,6 +228,7 @@ class OutboxRow:
     kind: str
     seat: int | None
     payload: dict[str, Any]
+    batch: int | None = None  # the post sending it (migration 6); None: not tried yet
 
 
 @dataclass(frozen=True)
@@ -278,44 +322,176 @@ class StoreError(Exception):
     """A write the store refused (e.g. a second open game in one channel)."""
 
 
+class StoreOpenError(Exception):
+    """The database cannot be used: the message is one line for the operator, what is wrong and
+    what to do (python -m bot prints it and exits non-zero)."""
+
+
+class RepeatedInteraction(StoreError):
+    """An interaction id that already led to a move (a retry, or another process got it first)."""
+
+
+# Lock files this process holds: real path -> [file descriptor, holders]. Counted, so the CLI's
+# process-long lock and the bot's own Store.open in the same process share one flock.
+_HELD_LOCKS: dict[str, list[int]] = {}
+
+
+def acquire_instance_lock(db_path: str) -> str | None:
+    """Take the single-instance lock of a SQLite database (`<db>.lock`), or StoreOpenError.
+
+    An exclusive flock, not a pid file: the kernel drops it when the process dies, SIGKILL
+    included, so a crash never leaves a stale lock behind. Returns the lock's path (for release).
+    """
+    if fcntl is None or db_path == ":memory:" or db_path.startswith("file:"):
+        return None
+    lock_path = os.path.realpath(db_path) + ".lock"
+    held = _HELD_LOCKS.get(lock_path)
+    if held is not None:
+        held[1] += 1
+        return lock_path
+    try:
+        fd = os.open(lock_path, os.O_RDWR | os.O_CREAT, 0o644)
+    except OSError as error:
+        raise StoreOpenError(f"Cannot create the lock file {lock_path} ({error.strerror}): check that the"
+                             " database's folder exists and is writable (JUNCTION_DB).") from None
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        other = os.pread(fd, 32, 0).decode(errors="replace").strip()
+        os.close(fd)
+        who = f" (pid {other})" if other.isdigit() else ""
+        raise StoreOpenError(f"{db_path} is in use by another Junction process{who}: run one bot per database;"
+                             " stop the other one first.") from None
+    os.ftruncate(fd, 0)
+    os.write(fd, f"{os.getpid()}\n".encode())  # for the message above only: the flock is the lock
+    _HELD_LOCKS[lock_path] = [fd, 1]
+    return lock_path
+
+
+def release_instance_lock(lock_path: str | None) -> None:
+    held = _HELD_LOCKS.get(lock_path) if lock_path else None
+    if held is None:
+        return
+    held[1] -= 1
+    if held[1] == 0:
+        del _HELD_LOCKS[lock_path]
+        # The file stays: deleting it would race with a process that just opened it.
+        os.close(held[0])
+
+
+def _open_error(path: str, error: BaseException) -> StoreOpenError:
+    """One line for an operator from what SQLite said while opening or migrating."""
+    said = str(error)
+    text = said.lower()
+    if "not a database" in text or "malformed" in text or "corrupt" in text:
+        what = (f"{path} is not a usable SQLite database ({said}): restore it from a backup, or move it"
+                " away to start with a new empty database.")
+    elif "locked" in text or "busy" in text:
+        what = (f"{path} is locked by another program ({said}): close whatever holds it (another bot,"
+                " a sqlite3 shell in a transaction) and start again.")
+    elif "unable to open" in text or "readonly" in text or "read-only" in text:
+        what = (f"Cannot open {path} for writing ({said}): check that the folder exists and the bot may"
+                " write there (JUNCTION_DB).")
+    elif "full" in text:
+        what = f"{path}: the disk is full ({said}): free some space and start again."
+    else:
+        what = f"Cannot open the database {path} ({type(error).__name__}: {said})."
+    return StoreOpenError(what)
+
+
+def _statements(script: str) -> list[str]:
+    """A migration script cut into single statements (sqlite3.complete_statement knows where
+    comments and strings end), so they can run inside one explicit transaction."""
+    statements, pending = [], ""
+    for line in script.splitlines(keepends=True):
+        pending += line
+        if sqlite3.complete_statement(pending):
+            statements.append(pending.strip())
+            pending = ""
+    if pending.strip() and not all(
+            part.strip().startswith("--") or not part.strip() for part in pending.splitlines()):
+        raise ValueError(f"incomplete statement in a migration: {pending.strip()[:60]!r}")
+    return statements
+
+
 class Store:
     """One aiosqlite connection. Writes are serialized by a lock: a transaction spans several awaits."""
 
-    def __init__(self, db: aiosqlite.Connection) -> None:
+    def __init__(self, db: aiosqlite.Connection, lock_path: str | None = None) -> None:
         self._db = db
+        self._lock_path = lock_path
         self._write = asyncio.Lock()
         self.commit_seconds: list[float] = []  # time of each move commit, read by the bench
         self.now: Callable[[], float] = time.time  # the service injects its clock (tests move it)
 
     @classmethod
     async def open(cls, path: str) -> Store:
-        db = await aiosqlite.connect(path)
-        await db.execute("PRAGMA journal_mode=WAL")
-        # NORMAL is durable across application crashes in WAL mode (only power loss may drop the
-        # last commits) and saves an fsync per move.
-        await db.execute("PRAGMA synchronous=NORMAL")
-        await db.execute("PRAGMA foreign_keys=ON")
-        await db.execute("PRAGMA busy_timeout=5000")
-        store = cls(db)
-        await store._migrate()
-        return store
+        """Open (or create) the database, migrate it, and hold its single-instance lock until close.
+
+        StoreOpenError with one line for the operator when it cannot be used: another process
+        holds it, an empty or corrupt file, a schema from a newer Junction, a locked file. On any
+        failure the connection (and its thread, which would keep the interpreter alive) is closed.
+        """
+        lock_path = acquire_instance_lock(path)
+        db: aiosqlite.Connection | None = None
+        try:
+            first_here = lock_path is None or _HELD_LOCKS[lock_path][1] == 1  # not a file this process is creating
+            if first_here and path != ":memory:" and os.path.isfile(path) and os.path.getsize(path) == 0:
+                # SQLite would take it for a new database and start empty: if this was a real
+                # database truncated by accident, its games would silently vanish.
+                raise StoreOpenError(f"{path} is an empty file (0 bytes), not a Junction database: restore it from a"
+                                     " backup, or delete it to start with a new empty database.")
+            db = await aiosqlite.connect(path)
+            # First, so every later statement waits for a busy file instead of failing at once.
+            await db.execute("PRAGMA busy_timeout=5000")
+            await db.execute("PRAGMA journal_mode=WAL")
+            # NORMAL is durable across application crashes in WAL mode (only power loss may drop the
+            # last commits) and saves an fsync per move.
+            await db.execute("PRAGMA synchronous=NORMAL")
+            await db.execute("PRAGMA foreign_keys=ON")
+            store = cls(db, lock_path)
+            await store._migrate(path)
+            return store
+        except BaseException as error:
+            if db is not None:
+                await db.close()
+            release_instance_lock(lock_path)
+            if isinstance(error, sqlite3.Error):
+                raise _open_error(path, error) from error
+            raise
 
     async def close(self) -> None:
-        await self._db.close()
+        try:
+            await self._db.close()
+        finally:
+            release_instance_lock(self._lock_path)
+            self._lock_path = None
 
     # ------------------------------------------------------------------ schema
 
-    async def _migrate(self) -> None:
-        await self._db.execute("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)")
-        rows = await self._db.execute_fetchall("SELECT max(version) FROM schema_version")
-        current = rows[0][0] or 0
-        for number, script in enumerate(MIGRATIONS, start=1):
-            if number <= current:
-                continue
-            # executescript commits first; wrap in BEGIN/COMMIT so each migration is all or nothing.
-            await self._db.executescript(
-                f"BEGIN;\n{script}\nINSERT INTO schema_version (version) VALUES ({number});\nCOMMIT;"
-            )
+    async def _migrate(self, path: str = "") -> None:
+        """Bring the schema up to date in one IMMEDIATE transaction: two processes starting at once
+        on a new file take turns (the second finds the work done) instead of both creating tables."""
+        await self._db.execute("BEGIN IMMEDIATE")
+        try:
+            await self._db.execute("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)")
+            rows = await self._db.execute_fetchall("SELECT max(version) FROM schema_version")
+            current = rows[0][0] or 0
+            if current > len(MIGRATIONS):
+                raise StoreOpenError(
+                    f"{path or 'The database'} has schema version {current}, newer than this Junction knows"
+                    f" ({len(MIGRATIONS)}): it was written by a newer release. Update Junction, or use a backup"
+                    " made by this version.")
+            for number, script in enumerate(MIGRATIONS, start=1):
+                if number <= current:
+                    continue
+                for statement in _statements(script):
+                    await self._db.execute(statement)
+                await self._db.execute("INSERT INTO schema_version (version) VALUES (?)", (number,))
+            await self._db.commit()
+        except BaseException:
+            await self._db.rollback()
+            raise
 
     async def schema_version(self) -> int:
         rows = await self._db.execute_fetchall("SELECT max(version) FROM schema_version")
@@ -491,17 +667,27 @@ class Store:
         seats: Sequence[SeatRow] | None = None,
         prefs: Sequence[SeatPrefs] = (),
         to_act: Sequence[int] | None = None,
+        interaction_id: int | None = None,
     ) -> None:
         """Append moves first_n.. with the snapshot after them and the posts they owe: one transaction.
 
         With them, if given: the game's clocks (all replaced), its seats and changed seat prefs, so
         a timeout's move, the seat it takes over and the clock it clears commit together.
         The (game, n) primary key makes a move applied twice fail loudly instead of being stored.
+        `interaction_id`: the Discord interaction behind the moves; RepeatedInteraction (nothing
+        written) if it already led to a move, here or in another process.
         """
         now = self.now()
         started = time.perf_counter()
         async with self._write:
             try:
+                if interaction_id is not None:
+                    try:
+                        await self._db.execute(
+                            "INSERT INTO interactions (interaction_id, game_id, n, at) VALUES (?, ?, ?, ?)",
+                            (interaction_id, game_id, first_n, now))
+                    except aiosqlite.IntegrityError as error:
+                        raise RepeatedInteraction(f"interaction {interaction_id} was already played") from error
                 await self._db.executemany(
                     "INSERT INTO moves (game_id, n, seat, notation, at) VALUES (?, ?, ?, ?, ?)",
                     [(game_id, first_n + i, seat, text, now) for i, (seat, text) in enumerate(moves)],
@@ -533,6 +719,45 @@ class Store:
                 "INSERT INTO outbox (game_id, kind, seat, payload, at) VALUES (?, ?, ?, ?, ?)",
                 [(game_id, p.kind, p.seat, _dumps(p.payload), now) for p in posts],
             )
+            # The hand a DM carries counts as sent once owed: the outbox delivers it exactly once.
+            await self._db.executemany(
+                "INSERT OR REPLACE INTO dm_state (game_id, seat, digest) VALUES (?, ?, ?)",
+                [(game_id, p.seat, p.payload["digest"]) for p in posts if p.kind == "dm" and "digest" in p.payload],
+            )
+
+    async def dm_digests(self, game_id: int) -> dict[int, str]:
+        """Seat -> digest of the private view last owed to it by DM (see migration 4)."""
+        rows = await self._db.execute_fetchall("SELECT seat, digest FROM dm_state WHERE game_id = ?", (game_id,))
+        return {seat: digest for seat, digest in rows}
+
+    # ------------------------------------------------------------------ seat offers
+
+    async def add_seat_offer(self, game_id: int, seat: int, giver_id: int, taker_id: int, expires_at: float) -> int:
+        """Store an offer (replacing the giver's earlier offers of that seat); returns its id."""
+        async with self._write:
+            await self._db.execute("DELETE FROM seat_offers WHERE game_id = ? AND seat = ?", (game_id, seat))
+            cursor = await self._db.execute(
+                "INSERT INTO seat_offers (game_id, seat, giver_id, taker_id, expires_at) VALUES (?, ?, ?, ?, ?)",
+                (game_id, seat, giver_id, taker_id, expires_at),
+            )
+            await self._db.commit()
+            return int(cursor.lastrowid or 0)
+
+    async def take_seat_offer(self, offer_id: int, game_id: int, taker_id: int, now: float) -> tuple[int, int] | None:
+        """Consume the offer if it is this taker's, for this game and not expired: (seat, giver) or None.
+
+        The delete is the claim: of two clicks, only one finds the row."""
+        async with self._write:
+            rows = await self._db.execute_fetchall(
+                "SELECT seat, giver_id, taker_id, expires_at FROM seat_offers WHERE id = ? AND game_id = ?",
+                (offer_id, game_id),
+            )
+            if not rows or rows[0][2] != taker_id:
+                return None
+            seat, giver, _, expires_at = rows[0]
+            await self._db.execute("DELETE FROM seat_offers WHERE id = ?", (offer_id,))
+            await self._db.commit()
+        return (seat, giver) if expires_at > now else None
 
     async def add_posts(self, game_id: int, posts: Sequence[PendingPost], status: str | None = None) -> None:
         async with self._write:
@@ -541,6 +766,19 @@ class Store:
                 await self._db.execute(
                     "UPDATE games SET status = ?, updated_at = ? WHERE id = ?", (status, self.now(), game_id)
                 )
+            await self._db.commit()
+
+    async def interaction_played(self, interaction_id: int) -> bool:
+        """Whether this interaction id already led to a committed move."""
+        rows = await self._db.execute_fetchall(
+            "SELECT 1 FROM interactions WHERE interaction_id = ?", (interaction_id,))
+        return bool(rows)
+
+    async def replace_snapshot(self, game_id: int, n: int, state: dict[str, Any]) -> None:
+        """Overwrite a game's snapshot with one rebuilt from its move log (a repair)."""
+        async with self._write:
+            await self._db.execute("INSERT OR REPLACE INTO snapshots (game_id, n, state, at) VALUES (?, ?, ?, ?)",
+                                   (game_id, n, _dumps(state), self.now()))
             await self._db.commit()
 
     async def moves(self, game_id: int) -> list[MoveRow]:
@@ -557,12 +795,22 @@ class Store:
 
     async def pending_posts(self, game_id: int | None = None) -> list[OutboxRow]:
         if game_id is None:
-            rows = await self._db.execute_fetchall("SELECT id, game_id, kind, seat, payload FROM outbox ORDER BY id")
+            rows = await self._db.execute_fetchall(
+                "SELECT id, game_id, kind, seat, payload, batch FROM outbox ORDER BY id")
         else:
             rows = await self._db.execute_fetchall(
-                "SELECT id, game_id, kind, seat, payload FROM outbox WHERE game_id = ? ORDER BY id", (game_id,)
+                "SELECT id, game_id, kind, seat, payload, batch FROM outbox WHERE game_id = ? ORDER BY id", (game_id,)
             )
-        return [OutboxRow(r[0], r[1], r[2], r[3], json.loads(r[4])) for r in rows]
+        return [OutboxRow(r[0], r[1], r[2], r[3], json.loads(r[4]), r[5]) for r in rows]
+
+    async def claim_batch(self, post_ids: Sequence[int]) -> int:
+        """Mark rows as sent together, before sending; the batch id (their first id) seeds the nonces."""
+        batch = min(post_ids)
+        async with self._write:
+            await self._db.executemany("UPDATE outbox SET batch = ? WHERE id = ? AND batch IS NULL",
+                                       [(batch, i) for i in post_ids])
+            await self._db.commit()
+        return batch
 
     async def posts_done(self, post_ids: Iterable[int]) -> None:
         ids = [(i,) for i in post_ids]
