@@ -101,7 +101,7 @@ def parse(state: SantaFeState, text: str) -> Move:
         if verb == "draw" and rest:
             if rest[0] in _DOUBLE_WORDS and len(rest) == 1:
                 return Draw("double")
-            if rest[0] in ("city", "engineer") and len(rest) == 1:
+            if rest[0] in ("city", "engineer", "none") and len(rest) == 1:
                 return Draw(rest[0])
             if rest[0] == "branch" and len(rest) == 2:
                 return Draw("branch", _rr(rest[1]))
@@ -205,6 +205,8 @@ def why_illegal(state: SantaFeState, seat: int, move: Move) -> str:
             return "The deck is empty."
         if move.kind == "double":
             return "The double-turn pile is empty."
+        if move.kind == "none":
+            return "You may stop drawing only when a branch card is the only draw left."
         if move.kind == "engineer":
             if not state.advanced:
                 return "Engineers are only used in the advanced game."
