@@ -17,10 +17,17 @@ class DrawDeck(Move):
 
 @dataclass(frozen=True, eq=False)
 class Take(Move):
+    """A display card of `kind`: the leftmost one, or the one in `slot` (0-based) for `take N`.
+
+    `take N` names a slot only when it is not the leftmost card of its kind: the refill lands in
+    that slot (section 10), so it is a different move from `take KIND` and keeps its own notation.
+    """
+
     kind: str
+    slot: int | None = None
 
     def __str__(self) -> str:
-        return f"take {self.kind}"
+        return f"take {self.kind}" if self.slot is None else f"take {self.slot + 1}"
 
 
 @dataclass(frozen=True, eq=False)
@@ -125,7 +132,8 @@ def parse(text: str, display: list[str]) -> Move:
             slot = int(word)
             if not 1 <= slot <= len(display):
                 raise IllegalMove(f"the display has slots 1 to {len(display)}")
-            return Take(display[slot - 1])
+            kind = display[slot - 1]
+            return Take(kind, None if display.index(kind) == slot - 1 else slot - 1)
         if word in KINDS:
             return Take(word)
         raise IllegalMove(f"unknown card {word!r}: use {', '.join(KINDS)}")
