@@ -746,6 +746,8 @@ class SantaFeState(GameState):
         legal = self.legal_moves(seat)
         if move not in legal:
             raise IllegalMove(self.why_illegal(seat, move))
+        # Moves are equal by notation; go on with the engine's own object, whatever was handed in.
+        move = legal[legal.index(move)]
         events: list[Event] = []
         self.last_tiles = []
         if isinstance(move, EngineerChoice):
