@@ -18,8 +18,40 @@ class IllegalMove(Exception):
     """A move the rules refuse. `reason` is one line a player can read (seat names as {sN})."""
 
     def __init__(self, reason: str) -> None:
+        reason = " ".join(reason.splitlines())  # one line, whatever a quoted input carried
         super().__init__(reason)
         self.reason = reason
+
+
+# --------------------------------------------------------------------------- reading move text
+
+# The longest move text any game reads. Real notations stay far below it (the longest, a Ticket to Ride
+# yard of a hoarded hand, is about 200 characters); refusing longer text first keeps every reader's
+# work bounded whatever a player pastes.
+MAX_MOVE_TEXT = 1000
+TOO_LONG = "That move is too long."
+
+# A number in move text: ASCII digits only (str.isdigit also accepts '²' and other digits int() refuses)
+# and at most 6 of them, so no reader ever builds a huge int or repeats something a billion times.
+_NUMBER = re.compile(r"[0-9]{1,6}")
+
+
+def check_move_text(text: str) -> str:
+    """The text itself if a reader may look at it; IllegalMove for text longer than any move."""
+    if len(text) > MAX_MOVE_TEXT:
+        raise IllegalMove(TOO_LONG)
+    return text
+
+
+def quote(text: str, limit: int = 40) -> str:
+    """Typed text as a refusal may echo it: one line, spaces collapsed, at most `limit` characters."""
+    flat = " ".join(text.split())
+    return flat if len(flat) <= limit else flat[: limit - 1] + "…"
+
+
+def read_number(word: str) -> int | None:
+    """The value of a word of 1 to 6 ASCII digits, else None (never an exception)."""
+    return int(word) if _NUMBER.fullmatch(word) else None
 
 
 # --------------------------------------------------------------------------- seat names
@@ -396,7 +428,9 @@ class GameState(ABC):
         if seat not in acting:
             raise IllegalMove("It is not your turn.")
         if isinstance(move, str):
-            move = self.parse_move(move)
+            move = self.parse_move(check_move_text(move))
+        elif not isinstance(move, Move):
+            raise IllegalMove("That is not a move.")
         events = self._apply(seat, move)
         self.moves_applied += 1
         return events

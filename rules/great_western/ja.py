@@ -105,6 +105,9 @@ JA: dict[str, str] = {
     # ---- refusals: turn and auction
     "It is {who}'s turn to bid.": "{who} の入札の番です。",
     "It is not your turn to build.": "あなたの建設の番ではありません。",
+    "The auction is on and there is no pass: bid on a train (`bid t<train> <cubes>`).": (
+        "競りの最中で、パスはできません。列車に入札してください（`bid t<train> <cubes>`）。"
+    ),
     "Bidding is over this round; it is {who}'s turn to build.":
         "このラウンドの入札は終わりました。{who} の建設の番です。",
     "Train {train} is not in play with {n} players.": "{n} 人プレイでは列車 {train} は使いません。",

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from rules.engine import IllegalMove, Move
+from rules.engine import IllegalMove, Move, check_move_text, quote
 from rules.great_western.board import CITIES, CITY_IDS, TRAINS
 
 
@@ -34,7 +34,8 @@ class Done(Move):
 
 DONE = Done()
 _DONE_WORDS = ("done", "d", "pass", "end", "stop", "finish")
-_BID = re.compile(r"^(?:bid|b)?\s*t?\s*(\d+)\s*[ :x/,]?\s*(-?\d+)$")
+# ASCII digits, at most 6 (rules.engine.read_number's bound): no huge ints, no superscripts.
+_BID = re.compile(r"^(?:bid|b)?\s*t?\s*([0-9]{1,6})\s*[ :x/,]?\s*(-?[0-9]{1,6})$")
 _CONNECT_WORDS = ("connect", "c", "build", "con")
 
 
@@ -49,14 +50,14 @@ def find_city(text: str) -> str:
     if len(matches) == 1:
         return matches[0]
     if not matches:
-        raise IllegalMove(f"There is no city called '{text.strip()}'.")
+        raise IllegalMove(f"There is no city called '{quote(text)}'.")
     names = ", ".join(CITIES[c].name for c in matches)
-    raise IllegalMove(f"'{text.strip()}' could be {names}: type more letters.")
+    raise IllegalMove(f"'{quote(text)}' could be {names}: type more letters.")
 
 
 def parse(text: str) -> Move:
     """Read a move leniently: `bid t2 3`, `b 2 3`, `t2 3`; `connect oxford`, `c ox`, `oxford`; `done`."""
-    clean = " ".join(text.strip().lower().split())
+    clean = " ".join(check_move_text(text).strip().lower().split())
     if not clean:
         raise IllegalMove("Empty move: try `bid t1 2`, `connect reading` or `done`.")
     if clean in _DONE_WORDS:
@@ -78,5 +79,5 @@ def parse(text: str) -> Move:
         return Connect(find_city(clean))
     except IllegalMove:
         raise IllegalMove(
-            f"Cannot read '{text.strip()}': try `bid t1 2`, `connect reading` or `done`."
+            f"Cannot read '{quote(text)}': try `bid t1 2`, `connect reading` or `done`."
         ) from None

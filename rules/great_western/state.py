@@ -12,6 +12,7 @@ from rules.engine import (
     Move,
     Result,
     public,
+    quote,
     seat_token,
 )
 from rules.great_western import board
@@ -20,6 +21,8 @@ from rules.great_western.moves import DONE, Bid, Connect, Done, parse
 from rules.great_western.scoring import final_result
 
 PHASES = ("auction", "build", "over")
+# The auction has no pass (5.2): the bidder's `done`/`pass` or a connection gets this, not a build reason.
+AUCTION_FIRST = "The auction is on and there is no pass: bid on a train (`bid t<train> <cubes>`)."
 
 
 def _ordinal(n: int) -> str:
@@ -272,8 +275,12 @@ class GreatWesternState(GameState):
         return events
 
     def _connect(self, seat: int, city: str) -> list[Event]:
-        if self.phase != "build" or seat != self.builder():
+        if self.phase == "auction":
+            raise IllegalMove(AUCTION_FIRST)
+        if seat != self.builder():
             raise IllegalMove("It is not your turn to build.")
+        if city not in CITIES:  # a hand-built move: the reader only ever names a real city
+            raise IllegalMove(f"There is no city called '{quote(str(city))}'.")
         route = self.routes(seat).get(city)
         problem = self.connect_problem(seat, city, route)
         if problem is not None:
@@ -321,7 +328,9 @@ class GreatWesternState(GameState):
         assert count == 0, "payment took more cubes than the train carries"
 
     def _done(self, seat: int, forced: bool) -> list[Event]:
-        if self.phase != "build" or seat != self.builder():
+        if self.phase == "auction":
+            raise IllegalMove(AUCTION_FIRST)
+        if seat != self.builder():
             raise IllegalMove("It is not your turn to build.")
         train = self.builder_train()
         assert train is not None

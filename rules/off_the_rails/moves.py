@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from rules.engine import IllegalMove, Move
+from rules.engine import IllegalMove, Move, check_move_text, quote
 from rules.off_the_rails import board
 
 VERBS: tuple[str, ...] = (
@@ -47,7 +47,7 @@ class OtrMove(Move):
 
 def _square(token: str) -> str:
     if token not in board.SQUARE_SET:
-        raise IllegalMove(f"{token} is not a square (a1 to n14)")
+        raise IllegalMove(f"{quote(token)} is not a square (a1 to n14)")
     return token
 
 
@@ -56,12 +56,12 @@ def _cart(token: str) -> str:
         return "white"
     if token in ("b", "black"):
         return "black"
-    raise IllegalMove(f"{token} is not a cart (white or black)")
+    raise IllegalMove(f"{quote(token)} is not a cart (white or black)")
 
 
 def _edges(token: str) -> str:
     if not token or any(c not in "nesw" for c in token) or len(set(token)) != len(token):
-        raise IllegalMove(f"{token} is not a set of edges (n, e, s, w)")
+        raise IllegalMove(f"{quote(token)} is not a set of edges (n, e, s, w)")
     return board.sort_edges(token)
 
 
@@ -70,13 +70,13 @@ _GEM_ALIASES = {k: k for k in board.GEM_KINDS} | {k + "s": k for k in board.GEM_
 
 def _gem(token: str) -> str:
     if token not in _GEM_ALIASES:
-        raise IllegalMove(f"{token} is not a gem ({', '.join(board.GEM_KINDS)})")
+        raise IllegalMove(f"{quote(token)} is not a gem ({', '.join(board.GEM_KINDS)})")
     return _GEM_ALIASES[token]
 
 
 def parse(text: str) -> OtrMove:
     """Read a move leniently (case, spaces, edge order, cart initials); raise IllegalMove if unreadable."""
-    words = text.lower().replace(",", " ").split()
+    words = check_move_text(text).lower().replace(",", " ").split()
     if not words:
         raise IllegalMove("Empty move; " + USAGE)
     verb, rest = words[0], words[1:]
@@ -134,7 +134,7 @@ def parse(text: str) -> OtrMove:
     if verb == "rift":
         need(1)
         return OtrMove(verb, _square(rest[0]))
-    raise IllegalMove(f"Unknown move {words[0]!r}; " + USAGE)
+    raise IllegalMove(f"Unknown move {quote(words[0])!r}; " + USAGE)
 
 
 # Every lay move of the board, made once: the action phase offers up to ~1,100 of them.

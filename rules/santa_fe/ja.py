@@ -120,6 +120,9 @@ JA: dict[str, str] = {
     "{rr} has no tiles left.": "{rr} の線路タイルは残っていません。",
     "You need ${cost} for this space; you have ${money}.": "このマスには ${cost} 必要です（所持金 ${money}）。",
     "Your hand is full.": "手札がいっぱいです。",
+    "You may stop drawing only when a branch card is the only draw left.": (
+        "引くのをやめられるのは、残る引き方が支線カードだけのときです。"
+    ),
     "The deck is empty.": "山札が空です。",
     "The double-turn pile is empty.": "ダブルターンカードの山が空です。",
     "Engineers are only used in the advanced game.": "技術者カードはアドバンスゲームでのみ使います。",
@@ -156,6 +159,7 @@ _TAGGED: dict[str, str] = {
     "{who} exchanges no cards.": "{who} は手札を交換しなかった。",
     "{who} draws a city card.": "{who} が都市カードを引いた。",
     "{who} draws a double-turn card.": "{who} がダブルターンカードを引いた。",
+    "{who} stops drawing this round.": "{who} はこのラウンド、カードを引くのをやめた。",
     "{who} pays ${price} for a {rr} branch card.": "{who} が ${price} を支払い {rr} の分岐カードを引いた。",
     "{who} takes an engineer; hand limit is now {n}.": "{who} が技術者カードを取った。手札の上限は {n} 枚になった。",
     "{who} buys nothing.": "{who} は線路タイルを購入しなかった。",

@@ -72,7 +72,7 @@ class Pass(Move):
 
 @dataclass(frozen=True, eq=False)
 class Draw(Move):
-    """5.6: kind is city, double, branch (with rr) or engineer."""
+    """5.6: kind is city, double, branch (with rr), engineer, or none (stop drawing, D11)."""
 
     kind: str
     rr: str | None = None

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from rules.engine import IllegalMove, Move
+from rules.engine import IllegalMove, Move, check_move_text, quote, read_number
 from rules.santa_fe.board import BOARD, RAILROADS
 from rules.santa_fe.moves import Branch, BuyTile, Draw, EngineerChoice, Exchange, Lay, Pass, Play
 
@@ -24,6 +24,9 @@ PHASE_NAMES = {
 
 _DOUBLE_WORDS = ("double", "dt", "double-turn", "doubleturn")
 _NAMES = {city.name.lower().replace(" ", "-"): cid for cid, city in BOARD.cities.items()}
+# The most words a city's name or id spans: a longer run of tokens cannot be one city, so the reader
+# never tries it (its work stays linear in the length of the text).
+_NAME_WORDS = max(len(name.split("-")) for name in [*_NAMES, *BOARD.cities])
 
 
 def _city_id(text: str) -> str | None:
@@ -44,7 +47,7 @@ def _cities(tokens: list[str]) -> list[str]:
     found = []
     i = 0
     while i < len(tokens):
-        for j in range(len(tokens), i, -1):
+        for j in range(min(len(tokens), i + _NAME_WORDS), i, -1):
             city = _city_id("-".join(tokens[i:j]))
             if city is not None:
                 found.append(city)
@@ -55,7 +58,7 @@ def _cities(tokens: list[str]) -> list[str]:
             options = sorted(cid for cid in BOARD.cities if cid.startswith(start))
             if len(options) > 1:
                 raise IllegalMove(f"Which city: {' or '.join(options)}?")
-            raise IllegalMove(f"Unknown city {start!r}.")
+            raise IllegalMove(f"Unknown city {quote(start)!r}.")
     return found
 
 
@@ -66,11 +69,11 @@ def _rr(token: str) -> str:
     for rr, railroad in BOARD.railroads.items():
         if railroad.name.lower().replace(" ", "") == token:
             return rr
-    raise IllegalMove(f"Unknown railroad {token!r}; use one of {', '.join(RAILROADS)}.")
+    raise IllegalMove(f"Unknown railroad {quote(token)!r}; use one of {', '.join(RAILROADS)}.")
 
 
 def parse(state: SantaFeState, text: str) -> Move:
-    tokens = text.lower().replace(",", " ").split()
+    tokens = check_move_text(text).lower().replace(",", " ").split()
     if not tokens:
         raise IllegalMove("Empty move.")
     verb, rest = tokens[0], tokens[1:]
@@ -101,16 +104,17 @@ def parse(state: SantaFeState, text: str) -> Move:
         if verb == "draw" and rest:
             if rest[0] in _DOUBLE_WORDS and len(rest) == 1:
                 return Draw("double")
-            if rest[0] in ("city", "engineer") and len(rest) == 1:
+            if rest[0] in ("city", "engineer", "none") and len(rest) == 1:
                 return Draw(rest[0])
             if rest[0] == "branch" and len(rest) == 2:
                 return Draw("branch", _rr(rest[1]))
         if verb == "lay" and len(rest) >= 2:
             rr = _rr(rest[0])
-            if rest[1].isdigit():
+            line = read_number(rest[1])
+            if line is not None:
                 cities = _cities(rest[2:])
                 if len(cities) == 1:
-                    return Lay(rr, int(rest[1]), cities[0])
+                    return Lay(rr, line, cities[0])
             else:
                 cities = _cities(rest[1:])
                 if len(cities) == 1:
@@ -122,7 +126,7 @@ def parse(state: SantaFeState, text: str) -> Move:
                 return Branch(rr, cities[0], cities[1])
     except IndexError:
         pass
-    raise IllegalMove(f"Cannot read {text.strip()!r}; moves look like `lay sf 1 wichita` or `play denver`.")
+    raise IllegalMove(f"Cannot read {quote(text)!r}; moves look like `lay sf 1 wichita` or `play denver`.")
 
 
 def _guess_line(state: SantaFeState, rr: str, city: str) -> int:
@@ -140,8 +144,32 @@ def _guess_line(state: SantaFeState, rr: str, city: str) -> int:
     return fits[0] if fits else 1
 
 
+def _unknown_name(move: Move) -> str | None:
+    """The reason a (hand-built) move names a railroad or city the board does not have, else None."""
+    railroads = [getattr(move, "rr", None)] + ([move.branch] if isinstance(move, Play) else [])
+    for rr in railroads:
+        if rr is not None and rr not in RAILROADS:
+            return f"Unknown railroad {quote(str(rr))!r}; use one of {', '.join(RAILROADS)}."
+    cities: list[object] = []
+    if isinstance(move, Lay):
+        cities = [move.city]
+    elif isinstance(move, Branch):
+        cities = [move.start, move.city]
+    elif isinstance(move, Play) and move.card != "double":
+        cities = [move.card]
+    elif isinstance(move, Exchange):
+        cities = list(move.cities)
+    for city in cities:
+        if city not in BOARD.cities:
+            return f"Unknown city {quote(str(city))!r}."
+    return None
+
+
 def why_illegal(state: SantaFeState, seat: int, move: Move) -> str:
     """The one-line reason a move that is not in legal_moves is refused."""
+    unknown = _unknown_name(move)
+    if unknown is not None:
+        return unknown
     phase = state.phase
     wrong = f"That move is not allowed now (step: {phase_name(phase)})."
     if isinstance(move, EngineerChoice):
@@ -205,6 +233,8 @@ def why_illegal(state: SantaFeState, seat: int, move: Move) -> str:
             return "The deck is empty."
         if move.kind == "double":
             return "The double-turn pile is empty."
+        if move.kind == "none":
+            return "You may stop drawing only when a branch card is the only draw left."
         if move.kind == "engineer":
             if not state.advanced:
                 return "Engineers are only used in the advanced game."

@@ -526,15 +526,23 @@ class SantaFeState(GameState):
             moves.append(Draw("city"))
         if self.dt_pile:
             moves.append(Draw("double"))
-        if self.branch[seat] is None and self.money[seat] >= self.branch_price():
-            moves += [Draw("branch", rr) for rr in RAILROADS if self.branch_piles[rr]]
         if self.advanced and not self.engineer[seat] and self.engineers_left:
             moves.append(Draw("engineer"))
+        free = bool(moves)
+        if self.branch[seat] is None and self.money[seat] >= self.branch_price():
+            moves += [Draw("branch", rr) for rr in RAILROADS if self.branch_piles[rr]]
+            if not free:
+                # D11: a branch card costs money, so it is never forced; the seat may stop here.
+                moves.append(Draw("none"))
         return sorted(moves, key=str)
 
     def _draw(self, seat: int, move: Draw, events: list[Event], auto: bool = False) -> None:
         tag = " (automatic)" if auto else ""
-        if move.kind == "city":
+        if move.kind == "none":
+            # Only paid draws were left (D11): the seat's draw step ends with its hand below the limit.
+            self.turn += 1
+            events.append(Event(f"{_s(seat)} stops drawing this round."))
+        elif move.kind == "city":
             city = self.deck.pop(0)
             self.cities[seat] = sorted(self.cities[seat] + [city])
             events.append(Event(f"{_s(seat)} draws a city card.{tag}"))
@@ -738,6 +746,8 @@ class SantaFeState(GameState):
         legal = self.legal_moves(seat)
         if move not in legal:
             raise IllegalMove(self.why_illegal(seat, move))
+        # Moves are equal by notation; go on with the engine's own object, whatever was handed in.
+        move = legal[legal.index(move)]
         events: list[Event] = []
         self.last_tiles = []
         if isinstance(move, EngineerChoice):
@@ -764,7 +774,7 @@ class SantaFeState(GameState):
 
     def timeout_move(self, seat: int) -> Move | None:
         legal = self.legal_moves(seat)
-        for skip in (Pass(), Exchange(()), EngineerChoice(False), BuyTile(None)):
+        for skip in (Pass(), Exchange(()), EngineerChoice(False), Draw("none"), BuyTile(None)):
             if skip in legal:
                 return skip
         return None

@@ -65,6 +65,8 @@ JA: dict[str, str] = {
     "You must lay at least one track.": "少なくとも 1 本は線路を引かなければなりません。",
     "Lay a single line or end your turn.": "一本線の路線に線路を引くか、手番を終えてください。",
     "Unknown move.": "不明な手です。",
+    "There is no such junction.": "その交差点はありません。",
+    "There is no such line.": "その路線はありません。",
     "{line} already has a track.": "{line} にはすでに線路があります。",
     "A double line needs a whole turn; you have already laid a track.":
         "二本線の路線には手番をまるごと使います。この手番ではすでに線路を引いています。",

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from rules.engine import IllegalMove, Move
+from rules.engine import IllegalMove, Move, check_move_text, quote
 from rules.trans_europa import board
 
 
@@ -60,13 +60,13 @@ USAGE = "use start <junction>, lay <junction> <junction>, vex <junction> <juncti
 def _junction(text: str) -> int:
     v = board.junction_of(text)
     if v is None:
-        raise IllegalMove(f"Unknown junction '{text}'.")
+        raise IllegalMove(f"Unknown junction '{quote(text)}'.")
     return v
 
 
 def parse(text: str) -> Move:
     """Read a move leniently (case, spacing, coordinate ids of cities, either end first)."""
-    words = text.strip().lower().split()
+    words = check_move_text(text).strip().lower().split()
     if not words:
         raise IllegalMove(f"Empty move; {USAGE}.")
     verb, args = words[0], words[1:]
@@ -80,4 +80,4 @@ def parse(text: str) -> Move:
         if edge is None:
             raise IllegalMove(f"{board.token(a)} and {board.token(b)} are not neighbours.")
         return Lay(edge) if verb == "lay" else Vex(edge)
-    raise IllegalMove(f"Unknown move '{' '.join(words)}'; {USAGE}.")
+    raise IllegalMove(f"Unknown move '{quote(' '.join(words))}'; {USAGE}.")

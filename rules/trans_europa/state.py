@@ -281,6 +281,8 @@ class TransEuropaState(GameState):
     def _check(self, seat: int, move: Move) -> None:
         """Raise IllegalMove with the spec's reason if the active seat may not play `move` now."""
         if isinstance(move, Start):
+            if not 0 <= move.junction < len(board.JUNCTIONS):
+                raise IllegalMove("There is no such junction.")
             if self.phase != "markers":
                 raise IllegalMove("All start markers are placed; lay a track.")
             if move.junction in self.markers:
@@ -302,6 +304,8 @@ class TransEuropaState(GameState):
         if not isinstance(move, Lay | Vex):
             raise IllegalMove("Unknown move.")
         edge = move.edge
+        if not 0 <= edge < len(board.EDGES):
+            raise IllegalMove("There is no such line.")
         if edge in self.tracks:
             raise IllegalMove(f"{line_text(edge)} already has a track.")
         if self.step == 2 and board.EDGES[edge].cost == 2:

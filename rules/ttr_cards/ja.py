@@ -221,6 +221,7 @@ JA: dict[str, str] = {
         "電車カードの山札が尽きています：レールヤードに置くか、目的地カードを引いてください"
     ),
     "there is no {kind} in the display": "表向きのカードに{kind}はありません",
+    "there is no {kind} in slot {slot} of the display": "表向きのカードの{slot}番目に{kind}はありません",
     "a face-up locomotive counts as two cards: take it only as your first card": (
         "表向きの機関車カードは 2 枚分です：1 枚目としてだけ取れます"
     ),

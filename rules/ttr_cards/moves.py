@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from rules.engine import IllegalMove, Move
+from rules.engine import IllegalMove, Move, check_move_text, quote, read_number
 from rules.ttr_cards.cards import KINDS, LOCO
 
 
@@ -17,10 +17,17 @@ class DrawDeck(Move):
 
 @dataclass(frozen=True, eq=False)
 class Take(Move):
+    """A display card of `kind`: the leftmost one, or the one in `slot` (0-based) for `take N`.
+
+    `take N` names a slot only when it is not the leftmost card of its kind: the refill lands in
+    that slot (section 10), so it is a different move from `take KIND` and keeps its own notation.
+    """
+
     kind: str
+    slot: int | None = None
 
     def __str__(self) -> str:
-        return f"take {self.kind}"
+        return f"take {self.kind}" if self.slot is None else f"take {self.slot + 1}"
 
 
 @dataclass(frozen=True, eq=False)
@@ -85,6 +92,9 @@ class Done(Move):
         return "done"
 
 
+# More cards than the game holds (96): a longer yard cannot be legal, so it is refused unread.
+MAX_CARDS = 200
+
 _ALIASES = {"locomotive": LOCO, "locomotives": LOCO, "wild": LOCO, "locos": LOCO, "pink": "purple"}
 
 
@@ -97,13 +107,16 @@ def _expand(words: list[str]) -> list[str]:
     out: list[str] = []
     repeat: int | None = None
     for word in words:
-        if word.isdigit():
+        number = read_number(word)
+        if number is not None:
             if repeat is not None:
-                raise IllegalMove(f"unreadable cards: a number must be followed by a card ({word})")
-            repeat = int(word)
+                raise IllegalMove(f"unreadable cards: a number must be followed by a card ({quote(word)})")
+            repeat = number
             continue
         if word not in KINDS:
-            raise IllegalMove(f"unknown card {word!r}: use {', '.join(KINDS)}")
+            raise IllegalMove(f"unknown card {quote(word)!r}: use {', '.join(KINDS)}")
+        if len(out) + (1 if repeat is None else repeat) > MAX_CARDS:
+            raise IllegalMove("too many cards")  # before building the list: `yard 100000000 red`
         out.extend([word] * (1 if repeat is None else repeat))
         repeat = None
     if repeat is not None:
@@ -113,7 +126,7 @@ def _expand(words: list[str]) -> list[str]:
 
 def parse(text: str, display: list[str]) -> Move:
     """Read one move; `display` resolves `take N` / `draw N` (slot N from the left)."""
-    words = _words(text)
+    words = _words(check_move_text(text))
     if not words:
         raise IllegalMove("empty move")
     head, rest = words[0], words[1:]
@@ -121,18 +134,17 @@ def parse(text: str, display: list[str]) -> Move:
         return DrawDeck()
     if head in ("take", "draw") and len(rest) == 1:
         word = rest[0]
-        if word.isdigit():
-            slot = int(word)
+        slot = read_number(word)
+        if slot is not None:
             if not 1 <= slot <= len(display):
                 raise IllegalMove(f"the display has slots 1 to {len(display)}")
-            return Take(display[slot - 1])
+            kind = display[slot - 1]
+            return Take(kind, None if display.index(kind) == slot - 1 else slot - 1)
         if word in KINDS:
             return Take(word)
-        raise IllegalMove(f"unknown card {word!r}: use {', '.join(KINDS)}")
+        raise IllegalMove(f"unknown card {quote(word)!r}: use {', '.join(KINDS)}")
     if head == "yard":
         cards = _expand(rest)
-        if len(cards) > 200:
-            raise IllegalMove("too many cards")
         if not cards:
             raise IllegalMove("name the cards to play, e.g. `yard red red loco`")
         return yard_move(cards)
@@ -143,15 +155,16 @@ def parse(text: str, display: list[str]) -> Move:
             return Keep(())
         if rest == ["all"]:
             return Keep((), every=True)
-        if not rest or not all(word.isdigit() for word in rest):
+        ids = [read_number(word) for word in rest]
+        if not ids or None in ids:
             raise IllegalMove("write `keep` and ticket numbers, e.g. `keep 7 44`, or `keep none`")
-        return Keep(tuple(sorted({int(word) for word in rest})))
-    if head == "complete" and len(rest) == 1 and rest[0].isdigit():
+        return Keep(tuple(sorted({i for i in ids if i is not None})))
+    if head == "complete" and len(rest) == 1 and read_number(rest[0]) is not None:
         return Complete(int(rest[0]))
     if head == "undo" and not rest:
         return Undo()
     if head == "done" and not rest:
         return Done()
     raise IllegalMove(
-        f"unknown move {text.strip()!r}: try `draw deck`, `take red`, `yard red red`, `tickets`, `keep 7 44`"
+        f"unknown move {quote(text)!r}: try `draw deck`, `take red`, `yard red red`, `tickets`, `keep 7 44`"
     )

@@ -238,7 +238,7 @@ class TTRCardsState(GameState):
         if isinstance(move, DrawDeck):
             return self._draw_deck(seat)
         if isinstance(move, Take):
-            return self._take(seat, move.kind)
+            return self._take(seat, move.kind, move.slot)
         if isinstance(move, Yard):
             return self._yard(seat, move)
         if isinstance(move, DrawTickets):
@@ -295,13 +295,16 @@ class TTRCardsState(GameState):
         self._after_card(seat, first_loco=False, events=events)
         return events
 
-    def _take(self, seat: int, kind: str) -> list[Event]:
+    def _take(self, seat: int, kind: str, slot: int | None = None) -> list[Event]:
         self._check_draw(seat)
         if kind not in self.display:
             raise IllegalMove(f"there is no {kind} in the display")
+        if slot is not None and not (0 <= slot < len(self.display) and self.display[slot] == kind):
+            raise IllegalMove(f"there is no {kind} in slot {slot + 1} of the display")
         if self.step == "second_draw" and kind == LOCO:
             raise IllegalMove(LOCO_SECOND)
-        slot = self.display.index(kind)
+        if slot is None:
+            slot = self.display.index(kind)
         self.hands[seat][kind] += 1
         refill = self.deck.pop(0)
         self.display[slot] = refill

@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from rules.engine import IllegalMove, name_seats, play_out
+from rules.engine import IllegalMove, Move, name_seats, play_out
 from rules.great_western import DEFINITION
 from rules.great_western.ai import GreedyAI
 from rules.great_western.board import CITIES, CITY_IDS, CONNECTABLE, LINKS, LONDON, NEIGHBOURS, routes_for
@@ -25,7 +25,7 @@ ANN, BOB, CID = 0, 1, 2
 DICE = {1: [5, 5, 1], 2: [6, 2, 3], 3: [4, 4, 4]}
 
 
-def refused(state, seat: int, text: str) -> str:
+def refused(state, seat: int, text: str | Move) -> str:
     before = snapshot(state)
     with pytest.raises(IllegalMove) as error:
         state.apply(seat, text)
@@ -93,14 +93,24 @@ def test_auction_refusals() -> None:
     assert refused(state, ANN, "bid t4 1") == "Train 4 is not in play with 3 players."
     assert refused(state, ANN, "bid t1 0") == "A bid must be at least 1 cube."
     assert refused(state, ANN, "bid t1 -2") == "A bid must be at least 1 cube."
-    assert refused(state, ANN, "connect oxford") == "It is not your turn to build."
-    assert refused(state, ANN, "done") == "It is not your turn to build."
+    # The bidder is asked for a bid: there is no pass in the auction (5.2), and no build yet.
+    no_pass = "The auction is on and there is no pass: bid on a train (`bid t<train> <cubes>`)."
+    assert refused(state, ANN, "connect oxford") == no_pass
+    assert refused(state, ANN, "done") == no_pass
+    assert refused(state, ANN, "pass") == no_pass
     state.available[ANN], state.unavailable[ANN] = 6, 18
     assert refused(state, ANN, "bid t1 7") == "You have only 6 available cubes."
     state.apply(ANN, "bid t3 4")
     assert refused(state, BOB, "bid t3 4") == "Train 3 already has a bid of 4; bid at least 5."
     assert refused(state, BOB, "bid t3 2") == "Train 3 already has a bid of 4; bid at least 5."
     check_conservation(state)
+
+
+def test_hand_built_connection_to_an_unknown_city_is_refused() -> None:
+    owners = {"southampton": CID, "reading": BOB}
+    state = build_position(3, owners, [(ANN, 2, 0), (BOB, 1, 0), (CID, 1, 0)], {ANN: (2, 12)})
+    assert refused(state, ANN, Connect("atlantis")) == "There is no city called 'atlantis'."
+    assert refused(state, ANN, Connect("")) == "There is no city called ''."
 
 
 def test_two_players_refuse_train_three() -> None:

@@ -374,6 +374,50 @@ def test_example_9_draw_engineer() -> None:
     assert state.current() != CID  # Cid's draw step ended
 
 
+def only_paid_draws(state: SantaFeState, seat: int) -> None:
+    """Empty deck and double-turn pile: a seat below its hand limit could only buy branch cards."""
+    state.phase, state.turn = "draw", (seat - state.first) % state.num_seats
+    state.deck, state.dt_pile = [], 0
+    state.cities[seat] = state.cities[seat][:2]
+    state.dt[seat], state.branch[seat], state.money[seat] = 0, None, 3
+
+
+def test_d11_draw_none_when_only_branch_cards_are_left() -> None:
+    state = fresh()
+    only_paid_draws(state, CID)
+    only_paid_draws(state, BOB)
+    assert texts(state, BOB) == sorted([f"draw branch {rr}" for rr in RAILROADS] + ["draw none"])
+    hand = list(state.cities[BOB])
+    events = state.apply(BOB, "draw none")
+    assert "Bob stops drawing this round." in [name_seats(e.text, NAMES) for e in events]
+    assert state.cities[BOB] == hand and state.branch[BOB] is None and state.money[BOB] == 3
+    assert state.current() == CID  # Bob's draw step ended below his hand limit
+
+
+def test_d11_a_single_branch_pile_is_never_bought_automatically() -> None:
+    state = fresh()
+    only_paid_draws(state, BOB)
+    only_paid_draws(state, ANN)
+    state.branch_piles = dict.fromkeys(RAILROADS, 0) | {"gn": 1}
+    state.apply(ANN, "draw none")  # the engine moves on to Bob, whose only draw costs money
+    assert state.current() == BOB
+    assert texts(state, BOB) == ["draw branch gn", "draw none"]  # a decision, not a forced buy
+    assert state.money[BOB] == 3 and state.branch_piles["gn"] == 1 and state.branch[BOB] is None
+    assert str(state.timeout_move(BOB)) == "draw none"
+    state.apply(BOB, "draw branch gn")
+    assert state.branch[BOB] == "gn" and state.money[BOB] == 2
+
+
+def test_d11_draw_none_is_refused_while_a_free_draw_is_possible() -> None:
+    state = fresh()
+    state.phase, state.turn = "draw", 1
+    state.cities[BOB] = state.cities[BOB][:2]
+    assert "draw city" in texts(state, BOB) and "draw none" not in texts(state, BOB)
+    assert reason(state, BOB, "draw none") == (
+        "You may stop drawing only when a branch card is the only draw left."
+    )
+
+
 # --------------------------------------------------------------------------- 10. game end E2
 
 

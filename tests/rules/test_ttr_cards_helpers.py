@@ -6,7 +6,7 @@ import json
 import random
 from typing import Any
 
-from rules.engine import IllegalMove, name_seats
+from rules.engine import IllegalMove, Move, name_seats
 from rules.ttr_cards import DEFINITION
 from rules.ttr_cards.cards import COLOURS, KINDS, LOCO, TICKET_IDS, empty_counts, full_set
 from rules.ttr_cards.state import TTRCardsState
@@ -125,7 +125,7 @@ def check_views(state: TTRCardsState) -> None:
     assert "deck" not in public and "ticket_deck" not in public
 
 
-def refuse(state: TTRCardsState, seat: int, move: str, reason: str) -> None:
+def refuse(state: TTRCardsState, seat: int, move: str | Move, reason: str) -> None:
     """The move is refused with exactly this reason (seat names as S0..) and the state is unchanged."""
     before = json.dumps(state.to_json(), sort_keys=True)
     try:

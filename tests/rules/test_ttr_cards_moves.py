@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from rules.engine import IllegalMove, RandomAI, ai_move, play_out
 from rules.ttr_cards import DEFINITION
 from rules.ttr_cards.cards import KINDS
-from rules.ttr_cards.moves import yard_move
+from rules.ttr_cards.moves import Take, yard_move
 from rules.ttr_cards.scoring import best_completion, fits, weight
 from tests.rules.test_ttr_cards_helpers import legal, position, refuse
 
@@ -84,6 +84,35 @@ def test_setup_refusals_and_game_over() -> None:
     play_out(state, {0: RandomAI(), 1: RandomAI()})
     refuse(state, 0, "draw deck", "The game is over.")
     assert state.legal_moves(0) == [] and state.timeout_move(0) is None
+
+
+def test_take_slot_refills_that_slot_not_the_leftmost_card_of_its_kind() -> None:
+    """Section 10: `take N` takes the card in slot N and that slot is refilled."""
+    state = position(
+        3, hands={0: {"blue": 1}}, display="red green blue red loco", deck="black white " * 3,
+        ticket_deck=[1, 2, 3, 4, 5],
+    )
+    assert str(state.parse_move("take 4")) == "take 4"  # the second red: its own move
+    assert str(state.parse_move("take 1")) == "take red"  # the leftmost red: the same as `take red`
+    events = state.apply(0, "take 4")
+    assert state.display == ["red", "green", "blue", "black", "loco"]
+    assert state.hands[0]["red"] == 1
+    assert "{s0} takes red from the display; black fills slot 4." in [e.text for e in events]
+    state.apply(0, "take 1")
+    assert state.display == ["white", "green", "blue", "black", "loco"]
+
+
+def test_take_slot_keeps_the_locomotive_and_slot_rules() -> None:
+    state = position(
+        3, hands={0: {"blue": 1}}, display="loco green red red loco", deck="black white " * 3,
+        ticket_deck=[1, 2, 3, 4, 5],
+    )
+    state.apply(0, "take 4")
+    assert state.display == ["loco", "green", "red", "black", "loco"]
+    refuse(state, 0, "take 5", "a face-up locomotive counts as two cards: take it only as your first card")
+    refuse(state, 0, "take 6", "the display has slots 1 to 5")
+    # A hand-built slot move whose slot no longer holds that kind is refused, not applied elsewhere.
+    refuse(state, 0, Take("red", 3), "there is no red in slot 4 of the display")
 
 
 def test_lenient_notation() -> None:
