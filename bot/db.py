@@ -88,12 +88,13 @@ class SqliteDatabase:
     async def open(cls, path: str) -> SqliteDatabase:
         conn = await aiosqlite.connect(path)
         try:
+            # First, so every later statement waits for a busy file instead of failing at once.
+            await conn.execute("PRAGMA busy_timeout=5000")
             await conn.execute("PRAGMA journal_mode=WAL")
             # NORMAL is durable across application crashes in WAL mode (only power loss may drop the
             # last commits) and saves an fsync per move.
             await conn.execute("PRAGMA synchronous=NORMAL")
             await conn.execute("PRAGMA foreign_keys=ON")
-            await conn.execute("PRAGMA busy_timeout=5000")
         except BaseException:
             await conn.close()
             raise
@@ -116,11 +117,6 @@ class SqliteDatabase:
     async def game_lock(self, game_id: int) -> AsyncIterator[int | None]:
         # One process owns an SQLite file: the service's asyncio lock is the whole story.
         yield None
-
-    async def run_script(self, script: str) -> None:
-        # executescript commits first; wrap in BEGIN/COMMIT so the script is all or nothing.
-        async with self._write:
-            await self.conn.executescript(f"BEGIN;\n{script}\nCOMMIT;")
 
     async def close(self) -> None:
         await self.conn.close()
@@ -197,10 +193,6 @@ class PostgresDatabase:
                 yield await conn.fetchval("SELECT version FROM games WHERE id = $1", game_id)
             finally:
                 await conn.execute("SELECT pg_advisory_unlock($1)", game_id)
-
-    async def run_script(self, script: str) -> None:
-        async with self.pool.acquire() as conn, conn.transaction():
-            await conn.execute(script)
 
     async def close(self) -> None:
         await self.lock_pool.close()

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import contextlib
 import json
+import os
+import sqlite3
 import time
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Sequence
@@ -11,6 +13,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from bot.db import Database, PostgresDatabase, SqliteDatabase, Tx, is_postgres
+
+try:
+    import fcntl
+except ImportError:  # Windows: no flock; one instance per database is then the operator's care
+    fcntl = None  # type: ignore[assignment]
 
 # Numbered migrations. A shipped migration is never edited: add a new one at the end.
 MIGRATIONS: tuple[str, ...] = (
@@ -123,7 +130,43 @@ MIGRATIONS: tuple[str, ...] = (
     """
     ALTER TABLE games ADD COLUMN to_act TEXT;
     """,
-    # 4: several processes on one database (PostgreSQL): `version` counts the writes to a game, so a
+    # 4: what must not be doubled or forged. dm_state: a digest of the private view each seat was
+    # last DM'd, written with the DM's outbox row, so a restart does not send an unchanged hand
+    # again. seat_offers: a seat offered by its holder to one member, kept server side so a
+    # forged "accept" id cannot give a seat away; an offer is used once and expires.
+    """
+    CREATE TABLE dm_state (
+        game_id INTEGER NOT NULL REFERENCES games (id),
+        seat INTEGER NOT NULL,
+        digest TEXT NOT NULL,
+        PRIMARY KEY (game_id, seat)
+    ) WITHOUT ROWID;
+    CREATE TABLE seat_offers (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        game_id INTEGER NOT NULL REFERENCES games (id),
+        seat INTEGER NOT NULL,
+        giver_id INTEGER NOT NULL,
+        taker_id INTEGER NOT NULL,
+        expires_at REAL NOT NULL
+    );
+    """,
+    # 5: each interaction that led to a move, written in the move's transaction: a repeated
+    # interaction id (a client or gateway retry, a second process) never applies twice.
+    """
+    CREATE TABLE interactions (
+        interaction_id INTEGER PRIMARY KEY,
+        game_id INTEGER NOT NULL REFERENCES games (id),
+        n INTEGER NOT NULL,
+        at REAL NOT NULL
+    );
+    """,
+    # 6: outbox.batch: the first row id of the post that is sending this row, set before sending,
+    # so a retry after a crash sends the same rows under the same message nonces (Discord then
+    # returns the first message instead of posting a second one).
+    """
+    ALTER TABLE outbox ADD COLUMN batch INTEGER;
+    """,
+    # 7: several processes on one database (PostgreSQL): `version` counts the writes to a game, so a
     # process holding an older copy knows to reload it; the flush lease says which process is sending
     # a game's owed posts, and until when (another process takes them over after that).
     """
@@ -242,6 +285,36 @@ POSTGRES_MIGRATIONS: tuple[str, ...] = (
     """,
     # 4
     """
+    CREATE TABLE dm_state (
+        game_id BIGINT NOT NULL REFERENCES games (id),
+        seat INTEGER NOT NULL,
+        digest TEXT NOT NULL,
+        PRIMARY KEY (game_id, seat)
+    );
+    CREATE TABLE seat_offers (
+        id BIGSERIAL PRIMARY KEY,
+        game_id BIGINT NOT NULL REFERENCES games (id),
+        seat INTEGER NOT NULL,
+        giver_id BIGINT NOT NULL,
+        taker_id BIGINT NOT NULL,
+        expires_at DOUBLE PRECISION NOT NULL
+    );
+    """,
+    # 5
+    """
+    CREATE TABLE interactions (
+        interaction_id BIGINT PRIMARY KEY,
+        game_id BIGINT NOT NULL REFERENCES games (id),
+        n INTEGER NOT NULL,
+        at DOUBLE PRECISION NOT NULL
+    );
+    """,
+    # 6
+    """
+    ALTER TABLE outbox ADD COLUMN batch BIGINT;
+    """,
+    # 7
+    """
     ALTER TABLE games ADD COLUMN version INTEGER NOT NULL DEFAULT 0;
     ALTER TABLE games ADD COLUMN flush_owner TEXT;
     ALTER TABLE games ADD COLUMN flush_until DOUBLE PRECISION;
@@ -309,6 +382,7 @@ class OutboxRow:
     kind: str
     seat: int | None
     payload: dict[str, Any]
+    batch: int | None = None  # the post sending it (migration 6); None: not tried yet
 
 
 @dataclass(frozen=True)
@@ -402,6 +476,98 @@ class StoreError(Exception):
     """A write the store refused (e.g. a second open game in one channel)."""
 
 
+class StoreOpenError(Exception):
+    """The database cannot be used: the message is one line for the operator, what is wrong and
+    what to do (python -m bot prints it and exits non-zero)."""
+
+
+class RepeatedInteraction(StoreError):
+    """An interaction id that already led to a move (a retry, or another process got it first)."""
+
+
+# Lock files this process holds: real path -> [file descriptor, holders]. Counted, so the CLI's
+# process-long lock and the bot's own Store.open in the same process share one flock.
+_HELD_LOCKS: dict[str, list[int]] = {}
+
+
+def acquire_instance_lock(db_path: str) -> str | None:
+    """Take the single-instance lock of a SQLite database (`<db>.lock`), or StoreOpenError.
+
+    An exclusive flock, not a pid file: the kernel drops it when the process dies, SIGKILL
+    included, so a crash never leaves a stale lock behind. Returns the lock's path (for release).
+    """
+    if fcntl is None or db_path == ":memory:" or db_path.startswith("file:"):
+        return None
+    lock_path = os.path.realpath(db_path) + ".lock"
+    held = _HELD_LOCKS.get(lock_path)
+    if held is not None:
+        held[1] += 1
+        return lock_path
+    try:
+        fd = os.open(lock_path, os.O_RDWR | os.O_CREAT, 0o644)
+    except OSError as error:
+        raise StoreOpenError(f"Cannot create the lock file {lock_path} ({error.strerror}): check that the"
+                             " database's folder exists and is writable (JUNCTION_DB).") from None
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        other = os.pread(fd, 32, 0).decode(errors="replace").strip()
+        os.close(fd)
+        who = f" (pid {other})" if other.isdigit() else ""
+        raise StoreOpenError(f"{db_path} is in use by another Junction process{who}: run one bot per database;"
+                             " stop the other one first.") from None
+    os.ftruncate(fd, 0)
+    os.write(fd, f"{os.getpid()}\n".encode())  # for the message above only: the flock is the lock
+    _HELD_LOCKS[lock_path] = [fd, 1]
+    return lock_path
+
+
+def release_instance_lock(lock_path: str | None) -> None:
+    held = _HELD_LOCKS.get(lock_path) if lock_path else None
+    if held is None:
+        return
+    held[1] -= 1
+    if held[1] == 0:
+        del _HELD_LOCKS[lock_path]
+        # The file stays: deleting it would race with a process that just opened it.
+        os.close(held[0])
+
+
+def _open_error(path: str, error: BaseException) -> StoreOpenError:
+    """One line for an operator from what SQLite said while opening or migrating."""
+    said = str(error)
+    text = said.lower()
+    if "not a database" in text or "malformed" in text or "corrupt" in text:
+        what = (f"{path} is not a usable SQLite database ({said}): restore it from a backup, or move it"
+                " away to start with a new empty database.")
+    elif "locked" in text or "busy" in text:
+        what = (f"{path} is locked by another program ({said}): close whatever holds it (another bot,"
+                " a sqlite3 shell in a transaction) and start again.")
+    elif "unable to open" in text or "readonly" in text or "read-only" in text:
+        what = (f"Cannot open {path} for writing ({said}): check that the folder exists and the bot may"
+                " write there (JUNCTION_DB).")
+    elif "full" in text:
+        what = f"{path}: the disk is full ({said}): free some space and start again."
+    else:
+        what = f"Cannot open the database {path} ({type(error).__name__}: {said})."
+    return StoreOpenError(what)
+
+
+def _statements(script: str) -> list[str]:
+    """A migration script cut into single statements (sqlite3.complete_statement knows where
+    comments and strings end), so they can run inside one explicit transaction."""
+    statements, pending = [], ""
+    for line in script.splitlines(keepends=True):
+        pending += line
+        if sqlite3.complete_statement(pending):
+            statements.append(pending.strip())
+            pending = ""
+    if pending.strip() and not all(
+            part.strip().startswith("--") or not part.strip() for part in pending.splitlines()):
+        raise ValueError(f"incomplete statement in a migration: {pending.strip()[:60]!r}")
+    return statements
+
+
 class StaleGame(StoreError):
     """A commit built on an out-of-date copy of a game (another process moved first); nothing was written."""
 
@@ -417,23 +583,63 @@ class Store:
     hears the new value, so the service can tell its own writes from another process's.
     """
 
-    def __init__(self, db: Database) -> None:
+    def __init__(self, db: Database, lock_path: str | None = None) -> None:
         self._db = db
+        self._lock_path = lock_path  # SQLite's single-instance lock file, held until close
         self.commit_seconds: list[float] = []  # time of each move commit, read by the bench
         self.now: Callable[[], float] = time.time  # the service injects its clock (tests move it)
         self.on_version: Callable[[int, int], None] | None = None
 
     @classmethod
     async def open(cls, target: str, **pool: int) -> Store:
-        """A file path opens SQLite; a postgresql:// URL opens PostgreSQL (pool sizes in `pool`)."""
-        db: Database
+        """Open (or create) the database and migrate it: a file path opens SQLite and holds its
+        single-instance lock until close; a postgresql:// URL opens PostgreSQL (pool sizes in `pool`),
+        which several processes share.
+
+        StoreOpenError with one line for the operator when it cannot be used: another process
+        holds the SQLite file, an empty or corrupt file, a schema from a newer Junction, a locked
+        file, an unreachable server. On any failure the connections (and aiosqlite's thread, which
+        would keep the interpreter alive) are closed.
+        """
         if is_postgres(target):
-            db = await PostgresDatabase.open(target, **pool)
-        else:
+            return await cls._open_postgres(target, **pool)
+        lock_path = acquire_instance_lock(target)
+        try:
+            if target != ":memory:" and os.path.isfile(target) and os.path.getsize(target) == 0:
+                # SQLite would take it for a new database and start empty: if this was a real
+                # database truncated by accident, its games would silently vanish.
+                raise StoreOpenError(f"{target} is an empty file (0 bytes), not a Junction database: restore it"
+                                     " from a backup, or delete it to start with a new empty database.")
             db = await SqliteDatabase.open(target)
+            store = cls(db, lock_path)
+            try:
+                await store._migrate(target)
+            except BaseException:
+                await db.close()
+                raise
+            return store
+        except BaseException as error:
+            release_instance_lock(lock_path)
+            if isinstance(error, sqlite3.Error):
+                raise _open_error(target, error) from error
+            raise
+
+    @classmethod
+    async def _open_postgres(cls, url: str, **pool: int) -> Store:
+        where = url.split("@")[-1]  # never print a password
+        try:
+            db = await PostgresDatabase.open(url, **pool)
+        except (OSError, TimeoutError) as error:
+            raise StoreOpenError(f"Cannot reach PostgreSQL at {where} ({error}): check JUNCTION_DB and that the"
+                                 " server runs.") from error
+        except Exception as error:
+            if type(error).__module__.startswith("asyncpg"):
+                raise StoreOpenError(f"PostgreSQL at {where} refused the connection ({type(error).__name__}:"
+                                     f" {error}): check the user, password and database in JUNCTION_DB.") from error
+            raise
         store = cls(db)
         try:
-            await store._migrate()
+            await store._migrate(where)
         except BaseException:
             await db.close()
             raise
@@ -454,28 +660,53 @@ class Store:
         return self._db.game_lock(game_id)
 
     async def close(self) -> None:
-        await self._db.close()
+        try:
+            await self._db.close()
+        finally:
+            release_instance_lock(self._lock_path)
+            self._lock_path = None
 
     # ------------------------------------------------------------------ schema
 
     def migrations(self) -> tuple[str, ...]:
         return POSTGRES_MIGRATIONS if self.dialect == "postgresql" else MIGRATIONS
 
-    async def _migrate(self) -> None:
+    @staticmethod
+    def _check_not_newer(current: int, where: str) -> None:
+        if current > len(MIGRATIONS):
+            raise StoreOpenError(
+                f"{where or 'The database'} has schema version {current}, newer than this Junction knows"
+                f" ({len(MIGRATIONS)}): it was written by a newer release. Update Junction, or use a backup"
+                " made by this version.")
+
+    async def _migrate(self, where: str = "") -> None:
+        """Bring the schema up to date in one transaction, which processes starting together take in
+        turns (the second finds the work done) instead of both creating tables."""
         if isinstance(self._db, SqliteDatabase):
-            await self._db.conn.execute("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)")
-            current = await self.schema_version()
-            for number, script in enumerate(MIGRATIONS, start=1):
-                if number > current:
-                    await self._db.run_script(
-                        f"{script}\nINSERT INTO schema_version (version) VALUES ({number});")
+            conn = self._db.conn
+            await conn.execute("BEGIN IMMEDIATE")
+            try:
+                await conn.execute("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)")
+                rows = await conn.execute_fetchall("SELECT max(version) FROM schema_version")
+                current = rows[0][0] or 0
+                self._check_not_newer(current, where)
+                for number, script in enumerate(MIGRATIONS, start=1):
+                    if number <= current:
+                        continue
+                    for statement in _statements(script):
+                        await conn.execute(statement)
+                    await conn.execute("INSERT INTO schema_version (version) VALUES (?)", (number,))
+                await conn.commit()
+            except BaseException:
+                await conn.rollback()
+                raise
             return
-        # PostgreSQL: DDL is transactional; one transaction for all, behind a lock, so two processes
-        # starting together migrate once.
+        # PostgreSQL: DDL is transactional; an advisory lock makes processes take turns.
         async with self._db.transaction() as tx:
             await tx.execute("SELECT pg_advisory_xact_lock(?)", (_MIGRATION_LOCK,))
             await tx.execute("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)")
             current = (await tx.fetch("SELECT max(version) FROM schema_version"))[0][0] or 0
+            self._check_not_newer(current, where)
             for number, script in enumerate(POSTGRES_MIGRATIONS, start=1):
                 if number > current:
                     await tx.execute(script)
@@ -659,6 +890,7 @@ class Store:
         seats: Sequence[SeatRow] | None = None,
         prefs: Sequence[SeatPrefs] = (),
         to_act: Sequence[int] | None = None,
+        interaction_id: int | None = None,
     ) -> None:
         """Append moves first_n.. with the snapshot after them and the posts they owe: one transaction.
 
@@ -666,6 +898,8 @@ class Store:
         a timeout's move, the seat it takes over and the clock it clears commit together.
         The snapshot must stand at first_n: a batch built on an older copy of the game (applied twice,
         or after another process's moves) raises StaleGame and writes nothing.
+        `interaction_id`: the Discord interaction behind the moves; RepeatedInteraction (nothing
+        written) if it already led to a move, here or in another process.
         """
         now = self.now()
         started = time.perf_counter()
@@ -677,6 +911,14 @@ class Store:
             if not stored or stored[0][0] != first_n:
                 raise StaleGame(f"game {game_id}: moves from {first_n} built on a stale copy "
                                 f"(the store has {stored[0][0] if stored else 'no'} moves)")
+            if interaction_id is not None:
+                # ON CONFLICT DO NOTHING, not a caught error: a failed statement aborts a PostgreSQL
+                # transaction, and the row count says the same thing on both backends.
+                added = await tx.execute(
+                    "INSERT INTO interactions (interaction_id, game_id, n, at) VALUES (?, ?, ?, ?)"
+                    " ON CONFLICT (interaction_id) DO NOTHING", (interaction_id, game_id, first_n, now))
+                if added == 0:
+                    raise RepeatedInteraction(f"interaction {interaction_id} was already played")
             await tx.executemany(
                 "INSERT INTO moves (game_id, n, seat, notation, at) VALUES (?, ?, ?, ?, ?)",
                 [(game_id, first_n + i, seat, text, now) for i, (seat, text) in enumerate(moves)],
@@ -698,6 +940,56 @@ class Store:
             "INSERT INTO outbox (game_id, kind, seat, payload, at) VALUES (?, ?, ?, ?, ?)",
             [(game_id, p.kind, p.seat, _dumps(p.payload), now) for p in posts],
         )
+        # The hand a DM carries counts as sent once owed: the outbox delivers it exactly once.
+        await tx.executemany(
+            "INSERT INTO dm_state (game_id, seat, digest) VALUES (?, ?, ?)"
+            " ON CONFLICT (game_id, seat) DO UPDATE SET digest = excluded.digest",
+            [(game_id, p.seat, p.payload["digest"]) for p in posts if p.kind == "dm" and "digest" in p.payload],
+        )
+
+    async def dm_digests(self, game_id: int) -> dict[int, str]:
+        """Seat -> digest of the private view last owed to it by DM (see migration 4)."""
+        rows = await self._db.fetch("SELECT seat, digest FROM dm_state WHERE game_id = ?", (game_id,))
+        return {seat: digest for seat, digest in rows}
+
+    # ------------------------------------------------------------------ seat offers
+
+    async def add_seat_offer(self, game_id: int, seat: int, giver_id: int, taker_id: int, expires_at: float) -> int:
+        """Store an offer (replacing the giver's earlier offers of that seat); returns its id."""
+        async with self._db.transaction() as tx:
+            await tx.execute("DELETE FROM seat_offers WHERE game_id = ? AND seat = ?", (game_id, seat))
+            rows = await tx.fetch(
+                "INSERT INTO seat_offers (game_id, seat, giver_id, taker_id, expires_at) VALUES (?, ?, ?, ?, ?)"
+                " RETURNING id", (game_id, seat, giver_id, taker_id, expires_at))
+        return int(rows[0][0])
+
+    async def take_seat_offer(self, offer_id: int, game_id: int, taker_id: int, now: float) -> tuple[int, int] | None:
+        """Consume the offer if it is this taker's, for this game and not expired: (seat, giver) or None.
+
+        The delete is the claim: of two clicks (in one process or two), only one deletes the row."""
+        async with self._db.transaction() as tx:
+            rows = await tx.fetch(
+                "DELETE FROM seat_offers WHERE id = ? AND game_id = ? AND taker_id = ?"
+                " RETURNING seat, giver_id, expires_at", (offer_id, game_id, taker_id))
+        if not rows:
+            return None
+        seat, giver, expires_at = rows[0]
+        return (seat, giver) if expires_at > now else None
+
+    async def interaction_played(self, interaction_id: int) -> bool:
+        """Whether this interaction id already led to a committed move."""
+        rows = await self._db.fetch("SELECT 1 FROM interactions WHERE interaction_id = ?", (interaction_id,))
+        return bool(rows)
+
+    async def replace_snapshot(self, game_id: int, n: int, state: dict[str, Any]) -> None:
+        """Overwrite a game's snapshot with one rebuilt from its move log (a repair)."""
+        async with self._db.transaction() as tx:
+            await tx.execute(
+                "INSERT INTO snapshots (game_id, n, state, at) VALUES (?, ?, ?, ?) ON CONFLICT (game_id)"
+                " DO UPDATE SET n = excluded.n, state = excluded.state, at = excluded.at",
+                (game_id, n, _dumps(state), self.now()))
+            version = await self._bump(tx, game_id)
+        self._saw(game_id, version)
 
     async def add_posts(self, game_id: int, posts: Sequence[PendingPost], status: str | None = None) -> None:
         async with self._db.transaction() as tx:
@@ -720,12 +1012,20 @@ class Store:
 
     async def pending_posts(self, game_id: int | None = None) -> list[OutboxRow]:
         if game_id is None:
-            rows = await self._db.fetch("SELECT id, game_id, kind, seat, payload FROM outbox ORDER BY id")
+            rows = await self._db.fetch("SELECT id, game_id, kind, seat, payload, batch FROM outbox ORDER BY id")
         else:
             rows = await self._db.fetch(
-                "SELECT id, game_id, kind, seat, payload FROM outbox WHERE game_id = ? ORDER BY id", (game_id,)
-            )
-        return [OutboxRow(r[0], r[1], r[2], r[3], json.loads(r[4])) for r in rows]
+                "SELECT id, game_id, kind, seat, payload, batch FROM outbox WHERE game_id = ? ORDER BY id",
+                (game_id,))
+        return [OutboxRow(r[0], r[1], r[2], r[3], json.loads(r[4]), r[5]) for r in rows]
+
+    async def claim_batch(self, post_ids: Sequence[int]) -> int:
+        """Mark rows as sent together, before sending; the batch id (their first id) seeds the nonces."""
+        batch = min(post_ids)
+        async with self._db.transaction() as tx:
+            await tx.executemany("UPDATE outbox SET batch = ? WHERE id = ? AND batch IS NULL",
+                                 [(batch, i) for i in post_ids])
+        return batch
 
     async def games_owing_posts(self, older_than: float | None = None) -> list[int]:
         """Games with owed posts whose flush lease is free (optionally only posts owed before a time:
@@ -756,8 +1056,9 @@ class Store:
             await tx.execute("UPDATE games SET flush_owner = ?, flush_until = ? WHERE id = ?",
                              (owner, now + lease, game_id))
             rows = await tx.fetch(
-                "SELECT id, game_id, kind, seat, payload FROM outbox WHERE game_id = ? ORDER BY id", (game_id,))
-        return [OutboxRow(r[0], r[1], r[2], r[3], json.loads(r[4])) for r in rows]
+                "SELECT id, game_id, kind, seat, payload, batch FROM outbox WHERE game_id = ? ORDER BY id",
+                (game_id,))
+        return [OutboxRow(r[0], r[1], r[2], r[3], json.loads(r[4]), r[5]) for r in rows]
 
     async def release_posts(self, game_id: int, owner: str) -> None:
         async with self._db.transaction() as tx:
@@ -941,7 +1242,7 @@ class Store:
                 counts[table] = len(rows)
             if self.dialect == "postgresql":
                 # Copied ids were given explicitly: move the id sequences past them.
-                for table in ("games", "outbox"):
+                for table in ("games", "outbox", "seat_offers"):
                     await tx.execute(
                         f"SELECT setval(pg_get_serial_sequence('{table}', 'id'),"
                         f" coalesce((SELECT max(id) FROM {table}), 0) + 1, false)")
@@ -950,4 +1251,4 @@ class Store:
 
 # Parents before children (foreign keys); schema_version is the target's own.
 COPIED_TABLES = ("games", "seats", "moves", "snapshots", "outbox", "guild_settings", "clocks", "seat_prefs",
-                 "user_prefs")
+                 "user_prefs", "dm_state", "seat_offers", "interactions")
