@@ -348,6 +348,7 @@ class GameRow:
     max_timeouts: int = 3  # timeouts in a row before the AI takes the seat for good
     vacation_hours: int = 72  # clock pause each seat may take in this game
     board_posted_at: float | None = None
+    version: int = 0  # writes to this game so far (migration 7): a copy older than this is stale
 
     @property
     def place_id(self) -> int:
@@ -433,7 +434,7 @@ class PendingPost:
 _GAME_COLUMNS = (
     "id, game_key, options, seed, status, seat_order, guild_id, channel_id, thread_id, creator_id, "
     "lobby_message_id, board_message_id, dm_closed_told, result, created_at, updated_at, "
-    "turn_hours, turn_deadline, timeout_action, max_timeouts, vacation_hours, board_posted_at"
+    "turn_hours, turn_deadline, timeout_action, max_timeouts, vacation_hours, board_posted_at, version"
 )
 
 
@@ -461,6 +462,7 @@ def _game(row: Sequence[Any]) -> GameRow:
         max_timeouts=row[19],
         vacation_hours=row[20],
         board_posted_at=row[21],
+        version=row[22],
     )
 
 

@@ -1,18 +1,21 @@
 """The game-host service: lobbies, seats, moves, AI turns and owed posts; no discord imports.
 
-Every mutation of one game runs under that game's asyncio.Lock, so two clicks at once apply one
-move and the other is refused with a reason. A move, the snapshot after it and the posts it owes
+Every mutation of one game runs under that game's lock, so two clicks at once apply one move and
+the other is refused with a reason. The lock is an asyncio.Lock, and on a shared database
+(PostgreSQL, several processes) also the game's advisory lock there: a process that finds the game
+written by another since it loaded it drops its copy and reloads the truth. A move, the snapshot after it and the posts it owes
 (outbox rows) are committed in one transaction before anything is posted: the store is the truth.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import random
 import re
 import time
 from collections import defaultdict
-from collections.abc import Callable, Mapping
+from collections.abc import AsyncIterator, Callable, Mapping
 from contextvars import ContextVar
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime, timedelta, timezone, tzinfo
@@ -137,6 +140,7 @@ class _Live(_Table):
     clocks: dict[int, ClockRow] = field(default_factory=dict)  # as stored
     prefs: dict[int, SeatPrefs] = field(default_factory=dict)  # as stored
     user_prefs: dict[int, UserPrefs] = field(default_factory=dict)  # quiet hours of the seated users
+    version: int = -1  # the game's stored version this copy matches (-1: unknown, reload before use)
 
 
 def secret_part(state: GameState, seat: int, public_view: dict[str, Any]) -> dict[str, Any]:
@@ -307,6 +311,7 @@ class Tables:
         self.games = games
         self.now: Callable[[], float] = now or time.time
         store.now = self.now
+        store.on_version = self._on_version
         self.on_clocks: Callable[[int, float | None], None] | None = None
         self._locks: defaultdict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
         self._index: dict[int, int] = {}  # place (channel or thread id) -> open game id
@@ -328,7 +333,7 @@ class Tables:
         """The game a command means: the open (else the latest) game of this channel or thread, or,
         in DMs, the caller's newest running game."""
         if place_id is not None:
-            if place_id in self._index:
+            if place_id in self._index and not self.store.shared:  # shared: other processes open games too
                 return self._index[place_id]
             row = await self.store.latest_game_at(place_id)
             if row is not None:
@@ -339,8 +344,31 @@ class Tables:
                 return rows[0].id
         raise Refused("There is no game here. Open one with /game new.")
 
-    def lock(self, game_id: int) -> asyncio.Lock:
-        return self._locks[game_id]
+    @contextlib.asynccontextmanager
+    async def lock(self, game_id: int) -> AsyncIterator[None]:
+        """Hold the game in this process and, on a shared database, in every other one; a copy
+        that another process made stale meanwhile is dropped (the next use reloads it)."""
+        async with self._locks[game_id], self.store.game_lock(game_id) as version:
+            if version is not None:
+                self._drop_if_stale(game_id, version)
+            yield
+
+    def _drop_if_stale(self, game_id: int, version: int | None) -> None:
+        live = self._live.get(game_id)
+        if live is not None and live.version != version:
+            del self._live[game_id]
+
+    async def _check_fresh(self, game_id: int) -> None:
+        """On a shared database, outside the lock: drop the game's copy if another process wrote
+        the game since (a board post must show the game as it is, not as this process last saw it)."""
+        if self.store.shared and game_id in self._live:
+            self._drop_if_stale(game_id, await self.store.game_version(game_id))
+
+    def _on_version(self, game_id: int, version: int) -> None:
+        """The store wrote this game (in this process): the copy follows if it was current."""
+        live = self._live.get(game_id)
+        if live is not None:
+            live.version = version if live.version == version - 1 else -1
 
     def loaded(self) -> frozenset[int]:
         """Ids of the game states held in memory (only games in play)."""
@@ -355,6 +383,7 @@ class Tables:
     # ------------------------------------------------------------------ reading
 
     async def info(self, game_id: int) -> TableInfo:
+        await self._check_fresh(game_id)
         live = self._live.get(game_id)
         if live is not None:
             CURRENT_GAME.set(live.row.game_key)
@@ -566,6 +595,7 @@ class Tables:
             await self.store.start_game(game_id, seats, state.to_json(), posts, clocks=list(live.clocks.values()),
                                         to_act=state.to_act())
             live.row = await self._row(game_id)
+            live.version = live.row.version
             live.dm_sent = self._secrets(live)  # the welcome DMs carry the opening hands
             self._live[game_id] = live
             self._clocks_changed(game_id)
@@ -810,6 +840,7 @@ class Tables:
         return TableInfo(row, self.definition(row.game_key), await self.store.seats(game_id))
 
     async def _running(self, game_id: int) -> _Live:
+        await self._check_fresh(game_id)
         live = self._live.get(game_id)
         if live is not None:
             CURRENT_GAME.set(live.row.game_key)
@@ -837,7 +868,7 @@ class Tables:
         seat_moves = [0] * len(seats)
         for move in moves:
             seat_moves[move.seat] += 1
-        live = _Live(row, definition, seats, state, seat_moves)
+        live = _Live(row, definition, seats, state, seat_moves, version=row.version)
         live.clocks = {c.seat: c for c in await self.store.clocks(game_id)}
         live.prefs = await self.store.seat_prefs(game_id)
         live.user_prefs = {s.user_id: await self.store.user_prefs(s.user_id) for s in seats if not s.is_ai}
@@ -846,6 +877,7 @@ class Tables:
         return live
 
     async def _final_or_live_state(self, game_id: int) -> tuple[GameState, list[str]]:
+        await self._check_fresh(game_id)
         live = self._live.get(game_id)
         if live is not None:
             return live.state, live.names
