@@ -23,6 +23,10 @@ from rules.engine import GameDefinition
 
 log = logging.getLogger("bot.app")
 
+# On a shared database (PostgreSQL), how often a process looks for clock events and owed posts that
+# other processes wrote (or left behind when they died).
+SHARED_POLL = 5.0
+
 # Only what the bot does: read and post in channels and threads it plays in, open a thread per
 # game, attach board images. Mentions of players need no permission; DMs need none.
 PERMISSIONS = discord.Permissions(
@@ -76,6 +80,7 @@ class JunctionBot(commands.Bot):
         self.now: Callable[[], float] = now or time.time
         self.scheduler = Scheduler(self._clock_due, self.now)
         self._resumed = False
+        self._upkeep: asyncio.Task | None = None
 
     async def setup_hook(self) -> None:
         from bot.cogs.games import GamesCog
@@ -119,11 +124,34 @@ class JunctionBot(commands.Bot):
             await self.junction.resume_all()
             # Then the clocks: a deadline that passed while the bot was down is handled now.
             self.scheduler.start()
+            if self.store is not None and self.store.shared:
+                self._upkeep = asyncio.create_task(self._shared_upkeep(), name="junction-shared-upkeep")
+
+    async def _shared_upkeep(self) -> None:
+        """Other processes write the same database: schedule the clock events they set up and send
+        the posts a dead one left owed (its flush lease ran out). The game lock and the post claim
+        make sure each is handled by one process, whichever gets there first."""
+        while True:
+            await asyncio.sleep(SHARED_POLL)
+            try:
+                now = self.now()
+                for game_id, due in (await self.store.next_due_by_game(before=now + SHARED_POLL)).items():
+                    known = self.scheduler.due(game_id)
+                    if known is None or due < known:
+                        self.scheduler.schedule(game_id, due)
+                for game_id in await self.tables.games_owing_posts(older_than=now - SHARED_POLL):
+                    await self.junction.flush(game_id)
+            except Exception:
+                log.exception("shared upkeep failed; trying again in %s s", SHARED_POLL)
 
     async def _clock_due(self, game_id: int) -> None:
         await self.clock.on_due(game_id)
 
     async def close(self) -> None:
+        if self._upkeep is not None:
+            self._upkeep.cancel()
+            await asyncio.wait({self._upkeep}, timeout=5)
+            self._upkeep = None
         await self.scheduler.stop()
         warming = getattr(self, "_catalogs_warm", None)
         if warming is not None:
@@ -139,6 +167,11 @@ class JunctionBot(commands.Bot):
                 self.store = None
 
 
+class ShardedJunctionBot(JunctionBot, commands.AutoShardedBot):
+    """The same bot serving several shards in one process (discord.py's AutoShardedBot): one
+    gateway connection per shard id it was given, of `shard_count` in all."""
+
+
 def create_bot(
     db_path: str,
     *,
@@ -149,6 +182,8 @@ def create_bot(
     dev_guild: int | str | None = None,
     defer_after: float = 1.5,
     now: Callable[[], float] | None = None,
+    shard_ids: list[int] | None = None,
+    shard_count: int | None = None,
     **bot_kwargs: Any,
 ) -> JunctionBot:
     """Build the bot. `games`/renderers default to the registry and `render`; the rest goes to Bot.
@@ -157,8 +192,14 @@ def create_bot(
     dev_guild: sync commands to that guild only (instant in development) instead of globally.
     defer_after: seconds of work after which an interaction is deferred (Discord allows 3).
     now: the clock of turn timers (epoch seconds; default time.time); tests pass one they move.
+    shard_ids, shard_count: serve these shards of that many (several processes on one PostgreSQL
+    each serve a part); without them the bot is one unsharded connection, as before.
     """
-    return JunctionBot(
+    cls: type[JunctionBot] = JunctionBot
+    if shard_ids is not None or shard_count is not None:
+        cls = ShardedJunctionBot
+        bot_kwargs.update(shard_ids=shard_ids, shard_count=shard_count)
+    return cls(
         db_path,
         games=games,
         board_renderer=board_renderer,

@@ -1053,7 +1053,9 @@ class Store:
             if not free:
                 return None
             holder, until = free[0]
-            if holder is not None and holder != owner and until is not None and until >= now:
+            # A lease binds other processes only: an SQLite file has one process, and a holder
+            # named there is this process's own earlier run (its posts are owed to this one now).
+            if self.shared and holder is not None and holder != owner and until is not None and until >= now:
                 return None
             await tx.execute("UPDATE games SET flush_owner = ?, flush_until = ? WHERE id = ?",
                              (owner, now + lease, game_id))

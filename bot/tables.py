@@ -11,8 +11,11 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import os
 import random
 import re
+import secrets
+import socket
 import time
 from collections import defaultdict
 from collections.abc import AsyncIterator, Callable, Mapping
@@ -63,6 +66,11 @@ NOT_LOBBY = "This game has already started."
 # Keys every view carries (rules.engine.GameState.base_view): they change on every move, so
 # they are not part of what makes a private view "changed".
 _BASE_VIEW_KEYS = frozenset({"game", "seat", "num_seats", "to_act", "over", "moves_applied"})
+
+# Seconds a process may take to send a game's owed posts before another process may take them over
+# (shared database only): longer than a slow board render and upload, short enough that the posts of
+# a process that died go out soon after.
+POST_LEASE = 60.0
 
 # Runaway guard for AI loops (an engine bug must not hang the bot).
 _MAX_AI_MOVES_PER_CALL = 20_000
@@ -316,6 +324,9 @@ class Tables:
         self._locks: defaultdict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
         self._index: dict[int, int] = {}  # place (channel or thread id) -> open game id
         self._live: dict[int, _Live] = {}  # running games in play, loaded on first use
+        # Who claims owed posts (a lease per game, for processes sharing a database) and for how long.
+        self.process_id = f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(4)}"
+        self.post_lease = POST_LEASE
 
     # ------------------------------------------------------------------ index
 
@@ -696,6 +707,17 @@ class Tables:
 
     async def posts_done(self, post_ids: list[int]) -> None:
         await self.store.posts_done(post_ids)
+
+    async def claim_posts(self, game_id: int) -> list[OutboxRow] | None:
+        """The game's owed posts, for this process to send now (None: another process is sending
+        them; its lease of `post_lease` seconds lets this one take over if it dies)."""
+        return await self.store.claim_posts(game_id, self.process_id, self.post_lease)
+
+    async def release_posts(self, game_id: int) -> None:
+        await self.store.release_posts(game_id, self.process_id)
+
+    async def games_owing_posts(self, older_than: float | None = None) -> list[int]:
+        return await self.store.games_owing_posts(older_than)
 
     async def note_dm_closed(self, game_id: int, user_id: int) -> bool:
         """Remember that a user's DMs are closed; True the first time (tell the channel once)."""

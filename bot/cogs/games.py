@@ -24,6 +24,7 @@ from discord import app_commands
 
 from bot import i18n, texts
 from bot.cogs import CommandCog
+from bot.store import OutboxRow
 from bot.tables import STALE_MOVE, ClockSettings, Outcome, Refused, TableInfo, Tables, result_lines
 from bot.ui.components import board_view, lobby_view, picker_view
 from bot.ui.picker import autocomplete, menu
@@ -119,35 +120,59 @@ class GamesCog(CommandCog):
         await task
 
     async def _flush(self, game_id: int) -> None:
-        """One board post, then DMs, marking each done once sent."""
+        """Claim the game's owed posts (one process sends them) and send them."""
         async with self._flush_locks[game_id]:
-            owed = await self.tables.owed_posts(game_id)
-            if not owed:
-                return
-            info = await self.tables.info(game_id)
-            boards = [p for p in owed if p.kind == "board"]
-            if boards:
-                lines = [line for p in boards for line in p.payload.get("lines", [])]
-                result = next((p.payload["result"] for p in reversed(boards) if "result" in p.payload), None)
-                # The view before the first move of these posts: interlude images compare it with now.
-                previous = next((p.payload["previous_view"] for p in boards if "previous_view" in p.payload), None)
-                if await self._post_board(info, lines, result, previous):
-                    await self.tables.posts_done([p.id for p in boards])
-                if info.row.status in ("over", "cancelled"):
-                    await self.refresh_lobby(game_id)  # the lobby message says how it ended
-            by_seat: dict[int, list] = defaultdict(list)
-            for post in owed:
-                if post.kind == "dm" and post.seat is not None:
-                    by_seat[post.seat].append(post)
-            for seat, posts in sorted(by_seat.items()):
-                lines = [line for p in posts for line in p.payload.get("lines", [])]
-                welcome = any(p.payload.get("welcome") for p in posts)
-                since = any(p.payload.get("since") for p in posts)
-                if await self._dm_view(info, seat, lines, welcome, since=since):
-                    await self.tables.posts_done([p.id for p in posts])
-            reminders = [p for p in owed if p.kind == "remind"]
-            if reminders and self.bot.clock is not None:  # turn reminders (bot/cogs/clock.py)
-                await self.bot.clock.send_reminders(info, reminders)
+            tried: set[int] = set()
+            try:
+                while True:
+                    owed = await self.tables.claim_posts(game_id)
+                    if owed is None:
+                        # Another process is sending this game's posts; what it read before our
+                        # commit is not ours to wait for: look again once it is likely done.
+                        self._flush_later(game_id)
+                        return
+                    # Posts owed while we were sending (e.g. another process's move) go out now;
+                    # posts that failed this round stay owed for the next flush.
+                    if not owed or {p.id for p in owed} <= tried:
+                        return
+                    tried |= {p.id for p in owed}
+                    await self._send_owed(game_id, owed)
+            finally:
+                await self.tables.release_posts(game_id)
+
+    def _flush_later(self, game_id: int, delay: float = 1.0) -> None:
+        def again() -> None:
+            if not self.bot.is_closed():
+                asyncio.ensure_future(self.flush(game_id))
+
+        asyncio.get_running_loop().call_later(delay, again)
+
+    async def _send_owed(self, game_id: int, owed: list[OutboxRow]) -> None:
+        """One board post, then DMs, marking each done once sent."""
+        info = await self.tables.info(game_id)
+        boards = [p for p in owed if p.kind == "board"]
+        if boards:
+            lines = [line for p in boards for line in p.payload.get("lines", [])]
+            result = next((p.payload["result"] for p in reversed(boards) if "result" in p.payload), None)
+            # The view before the first move of these posts: interlude images compare it with now.
+            previous = next((p.payload["previous_view"] for p in boards if "previous_view" in p.payload), None)
+            if await self._post_board(info, lines, result, previous):
+                await self.tables.posts_done([p.id for p in boards])
+            if info.row.status in ("over", "cancelled"):
+                await self.refresh_lobby(game_id)  # the lobby message says how it ended
+        by_seat: dict[int, list] = defaultdict(list)
+        for post in owed:
+            if post.kind == "dm" and post.seat is not None:
+                by_seat[post.seat].append(post)
+        for seat, posts in sorted(by_seat.items()):
+            lines = [line for p in posts for line in p.payload.get("lines", [])]
+            welcome = any(p.payload.get("welcome") for p in posts)
+            since = any(p.payload.get("since") for p in posts)
+            if await self._dm_view(info, seat, lines, welcome, since=since):
+                await self.tables.posts_done([p.id for p in posts])
+        reminders = [p for p in owed if p.kind == "remind"]
+        if reminders and self.bot.clock is not None:  # turn reminders (bot/cogs/clock.py)
+            await self.bot.clock.send_reminders(info, reminders)
 
     async def _post_board(self, info: TableInfo, lines: list[str], result: list[str] | None,
                           previous: dict[str, Any] | None = None) -> bool:
