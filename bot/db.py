@@ -40,6 +40,7 @@ class Tx(Protocol):
     async def execute(self, sql: str, args: Sequence[Any] = ()) -> int: ...
     async def executemany(self, sql: str, rows: Iterable[Sequence[Any]]) -> None: ...
     async def fetch(self, sql: str, args: Sequence[Any] = ()) -> list[tuple[Any, ...]]: ...
+    async def copy_rows(self, table: str, columns: Sequence[str], rows: Sequence[Sequence[Any]]) -> None: ...
 
 
 class Database(Protocol):
@@ -48,6 +49,7 @@ class Database(Protocol):
     integrity_errors: tuple[type[BaseException], ...]
 
     async def fetch(self, sql: str, args: Sequence[Any] = ()) -> list[tuple[Any, ...]]: ...
+    def stream(self, sql: str, batch: int) -> AsyncIterator[list[tuple[Any, ...]]]: ...
     def transaction(self) -> contextlib.AbstractAsyncContextManager[Tx]: ...
     def game_lock(self, game_id: int) -> contextlib.AbstractAsyncContextManager[int | None]: ...
     async def close(self) -> None: ...
@@ -71,6 +73,11 @@ class _SqliteTx:
 
     async def fetch(self, sql: str, args: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
         return [tuple(r) for r in await self._conn.execute_fetchall(sql, tuple(args))]
+
+    async def copy_rows(self, table: str, columns: Sequence[str], rows: Sequence[Sequence[Any]]) -> None:
+        """Bulk insert (names come from code, never from users)."""
+        await self.executemany(
+            f"INSERT INTO {table} ({', '.join(columns)}) VALUES ({', '.join('?' for _ in columns)})", rows)
 
 
 class SqliteDatabase:
@@ -102,6 +109,12 @@ class SqliteDatabase:
 
     async def fetch(self, sql: str, args: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
         return [tuple(r) for r in await self.conn.execute_fetchall(sql, tuple(args))]
+
+    async def stream(self, sql: str, batch: int) -> AsyncIterator[list[tuple[Any, ...]]]:
+        """The rows of a query in batches (a big table is never all in memory)."""
+        async with self.conn.execute(sql) as cursor:
+            while rows := await cursor.fetchmany(batch):
+                yield [tuple(r) for r in rows]
 
     @contextlib.asynccontextmanager
     async def transaction(self) -> AsyncIterator[Tx]:
@@ -143,6 +156,10 @@ class _PgTx:
     async def fetch(self, sql: str, args: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
         return [tuple(r) for r in await self._conn.fetch(numbered(sql), *args)]
 
+    async def copy_rows(self, table: str, columns: Sequence[str], rows: Sequence[Sequence[Any]]) -> None:
+        """Bulk insert with COPY (an order of magnitude faster than INSERTs for migrate-db)."""
+        await self._conn.copy_records_to_table(table, records=[tuple(r) for r in rows], columns=list(columns))
+
 
 class PostgresDatabase:
     """An asyncpg pool for queries and transactions, and a second, small pool whose connections hold
@@ -178,6 +195,12 @@ class PostgresDatabase:
     async def fetch(self, sql: str, args: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
         async with self.pool.acquire() as conn:
             return [tuple(r) for r in await conn.fetch(numbered(sql), *args)]
+
+    async def stream(self, sql: str, batch: int) -> AsyncIterator[list[tuple[Any, ...]]]:
+        async with self.pool.acquire() as conn, conn.transaction():
+            cursor = await conn.cursor(sql)
+            while rows := await cursor.fetch(batch):
+                yield [tuple(r) for r in rows]
 
     @contextlib.asynccontextmanager
     async def transaction(self) -> AsyncIterator[Tx]:

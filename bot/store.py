@@ -8,7 +8,7 @@ import os
 import sqlite3
 import time
 from collections import defaultdict
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import AsyncIterator, Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -1209,12 +1209,15 @@ class Store:
     # ------------------------------------------------------------------ copying (migrate-db)
 
     async def table_rows(self, table: str) -> tuple[list[str], list[tuple[Any, ...]]]:
-        """Every row of one of the store's tables, with its column names (for migrate-db)."""
+        """Every row of one of the store's tables, with its column names (tests; small tables)."""
+        columns = await self._columns(table)
+        rows = [r async for batch in self._table_batches(table, columns, 10_000) for r in batch]
+        return columns, rows
+
+    def _table_batches(self, table: str, columns: Sequence[str], batch: int) -> AsyncIterator[list[tuple[Any, ...]]]:
         if table not in COPIED_TABLES:
             raise ValueError(f"unknown table {table!r}")
-        columns = await self._columns(table)
-        rows = await self._db.fetch(f"SELECT {', '.join(columns)} FROM {table}")
-        return columns, rows
+        return self._db.stream(f"SELECT {', '.join(columns)} FROM {table}", batch)
 
     async def _columns(self, table: str) -> list[str]:
         if self.dialect == "postgresql":
@@ -1229,21 +1232,19 @@ class Store:
         rows = await self._db.fetch("SELECT count(*) FROM games")
         return rows[0][0] == 0
 
-    async def copy_from(self, source: Store, batch: int = 5000) -> dict[str, int]:
+    async def copy_from(self, source: Store, batch: int = 50_000) -> dict[str, int]:
         """Copy every row of `source` into this (empty) store in one transaction; row counts by table."""
         if not await self.is_empty():
             raise StoreError("The target database already holds games; migrate-db copies only into an empty one.")
         counts: dict[str, int] = {}
         async with self._db.transaction() as tx:
             for table in COPIED_TABLES:
-                columns, rows = await source.table_rows(table)
-                target = await self._columns(table)
-                shared = [c for c in columns if c in target]
-                picks = [columns.index(c) for c in shared]
-                sql = f"INSERT INTO {table} ({', '.join(shared)}) VALUES ({', '.join('?' for _ in shared)})"
-                for start in range(0, len(rows), batch):
-                    await tx.executemany(sql, [[r[i] for i in picks] for r in rows[start:start + batch]])
-                counts[table] = len(rows)
+                target = set(await self._columns(table))
+                shared = [c for c in await source._columns(table) if c in target]
+                counts[table] = 0
+                async for rows in source._table_batches(table, shared, batch):
+                    await tx.copy_rows(table, shared, rows)
+                    counts[table] += len(rows)
             if self.dialect == "postgresql":
                 # Copied ids were given explicitly: move the id sequences past them.
                 for table in ("games", "outbox", "seat_offers"):
