@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import os
 import time
@@ -18,7 +19,7 @@ from bot.scheduler import Scheduler
 from bot.store import Store
 from bot.tables import Tables
 from bot.ui.clock import CLOCK_ITEMS
-from bot.ui.components import DYNAMIC_ITEMS
+from bot.ui.components import DYNAMIC_ITEMS, INVALID_BUTTON, RESTARTING
 from rules.engine import GameDefinition
 
 log = logging.getLogger("bot.app")
@@ -37,11 +38,28 @@ PERMISSIONS = discord.Permissions(
     attach_files=True,
 )
 SCOPES = ("bot", "applications.commands")
+# Names of the tasks discord.py 2.7 runs interaction handlers in (app_commands/tree.py, ui/view.py,
+# ui/modal.py): a graceful shutdown lets these finish before it closes the connection and the store.
+HANDLER_TASKS = ("CommandTree-invoker", "discord-ui-view-dispatch-", "discord-ui-dynamic-item-",
+                 "discord-ui-modal-dispatch-")
 
 
 def invite_url(application_id: int | str) -> str:
     """The OAuth2 URL that adds the bot to a server with the least permissions it uses."""
     return discord.utils.oauth_url(application_id, permissions=PERMISSIONS, scopes=SCOPES)
+
+
+class JunctionTree(discord.app_commands.CommandTree):
+    """The command tree; once the bot is shutting down, new commands are refused in one line."""
+
+    async def interaction_check(self, interaction: discord.Interaction) -> bool:
+        if not getattr(self.client, "closing", False):
+            return True
+        if interaction.type is discord.InteractionType.application_command:
+            # If the connection is already going away, Discord tells the user the command failed.
+            with contextlib.suppress(discord.HTTPException):
+                await interaction.response.send_message(i18n.localize(interaction.locale, RESTARTING), ephemeral=True)
+        return False
 
 
 class JunctionBot(commands.Bot):
@@ -63,6 +81,7 @@ class JunctionBot(commands.Bot):
         bot_kwargs.setdefault("intents", discord.Intents.none() | discord.Intents(guilds=True))
         bot_kwargs.setdefault("command_prefix", commands.when_mentioned)
         bot_kwargs.setdefault("help_command", None)
+        bot_kwargs.setdefault("tree_cls", JunctionTree)
         super().__init__(**bot_kwargs)
         self.db_path = db_path
         self.games = games
@@ -81,11 +100,20 @@ class JunctionBot(commands.Bot):
         self.scheduler = Scheduler(self._clock_due, self.now)
         self._resumed = False
         self._upkeep: asyncio.Task | None = None
+        self.closing = False  # set by close(): interactions that arrive from then on are refused
+
+    async def login(self, token: str) -> None:
+        # The database before Discord: a second instance, or a corrupt, locked or newer database,
+        # ends the start at once with one line (StoreOpenError), before any connection is made.
+        if self.store is None:
+            self.store = await Store.open(self.db_path)
+        await super().login(token)
 
     async def setup_hook(self) -> None:
         from bot.cogs.games import GamesCog
 
-        self.store = await Store.open(self.db_path)
+        if self.store is None:
+            self.store = await Store.open(self.db_path)
         self.tables = Tables(self.store, games=self.games, now=self.now)
         await self.tables.load()  # the index only; states load on first use
         self.tables.on_clocks = self.scheduler.schedule
@@ -144,15 +172,42 @@ class JunctionBot(commands.Bot):
             except Exception:
                 log.exception("shared upkeep failed; trying again in %s s", SHARED_POLL)
 
+    async def on_interaction(self, interaction: discord.Interaction) -> None:
+        """A `jn:` component id that no registered item reads (forged, out of bounds, or a button of
+        an older release) would leave the click unanswered: answer it in one line instead."""
+        if interaction.type is not discord.InteractionType.component:
+            return
+        custom_id = str((interaction.data or {}).get("custom_id", ""))
+        if not custom_id.startswith("jn:") or any(
+                item.__discord_ui_compiled_template__.fullmatch(custom_id) for item in (*DYNAMIC_ITEMS, *CLOCK_ITEMS)):
+            return
+        log.info("refused component id %r from user %s", custom_id[:100], interaction.user.id)
+        try:
+            await interaction.response.send_message(i18n.localize(interaction.locale, INVALID_BUTTON), ephemeral=True)
+        except discord.HTTPException as error:
+            log.warning("could not answer an invalid component id (%s)", error)
+
     async def _clock_due(self, game_id: int) -> None:
         await self.clock.on_due(game_id)
+
+    async def finish_interactions(self, timeout: float = 10.0) -> None:
+        """Wait (bounded) for the interaction handlers running now: a move in flight is committed
+        and answered before the connection and the store close under it."""
+        me = asyncio.current_task()
+        running = {task for task in asyncio.all_tasks()
+                   if task is not me and not task.done() and task.get_name().startswith(HANDLER_TASKS)}
+        if running:
+            log.info("waiting for %d interaction(s) in flight before closing", len(running))
+            await asyncio.wait(running, timeout=timeout)
 
     async def close(self) -> None:
         if self._upkeep is not None:
             self._upkeep.cancel()
             await asyncio.wait({self._upkeep}, timeout=5)
             self._upkeep = None
+        self.closing = True
         await self.scheduler.stop()
+        await self.finish_interactions()
         warming = getattr(self, "_catalogs_warm", None)
         if warming is not None:
             await warming  # a thread cannot be cancelled; it is done in well under a second

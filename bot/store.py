@@ -905,14 +905,18 @@ class Store:
         """
         now = self.now()
         started = time.perf_counter()
+        lock = " FOR UPDATE" if self.dialect == "postgresql" else ""
         async with self._db.transaction() as tx:
-            # The UPDATE first: on PostgreSQL it row-locks the game, so the check below cannot race.
-            version = await self._bump(tx, game_id, "status = ?, result = ?, to_act = ?, ",
-                                       (status, None if result is None else _dumps(result), _to_act(to_act)))
+            # The game row first, locked on PostgreSQL, so the check below cannot race another writer.
+            row = await tx.fetch(f"SELECT status FROM games WHERE id = ?{lock}", (game_id,))
             stored = await tx.fetch("SELECT n FROM snapshots WHERE game_id = ?", (game_id,))
-            if not stored or stored[0][0] != first_n:
+            # A lobby has no snapshot: its first moves (AI seats that open the game) commit the start.
+            starting = not stored and first_n == 0 and bool(row) and row[0][0] == "lobby"
+            if not starting and (not stored or stored[0][0] != first_n):
                 raise StaleGame(f"game {game_id}: moves from {first_n} built on a stale copy "
                                 f"(the store has {stored[0][0] if stored else 'no'} moves)")
+            version = await self._bump(tx, game_id, "status = ?, result = ?, to_act = ?, ",
+                                       (status, None if result is None else _dumps(result), _to_act(to_act)))
             if interaction_id is not None:
                 # ON CONFLICT DO NOTHING, not a caught error: a failed statement aborts a PostgreSQL
                 # transaction, and the row count says the same thing on both backends.
@@ -925,8 +929,10 @@ class Store:
                 "INSERT INTO moves (game_id, n, seat, notation, at) VALUES (?, ?, ?, ?, ?)",
                 [(game_id, first_n + i, seat, text, now) for i, (seat, text) in enumerate(moves)],
             )
-            await tx.execute("UPDATE snapshots SET n = ?, state = ?, at = ? WHERE game_id = ?",
-                             (first_n + len(moves), _dumps(state), now, game_id))
+            await tx.execute(
+                "INSERT INTO snapshots (game_id, n, state, at) VALUES (?, ?, ?, ?) ON CONFLICT (game_id)"
+                " DO UPDATE SET n = excluded.n, state = excluded.state, at = excluded.at",
+                (game_id, first_n + len(moves), _dumps(state), now))
             await self._insert_posts(tx, game_id, posts, now)
             if seats is not None:
                 await self._write_seats(tx, game_id, seats)

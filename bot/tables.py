@@ -11,6 +11,9 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import hashlib
+import json
+import logging
 import os
 import random
 import re
@@ -18,7 +21,7 @@ import secrets
 import socket
 import time
 from collections import defaultdict
-from collections.abc import AsyncIterator, Callable, Mapping
+from collections.abc import Callable, Mapping
 from contextvars import ContextVar
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime, timedelta, timezone, tzinfo
@@ -30,6 +33,7 @@ from bot.store import (
     GameRow,
     OutboxRow,
     PendingPost,
+    RepeatedInteraction,
     SeatPrefs,
     SeatRow,
     Store,
@@ -62,6 +66,12 @@ STALE_MOVE = "That move is no longer possible."
 NOT_SEATED = "You are not playing in this game."
 NOT_RUNNING = "This game is not running."
 NOT_LOBBY = "This game has already started."
+MOVE_FAILED = "Something went wrong on our side and your move was not played; the game is as it was. Try again."
+START_FAILED = "Something went wrong on our side and the game did not start. Try again."
+DAMAGED = ("Game #{id} cannot be loaded: its saved state and its move log are both damaged."
+           " A server admin can end it with /admin end.")
+
+log = logging.getLogger("bot.tables")
 
 # Keys every view carries (rules.engine.GameState.base_view): they change on every move, so
 # they are not part of what makes a private view "changed".
@@ -82,6 +92,53 @@ class Refused(Exception):
     def __init__(self, reason: str) -> None:
         super().__init__(reason)
         self.reason = reason
+
+
+class Repeated(Refused):
+    """An interaction that already led to a move (a client or gateway retry): nothing to answer."""
+
+    def __init__(self) -> None:
+        super().__init__("That move was already played.")
+
+
+class _GameLock:
+    """A game's lock that drops the game's in-memory copy when the work under it fails.
+
+    A batch applies the player's move, then AI moves or timeouts, to the live state and commits
+    them once at the end; an error anywhere before that commit (an AI that raises, a store that
+    cannot write, a cancelled task) would leave memory ahead of the store. Dropping the copy makes
+    the next use reload the truth. A Refused is raised before anything changes: the copy stays.
+    """
+
+    def __init__(self, lock: asyncio.Lock, live: dict[int, Any], game_id: int, store: Store,
+                 drop_if_stale: Callable[[int, int | None], None]) -> None:
+        self._lock, self._live, self._game_id = lock, live, game_id
+        self._store, self._drop_if_stale = store, drop_if_stale
+        self._held: contextlib.AbstractAsyncContextManager[int | None] | None = None
+
+    async def __aenter__(self) -> None:
+        await self._lock.acquire()
+        try:
+            # On a shared database, the game's lock in every process (PostgreSQL advisory lock).
+            self._held = self._store.game_lock(self._game_id)
+            version = await self._held.__aenter__()
+        except BaseException:
+            self._lock.release()
+            raise
+        if version is not None:
+            self._drop_if_stale(self._game_id, version)
+
+    async def __aexit__(self, kind: type[BaseException] | None, error: BaseException | None, trace: Any) -> None:
+        try:
+            if error is not None and not isinstance(error, Refused):
+                self._live.pop(self._game_id, None)
+        finally:
+            try:
+                if self._held is not None:
+                    await self._held.__aexit__(kind, error, trace)
+            finally:
+                self._held = None
+                self._lock.release()
 
 
 async def _think(state: GameState, seat: int, player: AIPlayer) -> Move:
@@ -142,13 +199,29 @@ class _Live(_Table):
 
     state: GameState
     seat_moves: list[int]  # decisions made per seat: the staleness token of pickers
-    # The private part each seat was last sent by DM (memory only: after a restart a seat simply
-    # gets its view again when its turn comes).
-    dm_sent: dict[int, dict[str, Any]] = field(default_factory=dict)
+    # A digest of the private part each seat was last owed by DM (stored with the DM's outbox row,
+    # loaded with the game: a restart does not send an unchanged hand again).
+    dm_sent: dict[int, str] = field(default_factory=dict)
     clocks: dict[int, ClockRow] = field(default_factory=dict)  # as stored
     prefs: dict[int, SeatPrefs] = field(default_factory=dict)  # as stored
     user_prefs: dict[int, UserPrefs] = field(default_factory=dict)  # quiet hours of the seated users
     version: int = -1  # the game's stored version this copy matches (-1: unknown, reload before use)
+
+
+MAX_NAME = 32  # Discord's own display-name limit
+SEAT_OFFER_HOURS = 24
+
+
+def safe_name(name: str) -> str:
+    """A display name as it may appear in posts: it can never mention anyone (`<@id>`, `<@&role>`,
+    `@everyone` lose their power: a zero-width space follows each @), nor break a line."""
+    name = "".join(ch if ch.isprintable() else " " for ch in name).strip()
+    return (name.replace("@", "@\u200b")[:MAX_NAME] or "Player").strip()
+
+
+def secret_digest(part: dict[str, Any] | None) -> str:
+    """A short stable fingerprint of a seat's secret part: equal parts, equal digests."""
+    return hashlib.sha256(json.dumps(part, sort_keys=True, default=str).encode()).hexdigest()[:20]
 
 
 def secret_part(state: GameState, seat: int, public_view: dict[str, Any]) -> dict[str, Any]:
@@ -355,14 +428,10 @@ class Tables:
                 return rows[0].id
         raise Refused("There is no game here. Open one with /game new.")
 
-    @contextlib.asynccontextmanager
-    async def lock(self, game_id: int) -> AsyncIterator[None]:
-        """Hold the game in this process and, on a shared database, in every other one; a copy
-        that another process made stale meanwhile is dropped (the next use reloads it)."""
-        async with self._locks[game_id], self.store.game_lock(game_id) as version:
-            if version is not None:
-                self._drop_if_stale(game_id, version)
-            yield
+    def lock(self, game_id: int) -> _GameLock:
+        """Hold the game in this process and, on a shared database, in every other one (a copy that
+        another process made stale meanwhile is dropped: the next use reloads it)."""
+        return _GameLock(self._locks[game_id], self._live, game_id, self.store, self._drop_if_stale)
 
     def _drop_if_stale(self, game_id: int, version: int | None) -> None:
         live = self._live.get(game_id)
@@ -504,7 +573,7 @@ class Tables:
         try:
             game_id = await self.store.create_game(
                 game_key, resolved, seed, guild_id=guild_id, channel_id=channel_id, thread_id=thread_id,
-                creator_id=user_id, seat_order=seat_order, first_seat=(user_id, None, user_name),
+                creator_id=user_id, seat_order=seat_order, first_seat=(user_id, None, safe_name(user_name)),
                 turn_hours=settings.turn_hours, timeout_action=settings.timeout_action,
                 max_timeouts=settings.max_timeouts, vacation_hours=settings.vacation_hours,
             )
@@ -521,7 +590,7 @@ class Tables:
                 raise Refused("You have already joined.")
             if len(info.seats) >= info.definition.max_players:
                 raise Refused(f"The table is full ({info.definition.max_players} players).")
-            seats = [*info.seats, SeatRow(len(info.seats), user_id, None, user_name)]
+            seats = [*info.seats, SeatRow(len(info.seats), user_id, None, safe_name(user_name))]
             await self.store.replace_seats(game_id, seats)
             info.seats = seats
             return info
@@ -574,7 +643,20 @@ class Tables:
             return info
 
     async def start(self, game_id: int, user_id: int, *, admin: bool = False) -> Outcome:
-        """Deal the game: seat order, first snapshot, welcome DMs and the first board are owed."""
+        """Deal the game: seat order, first snapshot, welcome DMs and the first board are owed.
+
+        AI seats that open the game play in the same commit: if one fails, the game stays a lobby
+        (Refused START_FAILED) instead of running with an AI turn nobody will play.
+        """
+        try:
+            return await self._start(game_id, user_id, admin)
+        except Refused:
+            raise
+        except Exception:
+            log.exception("game %s: start failed; the lobby is kept", game_id)
+            raise Refused(START_FAILED) from None
+
+    async def _start(self, game_id: int, user_id: int, admin: bool) -> Outcome:
         async with self.lock(game_id):
             info = await self._lobby(game_id)
             if user_id != info.row.creator_id and not admin and info.seat_of(user_id) is None:
@@ -597,25 +679,35 @@ class Tables:
             opening_lines = (f"{definition.title} begins. Seats: {order}.",
                              *(name_seats(e.text, names) for e in opening if e.seats is None))
             posts = [PendingPost("board", None, {"lines": list(opening_lines)})]
+            public_view = state.view(None)
             posts += [PendingPost("dm", s.seat, {"lines": [name_seats(e.text, names) for e in opening
                                                            if e.seats is not None and s.seat in e.seats],
-                                                 "welcome": True}) for s in seats if not s.is_ai]
+                                                 "welcome": True,
+                                                 "digest": secret_digest(secret_part(state, s.seat, public_view))})
+                      for s in seats if not s.is_ai]
             live = _Live(info.row, definition, seats, state, [0] * count)
             live.user_prefs = {s.user_id: await self.store.user_prefs(s.user_id) for s in seats if not s.is_ai}
             live.clocks = self._synced_clocks(live, self.now())
-            await self.store.start_game(game_id, seats, state.to_json(), posts, clocks=list(live.clocks.values()),
-                                        to_act=state.to_act())
-            live.row = await self._row(game_id)
-            live.version = live.row.version
-            live.dm_sent = self._secrets(live)  # the welcome DMs carry the opening hands
+            ai_opens = any(seats[s].is_ai for s in state.to_act())
+            # The copy matches the lobby's stored version; the commit below (the start, or the AI's
+            # moves with it) moves it on through _on_version.
+            live.version = info.row.version
+            if not ai_opens:
+                await self.store.start_game(game_id, seats, state.to_json(), posts,
+                                            clocks=list(live.clocks.values()), to_act=state.to_act())
+                live.version = info.row.version + 1  # start_game writes the game once
+            live.row = replace(info.row, status="running")
+            # The welcome DMs carry the opening hands.
+            live.dm_sent = {seat: secret_digest(part) for seat, part in self._secrets(live).items()}
             self._live[game_id] = live
-            self._clocks_changed(game_id)
             humans = frozenset(s.seat for s in seats if not s.is_ai)
-            if any(seats[s].is_ai for s in state.to_act()):
-                # AI seats that open the game play now; their DMs merge with the welcome DMs.
-                outcome = await self._run_ai(live, [], [], self._secrets(live))
+            if ai_opens:
+                # AI seats that open the game play now; their DMs merge with the welcome DMs, and
+                # the deal commits with their moves.
+                outcome = await self._run_ai(live, [], [], self._secrets(live), starting=posts, seats_changed=True)
                 return Outcome(game_id, outcome.applied, (*opening_lines, *outcome.public_lines),
                                outcome.private_lines, humans, outcome.to_act, outcome.status)
+            self._clocks_changed(game_id)
             return Outcome(game_id, public_lines=opening_lines, views_changed=humans,
                            to_act=tuple(sorted(state.to_act())))
 
@@ -637,13 +729,32 @@ class Tables:
 
     # ------------------------------------------------------------------ play
 
-    async def play(self, game_id: int, user_id: int, text: str, *, token: int | None = None) -> Outcome:
+    async def play(self, game_id: int, user_id: int, text: str, *, token: int | None = None,
+                   interaction_id: int | None = None) -> Outcome:
         """Apply the caller's move (then any AI turns) and commit it; Refused with a reason otherwise.
 
         `token` is the seat's decision count when a picker was built: if the seat has decided since,
         the click is stale (this is what makes a double click apply once).
+        `interaction_id`: the Discord interaction behind the move, stored with it; the same id again
+        (a retry) raises Repeated and applies nothing. An unexpected error anywhere in the batch
+        leaves the game as stored and raises Refused(MOVE_FAILED) (the traceback is logged).
         """
+        try:
+            return await self._play(game_id, user_id, text, token, interaction_id)
+        except Refused:
+            raise
+        except RepeatedInteraction:
+            raise Repeated() from None
+        except Exception:
+            log.exception("game %s: the move %r failed; the game reloads from the store", game_id, text)
+            raise Refused(MOVE_FAILED) from None
+
+    async def _play(self, game_id: int, user_id: int, text: str, token: int | None,
+                    interaction_id: int | None) -> Outcome:
         async with self.lock(game_id):
+            # Before the turn checks: a retry of a move already made must not read "not your turn".
+            if interaction_id is not None and await self.store.interaction_played(interaction_id):
+                raise Repeated()
             live = await self._running(game_id)
             seat = live.seat_of(user_id)
             if seat is None:
@@ -668,7 +779,7 @@ class Tables:
             for p in reset:  # a move of their own ends a player's run of timeouts
                 live.prefs[seat] = p
             return await self._run_ai(live, applied, events, before, was_to_act=was_to_act,
-                                      previous_view=previous_view, prefs=reset)
+                                      previous_view=previous_view, prefs=reset, interaction_id=interaction_id)
 
     async def concede(self, game_id: int, user_id: int) -> Outcome:
         """A player leaves a running game: the AI plays their seat; with no human left, it ends."""
@@ -679,9 +790,9 @@ class Tables:
                 raise Refused(NOT_SEATED)
             old = live.seats[seat]
             live.seats[seat] = SeatRow(seat, None, self._ai_kind(live.definition), f"{old.name} (AI)")
-            await self.store.replace_seats(game_id, live.seats)
             line = f"{old.name} left the game; the AI plays their seat."
             if all(s.is_ai for s in live.seats):
+                await self.store.replace_seats(game_id, live.seats)
                 await self.store.add_posts(
                     game_id, [PendingPost("board", None, {"lines": [line, "No player is left: the game ends."]})],
                     status="cancelled",
@@ -689,8 +800,8 @@ class Tables:
                 self._forget(live.row)
                 return Outcome(game_id, public_lines=(line,), status="cancelled")
             before = self._secrets(live)
-            outcome = await self._run_ai(live, [], [], before, extra_lines=[line])
-            return outcome
+            # The seat change commits with the AI's moves: a failure leaves the seat with its player.
+            return await self._run_ai(live, [], [], before, extra_lines=[line], seats_changed=True)
 
     async def resume(self, game_id: int) -> Outcome | None:
         """After a restart: let AI seats take the turns they owe (None if nothing was owed)."""
@@ -751,6 +862,8 @@ class Tables:
         prefs: list[SeatPrefs] = (),
         dm_seats: tuple[int, ...] = (),
         paused: set[int] | None = None,
+        starting: list[PendingPost] = (),
+        interaction_id: int | None = None,
     ) -> Outcome:
         """Play AI seats until a human must act or the game ends, then commit everything at once.
 
@@ -796,9 +909,10 @@ class Tables:
         since = {s for s in humans if s in to_act_now and s not in was_to_act
                  and any(mover != s for mover, _ in applied)}
         dm_now = sorted(s for s in humans if s in private_lines or s in since or s in dm_seats or (
-            (state.is_over() or (s in to_act_now and s not in was_to_act)) and after.get(s) != live.dm_sent.get(s)))
+            (state.is_over() or (s in to_act_now and s not in was_to_act))
+            and secret_digest(after.get(s)) != live.dm_sent.get(s)))
         for seat in dm_now:
-            live.dm_sent[seat] = after[seat]
+            live.dm_sent[seat] = secret_digest(after.get(seat))
         result = state.result()
         status = "over" if state.is_over() else "running"
         board: dict[str, Any] = {"lines": public_lines}
@@ -809,14 +923,15 @@ class Tables:
         posts = [PendingPost("board", None, board)] if (applied or extra_lines) else []
         posts += [PendingPost("dm", s, {"lines": private_lines.get(s, []),
                                         **({"since": True} if s in since else {}),
-                                        **({"welcome": True} if s in dm_seats else {})}) for s in dm_now]
+                                        **({"welcome": True} if s in dm_seats else {}),
+                                        "digest": live.dm_sent[s]}) for s in dm_now]
         clocks = self._synced_clocks(live, self.now(), turn_goes_on=set(state.to_act()) - paused)
         try:
             await self.store.record_moves(
-                live.row.id, first_n, applied, state.to_json(), posts,
+                live.row.id, first_n, applied, state.to_json(), [*starting, *posts],
                 status=status, result=None if result is None else result.to_json(),
                 clocks=list(clocks.values()), seats=live.seats if seats_changed else None, prefs=list(prefs),
-                to_act=state.to_act(),
+                to_act=state.to_act(), interaction_id=interaction_id,
             )
         except BaseException:
             # The memory is ahead of the store: drop it, the next use reloads the truth.
@@ -880,23 +995,44 @@ class Tables:
         row = await self._row(game_id)
         definition = self.definition(row.game_key)
         seats = await self.store.seats(game_id)
-        snap = await self.store.snapshot(game_id)
         moves = await self.store.moves(game_id)
-        if snap is None:
-            raise Refused("This game has no saved state.")
-        state = definition.from_json(snap[1])
-        if snap[0] != len(moves) or state.moves_applied != len(moves):
-            raise RuntimeError(f"game {game_id}: snapshot after {snap[0]} moves, log has {len(moves)}")
+        state = await self._stored_state(row, definition, len(seats), moves)
         seat_moves = [0] * len(seats)
         for move in moves:
             seat_moves[move.seat] += 1
         live = _Live(row, definition, seats, state, seat_moves, version=row.version)
         live.clocks = {c.seat: c for c in await self.store.clocks(game_id)}
         live.prefs = await self.store.seat_prefs(game_id)
+        live.dm_sent = await self.store.dm_digests(game_id)
         live.user_prefs = {s.user_id: await self.store.user_prefs(s.user_id) for s in seats if not s.is_ai}
         if row.status == "running":
             self._live[game_id] = live
         return live
+
+    async def _stored_state(self, row: GameRow, definition: GameDefinition, num_seats: int,
+                            moves: list[Any]) -> GameState:
+        """The state after the logged moves: its snapshot, or, when the snapshot is missing,
+        unreadable or out of step with the log, the log replayed (the log is the truth; the
+        snapshot is rewritten). Refused(DAMAGED) if the log does not replay either."""
+        try:
+            snap = await self.store.snapshot(row.id)
+            if snap is None:
+                problem = "no snapshot"
+            else:
+                state = definition.from_json(snap[1])
+                if snap[0] == len(moves) == state.moves_applied:
+                    return state
+                problem = f"snapshot after {snap[0]} moves, log has {len(moves)}"
+        except Exception as error:
+            problem = f"unreadable snapshot ({type(error).__name__}: {str(error)[:200]})"
+        try:
+            state = replay(definition, num_seats, row.options, row.seed, ((m.seat, m.notation) for m in moves))
+        except Exception:
+            log.exception("game %s: %s, and its move log does not replay", row.id, problem)
+            raise Refused(DAMAGED.format(id=row.id)) from None
+        log.warning("game %s: %s; rebuilt from its log of %d moves", row.id, problem, len(moves))
+        await self.store.replace_snapshot(row.id, len(moves), state.to_json())
+        return state
 
     async def _final_or_live_state(self, game_id: int) -> tuple[GameState, list[str]]:
         await self._check_fresh(game_id)
@@ -1215,11 +1351,29 @@ class Tables:
             raise Refused("That member already holds a seat in this game.")
         return seat
 
+    async def offer_seat(self, game_id: int, from_user: int, to_user: int, to_is_bot: bool = False) -> int:
+        """Offer `from_user`'s seat to `to_user`, stored server side (the button carries only its id);
+        a new offer of the seat replaces the last one. Returns the offer id."""
+        seat = await self.check_hand_over(game_id, from_user, to_user, to_is_bot)
+        return await self.store.add_seat_offer(game_id, seat, from_user, to_user,
+                                               self.now() + SEAT_OFFER_HOURS * 3600)
+
+    async def accept_seat_offer(self, game_id: int, offer_id: int, user_id: int,
+                                user_name: str) -> tuple[Outcome, int]:
+        """`user_id` accepts a stored offer: only the member it was made to, once, before it expires.
+        Returns the outcome and who gave the seat."""
+        taken = await self.store.take_seat_offer(offer_id, game_id, user_id, self.now())
+        if taken is None:
+            raise Refused("This seat is offered to someone else, or the offer was used or has expired.")
+        seat, giver = taken
+        return await self.hand_over(game_id, seat, giver, user_id, user_name), giver
+
     async def hand_over(self, game_id: int, seat: int, from_user: int, to_user: int, to_name: str) -> Outcome:
         """`to_user` accepts `from_user`'s seat: the seat, its clock and its secrets are theirs now."""
+        to_name = safe_name(to_name)
         async with self.lock(game_id):
             live = await self._running(game_id)
-            if live.seats[seat].user_id != from_user:
+            if not 0 <= seat < len(live.seats) or live.seats[seat].user_id != from_user:
                 raise Refused("This offer is no longer valid.")
             if live.seat_of(to_user) is not None:
                 raise Refused("You already hold a seat in this game.")

@@ -18,9 +18,9 @@ from discord.ext import commands
 
 from bot import i18n, texts
 from bot.cogs import CommandCog
-from bot.cogs.games import MENTION_USERS, NO_MENTIONS, GamesCog
+from bot.cogs.games import NO_MENTIONS, GamesCog, mentioning, post_nonce
 from bot.store import OutboxRow
-from bot.tables import NOT_SEATED, Refused, TableInfo, Tables
+from bot.tables import NOT_SEATED, Refused, TableInfo, Tables, safe_name
 from bot.ui.clock import MuteButton, SeatOfferButton
 from bot.ui.components import TurnButton
 from render import replay
@@ -70,6 +70,7 @@ class ClockCog(CommandCog):
             user_id = info.seats[seat].user_id
             deadline = post.payload["deadline"]
             title, game_id = info.definition.title, info.row.id
+            nonce = post_nonce("r", post.id, info)  # a reminder re-sent after a crash is not doubled
             view = discord.ui.View(timeout=None)
             view.add_item(TurnButton(game_id))
             view.add_item(MuteButton(game_id))
@@ -79,7 +80,7 @@ class ClockCog(CommandCog):
                         f"time runs out {stamp(deadline)} ({stamp(deadline, 'f')}).")
                 locale = self.bot.user_locales.get(user_id)
                 await dm.send(i18n.localize(locale, text), view=i18n.localize_view(view, locale),
-                              allowed_mentions=NO_MENTIONS)
+                              allowed_mentions=NO_MENTIONS, nonce=f"{nonce}.d")
             except discord.Forbidden:
                 pass  # closed DMs: the channel mention below still reaches them
             except discord.HTTPException as error:
@@ -90,7 +91,7 @@ class ClockCog(CommandCog):
                 try:
                     text = f"<@{user_id}>, it is your turn in game #{game_id}: time runs out {stamp(deadline)}."
                     await channel.send(i18n.localize(self.games.place_locale(info.row.guild_id), text),
-                                       allowed_mentions=MENTION_USERS)
+                                       allowed_mentions=mentioning(user_id), nonce=f"{nonce}.c")
                 except discord.HTTPException as error:
                     log.warning("reminder mention of game %s failed (%s)", game_id, error)
             done.append(post.id)
@@ -182,18 +183,15 @@ class ClockCog(CommandCog):
         await GamesCog._reply(
             interaction, f"Reminders for game #{game_id} are muted. `/clock reminders on:true` turns them on again.")
 
-    async def on_accept_seat(self, interaction: discord.Interaction, game_id: int, seat: int, giver: int,
-                             taker: int) -> None:
-        if interaction.user.id != taker:
-            await GamesCog._reply(interaction, "This seat is offered to someone else.")
-            return
+    async def on_accept_seat(self, interaction: discord.Interaction, game_id: int, offer_id: int) -> None:
         try:
-            await self.tables.hand_over(game_id, seat, giver, taker, interaction.user.display_name)
+            _, giver = await self.tables.accept_seat_offer(game_id, offer_id, interaction.user.id,
+                                                           interaction.user.display_name)
         except Refused as refused:
             await GamesCog._reply(interaction, refused.reason)
             return
         await interaction.response.edit_message(
-            content=f"<@{taker}> took over <@{giver}>'s seat in game #{game_id}.", view=None,
+            content=f"{interaction.user.mention} took over <@{giver}>'s seat in game #{game_id}.", view=None,
             allowed_mentions=NO_MENTIONS)
         await self.games.flush(game_id)
 
@@ -249,7 +247,7 @@ class ClockCog(CommandCog):
                 return
             await reply(interaction, f"Your clock in game #{game_id} is paused until {stamp(until, 'f')} "
                                      f"({stamp(until)}); no reminders until then. `/clock resume` ends it early.")
-            await cog.update_board(game_id, f"{interaction.user.display_name} paused their clock until "
+            await cog.update_board(game_id, f"{safe_name(interaction.user.display_name)} paused their clock until "
                                             f"{stamp(until, 'f')}.")
 
         @clock.command(name="resume", description="End your vacation early (the unused hours come back)")
@@ -261,7 +259,7 @@ class ClockCog(CommandCog):
                 await reply(interaction, refused.reason)
                 return
             await reply(interaction, f"Your clock runs again; {back:.1f} unused hours are back.")
-            await cog.update_board(game_id, f"{interaction.user.display_name} is back; their clock runs again.")
+            await cog.update_board(game_id, f"{safe_name(interaction.user.display_name)} is back; their clock runs again.")
 
         @clock.command(name="reminders", description="Turn your turn reminders for this game on or off")
         async def reminders(interaction: discord.Interaction, on: bool) -> None:
@@ -317,16 +315,16 @@ class ClockCog(CommandCog):
         async def seat_give(interaction: discord.Interaction, member: discord.Member) -> None:
             try:
                 game_id = await tables.find_game(interaction.channel_id)
-                seat = await tables.check_hand_over(game_id, interaction.user.id, member.id, member.bot)
+                offer = await tables.offer_seat(game_id, interaction.user.id, member.id, member.bot)
             except Refused as refused:
                 await reply(interaction, refused.reason)
                 return
             view = discord.ui.View(timeout=None)
-            view.add_item(SeatOfferButton(game_id, seat, interaction.user.id, member.id))
+            view.add_item(SeatOfferButton(game_id, offer))
             locale = cog.games.place_locale(interaction.guild_id)  # a public message: the channel's language
             await interaction.response.send_message(
                 i18n.localize(locale, f"{member.mention}, {interaction.user.mention} offers you their seat in game "
                                       f"#{game_id} (with their hand). Accept with the button."),
-                view=i18n.localize_view(view, locale), allowed_mentions=MENTION_USERS)
+                view=i18n.localize_view(view, locale), allowed_mentions=mentioning(member.id))
 
         return [clock, seat_group]

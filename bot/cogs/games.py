@@ -25,7 +25,7 @@ from discord import app_commands
 from bot import i18n, texts
 from bot.cogs import CommandCog
 from bot.store import OutboxRow
-from bot.tables import STALE_MOVE, ClockSettings, Outcome, Refused, TableInfo, Tables, result_lines
+from bot.tables import STALE_MOVE, ClockSettings, Outcome, Refused, Repeated, TableInfo, Tables, result_lines
 from bot.ui.components import board_view, lobby_view, picker_view
 from bot.ui.picker import autocomplete, menu
 
@@ -35,11 +35,59 @@ if TYPE_CHECKING:
 log = logging.getLogger("bot.games")
 T = TypeVar("T")
 DM_CLOSED = 50007
-MENTION_USERS = discord.AllowedMentions(everyone=False, roles=False, users=True)
 NO_MENTIONS = discord.AllowedMentions.none()
 DMS_CLOSED = ("{user}, I cannot send you direct messages, so your hand in game #{id} cannot reach you by DM. Allow "
               "direct messages from server members (server menu → Privacy Settings), or use `/hand` here whenever "
               "you want to see it.")
+
+
+# Lines of one earlier-moves post when a backlog does not fit the board post (room left for the
+# header and for a translation that runs longer than the English).
+BACKLOG_CHUNK = 1700
+
+
+def mentioning(*user_ids: int | None) -> discord.AllowedMentions:
+    """Pings for exactly these users: a name like `<@id>` or `@everyone` in a post pings nobody."""
+    return discord.AllowedMentions(everyone=False, roles=False, replied_user=False,
+                                   users=[discord.Object(u) for u in dict.fromkeys(user_ids) if u is not None])
+
+
+def split_backlog(lines: list[str], budget: int, last_budget: int) -> list[list[str]]:
+    """Lines in order, grouped into posts: the last group (the board post) within `last_budget`
+    characters, each earlier one within `budget`. Nothing is dropped: a line longer than a post is
+    cut into pieces. Always at least one group (maybe empty)."""
+    def size(group: list[str]) -> int:
+        return sum(len(line) + 3 for line in group)  # "• " and the newline
+
+    pieces = [line[i:i + budget - 3] for line in lines for i in range(0, max(len(line), 1), budget - 3)]
+    last: list[str] = []
+    while pieces and size([pieces[-1], *last]) <= last_budget:
+        last.insert(0, pieces.pop())
+    groups: list[list[str]] = []
+    for piece in pieces:
+        if groups and size([*groups[-1], piece]) <= budget:
+            groups[-1].append(piece)
+        else:
+            groups.append([piece])
+    return [*groups, last]
+
+
+def _base36(number: int) -> str:
+    digits = "0123456789abcdefghijklmnopqrstuvwxyz"
+    out = ""
+    while True:
+        number, digit = divmod(number, 36)
+        out = digits[digit] + out
+        if not number:
+            return out
+
+
+def post_nonce(kind: str, batch: int, info: TableInfo) -> str:
+    """The nonce stem of an outbox batch: stable across restarts, and salted with the game's creation
+    time so a fresh database (whose row ids start again at 1) never reuses a recent nonce. Parts add
+    at most 5 characters; Discord allows 25."""
+    salt = int(info.row.created_at * 1000) % 36**6
+    return f"j{kind}{_base36(batch)}.{_base36(salt)}"
 
 
 def _is_moderator(interaction: discord.Interaction) -> bool:
@@ -119,6 +167,19 @@ class GamesCog(CommandCog):
         task.add_done_callback(self._flushing.discard)
         await task
 
+    async def _batches(self, rows: list[OutboxRow]) -> list[tuple[int, list[OutboxRow]]]:
+        """Owed rows grouped into posts: a batch an earlier attempt began (maybe cut off by a crash
+        after Discord took it) is sent again exactly as it was, under the same nonces, so Discord
+        answers with the first message; the rows nobody tried yet form one new batch."""
+        started: defaultdict[int, list[OutboxRow]] = defaultdict(list)
+        fresh = []
+        for row in rows:
+            (started[row.batch] if row.batch is not None else fresh).append(row)
+        batches = sorted(started.items())
+        if fresh:
+            batches.append((await self.tables.store.claim_batch([r.id for r in fresh]), fresh))
+        return batches
+
     async def _flush(self, game_id: int) -> None:
         """Claim the game's owed posts (one process sends them) and send them."""
         async with self._flush_locks[game_id]:
@@ -148,34 +209,41 @@ class GamesCog(CommandCog):
         asyncio.get_running_loop().call_later(delay, again)
 
     async def _send_owed(self, game_id: int, owed: list[OutboxRow]) -> None:
-        """One board post, then DMs, marking each done once sent."""
+        """Board posts, then DMs, marking each done once sent."""
         info = await self.tables.info(game_id)
         boards = [p for p in owed if p.kind == "board"]
-        if boards:
-            lines = [line for p in boards for line in p.payload.get("lines", [])]
-            result = next((p.payload["result"] for p in reversed(boards) if "result" in p.payload), None)
+        for batch, rows in await self._batches(boards):
+            lines = [line for p in rows for line in p.payload.get("lines", [])]
+            result = next((p.payload["result"] for p in reversed(rows) if "result" in p.payload), None)
             # The view before the first move of these posts: interlude images compare it with now.
-            previous = next((p.payload["previous_view"] for p in boards if "previous_view" in p.payload), None)
-            if await self._post_board(info, lines, result, previous):
-                await self.tables.posts_done([p.id for p in boards])
-            if info.row.status in ("over", "cancelled"):
-                await self.refresh_lobby(game_id)  # the lobby message says how it ended
+            previous = next((p.payload["previous_view"] for p in rows if "previous_view" in p.payload), None)
+            if not await self._post_board(info, lines, result, previous, nonce=post_nonce("b", batch, info)):
+                break  # later batches wait, so the channel reads in order
+            await self.tables.posts_done([p.id for p in rows])
+        if boards and info.row.status in ("over", "cancelled"):
+            await self.refresh_lobby(game_id)  # the lobby message says how it ended
         by_seat: dict[int, list] = defaultdict(list)
         for post in owed:
             if post.kind == "dm" and post.seat is not None:
                 by_seat[post.seat].append(post)
-        for seat, posts in sorted(by_seat.items()):
-            lines = [line for p in posts for line in p.payload.get("lines", [])]
-            welcome = any(p.payload.get("welcome") for p in posts)
-            since = any(p.payload.get("since") for p in posts)
-            if await self._dm_view(info, seat, lines, welcome, since=since):
+        for seat, seat_posts in sorted(by_seat.items()):
+            for batch, posts in await self._batches(seat_posts):
+                lines = [line for p in posts for line in p.payload.get("lines", [])]
+                welcome = any(p.payload.get("welcome") for p in posts)
+                since = any(p.payload.get("since") for p in posts)
+                if not await self._dm_view(info, seat, lines, welcome, since=since, nonce=post_nonce("d", batch, info)):
+                    break
                 await self.tables.posts_done([p.id for p in posts])
         reminders = [p for p in owed if p.kind == "remind"]
         if reminders and self.bot.clock is not None:  # turn reminders (bot/cogs/clock.py)
             await self.bot.clock.send_reminders(info, reminders)
 
     async def _post_board(self, info: TableInfo, lines: list[str], result: list[str] | None,
-                          previous: dict[str, Any] | None = None) -> bool:
+                          previous: dict[str, Any] | None = None, nonce: str | None = None) -> bool:
+        """The board post of a batch; its earlier lines first in posts of their own if they do not fit.
+
+        `nonce` (from the batch, stable across restarts) makes every message of the post idempotent:
+        Discord returns the message it already made for a nonce instead of posting it twice."""
         channel = self.bot.get_partial_messageable(info.row.place_id, guild_id=info.row.guild_id)
         files: list[discord.File] = []
         interludes: list[discord.File] = []
@@ -201,18 +269,32 @@ class GamesCog(CommandCog):
         if result is not None and info.row.result:  # the standings again, their categories translated
             seats = info.row.result["seats"]
             result = result_lines({"seats": seats}, info.names, word) + result[len(seats):]
+        # A long backlog (many moves owed at once) goes out in several posts, oldest lines first,
+        # never cut: the board post keeps the newest lines that fit beside its header and standings.
+        *earlier, lines = split_backlog(lines, BACKLOG_CHUNK,
+                                        texts.MAX_CONTENT - len(texts.board_text(info, [], result)) - 300)
         text = texts.board_text(info, lines, result)
         if info.row.status == "over" and result is not None:
             # The hidden details the engine's result reveals, in the post itself when they fit.
             revealed = texts.revealed_lines(info.row.result, info.names, word=word)
             if revealed and len(text) + len("\n".join(revealed)) + 1 <= texts.MAX_CONTENT:
                 text = texts.board_text(info, lines, result + revealed)
-        text = i18n.localize(locale, text)
+        text = texts.clip(i18n.localize(locale, text))
+        # Only the seats whose turn it is are pinged, whatever a player's name looks like.
+        pings = mentioning(*(info.seats[s].user_id for s in info.to_act)) if not over else NO_MENTIONS
+
+        def part(key: str) -> dict[str, Any]:
+            return {"nonce": f"{nonce}.{key}"} if nonce else {}
+
         try:
+            for index, chunk in enumerate(earlier):
+                head = f"**{info.definition.title}** · game #{info.row.id} · earlier moves ({index + 1}/{len(earlier)})"
+                await channel.send(texts.clip(i18n.localize(locale, "\n".join([head, *(f"• {line}" for line in chunk)]))),
+                                   allowed_mentions=NO_MENTIONS, **part(f"e{index}"))
             if interludes:
-                await channel.send(files=interludes[:10], allowed_mentions=NO_MENTIONS)
-            message = await channel.send(text, view=i18n.localize_view(board_view(info.row.id, over), locale), allowed_mentions=MENTION_USERS,
-                                         files=files)
+                await channel.send(files=interludes[:10], allowed_mentions=NO_MENTIONS, **part("i"))
+            message = await channel.send(text, view=i18n.localize_view(board_view(info.row.id, over), locale),
+                                         allowed_mentions=pings, files=files, **part("b"))
         except discord.Forbidden as error:
             # Missing Attach Files (or a thread the bot may not post in): say so in words, never silently.
             log.warning("board post of game %s refused (%s); posting it without files", info.row.id, error)
@@ -220,7 +302,7 @@ class GamesCog(CommandCog):
                 message = await channel.send(
                     texts.clip(text + "\n" + i18n.localize(locale, texts.MISSING_ATTACH)),
                     view=i18n.localize_view(board_view(info.row.id, over), locale),
-                    allowed_mentions=MENTION_USERS)
+                    allowed_mentions=pings, **part("t"))
             except discord.HTTPException as again:
                 log.warning("board post of game %s failed (%s); it stays owed", info.row.id, again)
                 return False
@@ -247,8 +329,10 @@ class GamesCog(CommandCog):
         return files[-9:] if len(files) > 9 else files  # Discord allows 10 files; the board is one
 
     async def _dm_view(self, info: TableInfo, seat: int, lines: list[str], welcome: bool,
-                       since: bool = False) -> bool:
-        """DM a player their private view. Closed DMs: tell the channel once, without secrets."""
+                       since: bool = False, nonce: str | None = None) -> bool:
+        """DM a player their private view. Closed DMs: tell the channel once, without secrets.
+
+        Private lines that do not fit one DM come first in DMs of their own; `nonce` as in _post_board."""
         user_id = info.seats[seat].user_id
         if user_id is None:
             return True
@@ -269,17 +353,21 @@ class GamesCog(CommandCog):
         if since and self.bot.clock is not None:  # "since your last turn": the moves and a strip image
             since_lines, strip = await self.bot.clock.since_parts(info, user_id, locale)
             kwargs["files"] = [f for f in (kwargs.pop("file", None), strip) if f is not None]
-        text = i18n.localize(locale, "\n".join([head, *(f"• {line}" for line in lines), *since_lines]))
-        text = text[: texts.MAX_CONTENT]
+        *earlier, lines = split_backlog(lines, BACKLOG_CHUNK,
+                                        texts.MAX_CONTENT - len(head) - len("\n".join(since_lines)) - 300)
+        text = texts.clip(i18n.localize(locale, "\n".join([head, *(f"• {line}" for line in lines), *since_lines])))
         try:
             dm = await self.bot.create_dm(discord.Object(user_id))
-            await dm.send(text, allowed_mentions=NO_MENTIONS, **kwargs)
+            for index, chunk in enumerate(earlier):
+                await dm.send(texts.clip(i18n.localize(locale, "\n".join([head, *(f"• {line}" for line in chunk)]))),
+                              allowed_mentions=NO_MENTIONS, **({"nonce": f"{nonce}.e{index}"} if nonce else {}))
+            await dm.send(text, allowed_mentions=NO_MENTIONS, **({"nonce": f"{nonce}.h"} if nonce else {}), **kwargs)
         except discord.Forbidden as error:
             if error.code == DM_CLOSED and await self.tables.note_dm_closed(game_id, user_id):
                 channel = self.bot.get_partial_messageable(info.row.place_id, guild_id=info.row.guild_id)
                 await channel.send(
                     i18n.t(self.place_locale(info.row.guild_id), DMS_CLOSED, user=f"<@{user_id}>", id=game_id),
-                    allowed_mentions=MENTION_USERS)
+                    allowed_mentions=mentioning(user_id))
             return True  # owed no longer: /hand serves this player
         except discord.HTTPException as error:
             log.warning("DM to seat %s of game %s failed (%s); it stays owed", seat, game_id, error)
@@ -329,8 +417,12 @@ class GamesCog(CommandCog):
     async def play_move(self, interaction: discord.Interaction, game_id: int, text: str, token: int | None,
                         picker: bool) -> None:
         try:
-            outcome = await self._within(interaction, self.tables.play(game_id, interaction.user.id, text, token=token),
-                                         update=picker)
+            outcome = await self._within(interaction, self.tables.play(game_id, interaction.user.id, text, token=token,
+                                                                       interaction_id=interaction.id), update=picker)
+        except Repeated:
+            # The same interaction again (a retry): its first delivery made the move and answered.
+            log.info("interaction %s for game %s repeated: ignored", interaction.id, game_id)
+            return
         except Refused as refused:
             await self._reply(interaction, refused.reason)
             return

@@ -1,7 +1,8 @@
 """Persistent components of asynchronous play: "since my turn", mute reminders, accept a seat.
 
-Like bot.ui.components, the game id (and the offer) lives in the custom_id, so the buttons work
-after a restart and in DMs; callbacks hand over to the ClockCog (`interaction.client.clock`).
+Like bot.ui.components, the game id (and the offer's id) lives in the custom_id, so the buttons
+work after a restart and in DMs; callbacks hand over to the ClockCog (`interaction.client.clock`).
+The offer itself (seat, giver, taker, expiry) is stored server side: an id proves nothing.
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ from typing import Any
 
 import discord
 
-from bot.ui.components import GameButton
+from bot.ui.components import GAME, GameButton, refused
 
 
 def _cog(interaction: discord.Interaction) -> Any:
@@ -20,30 +21,36 @@ def _cog(interaction: discord.Interaction) -> Any:
 
 class SinceButton(GameButton, kind="since", label="Since my last turn"):
     async def callback(self, interaction: discord.Interaction) -> None:
+        if await refused(interaction, self.game_id):
+            return
         await _cog(interaction).on_since(interaction, self.game_id)
 
 
 class MuteButton(GameButton, kind="mute", label="Mute reminders for this game"):
     async def callback(self, interaction: discord.Interaction) -> None:
+        if await refused(interaction, self.game_id):
+            return
         await _cog(interaction).on_mute(interaction, self.game_id)
 
 
 class SeatOfferButton(discord.ui.DynamicItem[discord.ui.Button],
-                      template=r"jn:seat:(?P<game>\d+):(?P<seat>\d+):(?P<giver>\d+):(?P<taker>\d+)"):
-    """Accept a seat offered by `giver` to `taker`; only `taker` may click it."""
+                      template=rf"jn:offer:{GAME}:(?P<offer>\d{{1,15}})"):
+    """Accept a stored seat offer (bot.tables.Tables.offer_seat); only its taker may, once."""
 
-    def __init__(self, game_id: int, seat: int, giver: int, taker: int) -> None:
+    def __init__(self, game_id: int, offer_id: int) -> None:
         super().__init__(discord.ui.Button(label="Accept the seat", style=discord.ButtonStyle.success,
-                                           custom_id=f"jn:seat:{game_id}:{seat}:{giver}:{taker}"))
-        self.game_id, self.seat, self.giver, self.taker = game_id, seat, giver, taker
+                                           custom_id=f"jn:offer:{game_id}:{offer_id}"))
+        self.game_id, self.offer_id = game_id, offer_id
 
     @classmethod
     async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button,
                              match: re.Match[str]) -> SeatOfferButton:
-        return cls(int(match["game"]), int(match["seat"]), int(match["giver"]), int(match["taker"]))
+        return cls(int(match["game"]), int(match["offer"]))
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        await _cog(interaction).on_accept_seat(interaction, self.game_id, self.seat, self.giver, self.taker)
+        if await refused(interaction, self.game_id):
+            return
+        await _cog(interaction).on_accept_seat(interaction, self.game_id, self.offer_id)
 
 
 CLOCK_ITEMS = (SinceButton, MuteButton, SeatOfferButton)

@@ -2,6 +2,10 @@
 
 Registered once with `bot.add_dynamic_items`, they keep working after a restart for every game,
 with no per-game `add_view`. Callbacks hand over to the cog (`interaction.client.junction`).
+
+A custom_id is untrusted input (a modified client can send any): templates bound every number's
+digits, and each callback first checks that the game may be played from where the click comes
+(`refused`). A `jn:` id no template reads gets a one-line answer (JunctionBot.on_interaction).
 """
 
 from __future__ import annotations
@@ -17,13 +21,39 @@ LOBBY_ACTIONS = {"join": ("Join", discord.ButtonStyle.success), "leave": ("Leave
                  "ai": ("Add AI", discord.ButtonStyle.secondary), "start": ("Start", discord.ButtonStyle.primary),
                  "cancel": ("Cancel", discord.ButtonStyle.danger)}
 MAX_CUSTOM_ID = 100
+# Digits a number in a custom_id may have: game and offer ids (SQLite rowids), picker tokens, pages.
+GAME = r"(?P<game>\d{1,15})"
+NUMBER = r"\d{1,9}"
+INVALID_BUTTON = "This button is not valid (anymore). Use the newest post of the game."
+NOT_HERE = "That game is not played here."
+RESTARTING = "Junction is restarting: nothing was done. Try again in a minute."
 
 
 def _cog(interaction: discord.Interaction) -> Any:
     return interaction.client.junction  # type: ignore[attr-defined]
 
 
-class LobbyButton(discord.ui.DynamicItem[discord.ui.Button], template=r"jn:lobby:(?P<action>[a-z]+):(?P<game>\d+)"):
+async def refused(interaction: discord.Interaction, game_id: int) -> bool:
+    """True, after a one-line ephemeral answer, when this click may not act on the game: it must
+    come from the game's server, or in a DM from a member seated in it."""
+    if getattr(interaction.client, "closing", False):
+        await _cog(interaction)._reply(interaction, RESTARTING)
+        return True
+    store = interaction.client.tables.store  # type: ignore[attr-defined]
+    row = await store.game(game_id)
+    if row is None:
+        reason = INVALID_BUTTON
+    elif interaction.guild_id is not None:
+        reason = None if row.guild_id == interaction.guild_id else NOT_HERE
+    else:
+        seated = any(seat.user_id == interaction.user.id for seat in await store.seats(game_id))
+        reason = None if seated else NOT_HERE
+    if reason is not None:
+        await _cog(interaction)._reply(interaction, reason)
+    return reason is not None
+
+
+class LobbyButton(discord.ui.DynamicItem[discord.ui.Button], template=rf"jn:lobby:(?P<action>{'|'.join(LOBBY_ACTIONS)}):{GAME}"):
     def __init__(self, action: str, game_id: int) -> None:
         label, style = LOBBY_ACTIONS[action]
         super().__init__(discord.ui.Button(label=label, style=style, custom_id=f"jn:lobby:{action}:{game_id}"))
@@ -32,16 +62,15 @@ class LobbyButton(discord.ui.DynamicItem[discord.ui.Button], template=r"jn:lobby
     @classmethod
     async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button,
                              match: re.Match[str]) -> LobbyButton:
-        action = match["action"]
-        if action not in LOBBY_ACTIONS:
-            raise ValueError(action)
-        return cls(action, int(match["game"]))
+        return cls(match["action"], int(match["game"]))
 
     async def callback(self, interaction: discord.Interaction) -> None:
+        if await refused(interaction, self.game_id):
+            return
         await _cog(interaction).on_lobby_button(interaction, self.game_id, self.action)
 
 
-class GameButton(discord.ui.DynamicItem[discord.ui.Button], template=r"jn:game-button:(?P<game>\d+)"):
+class GameButton(discord.ui.DynamicItem[discord.ui.Button], template=rf"jn:game-button:{GAME}"):
     """A button that carries only its game id (`jn:<kind>:<game>`). A subclass names its kind, label
     and style in its class line, and says in `callback` which handler it calls; the custom_id and the
     template that reads it back come from the same `kind`, so they cannot drift apart."""
@@ -52,7 +81,7 @@ class GameButton(discord.ui.DynamicItem[discord.ui.Button], template=r"jn:game-b
 
     def __init_subclass__(cls, *, kind: str, label: str,
                           style: discord.ButtonStyle = discord.ButtonStyle.secondary) -> None:
-        super().__init_subclass__(template=rf"jn:{kind}:(?P<game>\d+)")
+        super().__init_subclass__(template=rf"jn:{kind}:{GAME}")
         cls.kind, cls.label, cls.style = kind, label, style
 
     def __init__(self, game_id: int) -> None:
@@ -67,15 +96,19 @@ class GameButton(discord.ui.DynamicItem[discord.ui.Button], template=r"jn:game-b
 
 class TurnButton(GameButton, kind="turn", label="Take turn", style=discord.ButtonStyle.primary):
     async def callback(self, interaction: discord.Interaction) -> None:
+        if await refused(interaction, self.game_id):
+            return
         await _cog(interaction).on_take_turn(interaction, self.game_id)
 
 
 class HandButton(GameButton, kind="hand", label="My hand"):
     async def callback(self, interaction: discord.Interaction) -> None:
+        if await refused(interaction, self.game_id):
+            return
         await _cog(interaction).on_hand(interaction, self.game_id)
 
 
-class PickSelect(discord.ui.DynamicItem[discord.ui.Select], template=r"jn:pick:(?P<game>\d+):(?P<token>\d+)"):
+class PickSelect(discord.ui.DynamicItem[discord.ui.Select], template=rf"jn:pick:{GAME}:(?P<token>{NUMBER})"):
     """The picker's select. Values: `m:<move>` plays a move, `g:<prefix>` opens a group."""
 
     def __init__(self, game_id: int, token: int, menu: Menu | None = None) -> None:
@@ -98,12 +131,14 @@ class PickSelect(discord.ui.DynamicItem[discord.ui.Select], template=r"jn:pick:(
         return cls(int(match["game"]), int(match["token"]))
 
     async def callback(self, interaction: discord.Interaction) -> None:
+        if await refused(interaction, self.game_id):
+            return
         value = self.item.values[0] if self.item.values else ""
         await _cog(interaction).on_pick(interaction, self.game_id, self.token, value)
 
 
 class PickPage(discord.ui.DynamicItem[discord.ui.Button],
-               template=r"jn:page:(?P<game>\d+):(?P<token>\d+):(?P<page>\d+):(?P<prefix>.*)"):
+               template=rf"jn:page:{GAME}:(?P<token>{NUMBER}):(?P<page>\d{{1,4}}):(?P<prefix>.*)"):
     """Picker navigation: another page, or back to all moves (prefix and page in the custom_id)."""
 
     def __init__(self, game_id: int, token: int, page: int, prefix: str, label: str = "Next") -> None:
@@ -117,6 +152,8 @@ class PickPage(discord.ui.DynamicItem[discord.ui.Button],
         return cls(int(match["game"]), int(match["token"]), int(match["page"]), match["prefix"])
 
     async def callback(self, interaction: discord.Interaction) -> None:
+        if await refused(interaction, self.game_id):
+            return
         await _cog(interaction).on_picker_page(interaction, self.game_id, self.token, self.prefix, self.page)
 
 

@@ -89,6 +89,14 @@ Bots: ``await fake.start_bot(bot)`` (runs ``bot.start`` in a task, returns the b
 mid-work like a killed process), ``await fake.restart_bot(old, new, drain=True)``; the fixture
 stops leftovers (drained). Unknown routes and exceptions inside the fake are recorded in
 ``fake.errors``, and the fixture fails the test on them.
+
+Exactly once: message creates honour ``nonce`` with ``enforce_nonce`` as Discord does (the same
+author, channel and nonce within ``fake.nonce_window`` seconds returns the earlier message and
+creates nothing; ``fake.nonce_hits`` counts those; a nonce over 25 chars is a 400).
+``fake.fail_after_create(times=1, status=502, where=None)`` creates the next matching message and
+answers with that error (``fake.failed_after_create``); ``fake.on_created(msg)``, if set, runs
+after a bot message is created and before the answer (a test can SIGKILL a bot process there). ``msg.pinged()``: who a message notified,
+from its content and the ``allowed_mentions`` it was sent with.
 """
 
 from __future__ import annotations
@@ -294,6 +302,8 @@ class FakeMessage:
     reference_id: int | None = None  # the message this one replies to
     interaction_metadata: dict[str, Any] | None = None
     versions: list[FakeMessage] = field(default_factory=list)  # snapshots before each edit, oldest first
+    nonce: str | None = None
+    allowed_mentions: dict[str, Any] | None = None  # as sent at creation (None: Discord parses all)
 
     def snapshot(self) -> FakeMessage:
         return FakeMessage(
@@ -309,6 +319,24 @@ class FakeMessage:
             self.type,
             self.visible_to,
         )
+
+    def pinged(self) -> set[int | str]:
+        """Who this message notified when it was created, by Discord's rules: user and role ids,
+        and "everyone" for @everyone/@here. Without allowed_mentions every mention pings; with it,
+        a kind pings only if in `parse`, or if its id is listed in `users`/`roles`."""
+        users = {int(u) for u in re.findall(r"<@!?(\d+)>", self.content)}
+        roles = {int(r) for r in re.findall(r"<@&(\d+)>", self.content)}
+        everyone = re.search(r"@(everyone|here)\b", self.content) is not None
+        rules = self.allowed_mentions
+        if rules is None:
+            return users | roles | ({"everyone"} if everyone else set())
+        parse = set(rules.get("parse") or ())
+        out: set[int | str] = set()
+        out |= users if "users" in parse else users & {int(u) for u in rules.get("users") or ()}
+        out |= roles if "roles" in parse else roles & {int(r) for r in rules.get("roles") or ()}
+        if everyone and "everyone" in parse:
+            out.add("everyone")
+        return out
 
     def all_text(self) -> str:
         """text() of every version this message ever had (an edit must not hide an earlier leak)."""
@@ -617,6 +645,13 @@ class FakeDiscord:
         # because CI machines are slow. Set it in a test to check the bot defers where needed.
         self.interaction_window: float | None = None
         self.reactions: list[tuple[int, str]] = []
+        # Message nonces (enforce_nonce): (channel, author, nonce) -> (message, monotonic time).
+        self._nonces: dict[tuple[int, int, str], tuple[FakeMessage, float]] = {}
+        self.nonce_window = 300.0  # Discord: "the past few minutes"
+        self.nonce_hits = 0  # creates answered with an earlier message
+        self._fail_after_create: list[tuple[int, Callable[[FakeMessage], bool] | None]] = []
+        self.failed_after_create: list[FakeMessage] = []  # created, but answered with an error
+        self.on_created: Callable[[FakeMessage], Any] | None = None  # called before the answer
         for i, name in enumerate(("general", "games", "random")):
             ch = FakeChannel(self.next_id(), name, 0, guild_id=self.guild_id, position=i)
             self.channels[ch.id] = ch
@@ -1332,6 +1367,8 @@ class FakeDiscord:
             attachments=self._new_attachments(ch.id, files, body),
             flags=flags,
             type=0 if interaction is None else 20,
+            nonce=None if body.get("nonce") is None else str(body["nonce"]),
+            allowed_mentions=body.get("allowed_mentions"),
         )
         ref = body.get("message_reference")
         if ref and ref.get("message_id"):
@@ -1379,8 +1416,37 @@ class FakeDiscord:
         msg.flags &= ~128  # an edit resolves a "thinking" message
         msg.edits += 1
 
+    def fail_after_create(self, times: int = 1, status: int = 502,
+                          where: Callable[[FakeMessage], bool] | None = None) -> None:
+        """The next `times` messages the bot creates (matching `where`) are created, then answered
+        with HTTP `status` instead of the message, as when Discord's gateway fails after the write.
+        discord.py retries 500/502/504 by itself; only a nonce makes that retry safe."""
+        self._fail_after_create.extend([(status, where)] * times)
+
     async def _h_post_message(self, request: web.Request, body: Any, files: Any, cid: str) -> Any:
-        return self._create_message(self._get_chan(cid), body, files).payload()
+        ch = self._get_chan(cid)
+        nonce = body.get("nonce")
+        if nonce is not None and len(str(nonce)) > 25:
+            raise _HTTPError(400, 50035, "Invalid Form Body: nonce must be 25 characters or fewer")
+        key = (ch.id, self.bot_user.id, str(nonce))
+        if nonce is not None and body.get("enforce_nonce"):
+            # Discord: with enforce_nonce, a message the same author created in the last few minutes
+            # with this nonce is returned as it is, and nothing new is created.
+            earlier = self._nonces.get(key)
+            if earlier is not None and time.monotonic() - earlier[1] <= self.nonce_window:
+                self.nonce_hits += 1
+                return earlier[0].payload()
+        msg = self._create_message(ch, body, files)
+        if nonce is not None:
+            self._nonces[key] = (msg, time.monotonic())
+        if self.on_created is not None:
+            self.on_created(msg)  # e.g. SIGKILL the bot after the write, before it hears back
+        for index, (status, where) in enumerate(self._fail_after_create):
+            if where is None or where(msg):
+                del self._fail_after_create[index]
+                self.failed_after_create.append(msg)
+                raise _HTTPError(status, 0, f"{status}: injected failure after the message was created")
+        return msg.payload()
 
     async def _h_history(self, request: web.Request, body: Any, files: Any, cid: str) -> Any:
         q = request.query
