@@ -78,6 +78,9 @@ class JunctionBot(commands.Bot):
         now: Callable[[], float] | None = None,
         **bot_kwargs: Any,
     ) -> None:
+        # Junction never joins voice: discord.py's warnings about missing voice libraries would only
+        # bury the line an operator needs at start.
+        discord.VoiceClient.warn_nacl = discord.VoiceClient.warn_dave = False
         bot_kwargs.setdefault("intents", discord.Intents.none() | discord.Intents(guilds=True))
         bot_kwargs.setdefault("command_prefix", commands.when_mentioned)
         bot_kwargs.setdefault("help_command", None)

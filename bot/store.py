@@ -607,7 +607,8 @@ class Store:
             return await cls._open_postgres(target, **pool)
         lock_path = acquire_instance_lock(target)
         try:
-            if target != ":memory:" and os.path.isfile(target) and os.path.getsize(target) == 0:
+            first_here = lock_path is None or _HELD_LOCKS[lock_path][1] == 1  # not a file this process is creating
+            if first_here and target != ":memory:" and os.path.isfile(target) and os.path.getsize(target) == 0:
                 # SQLite would take it for a new database and start empty: if this was a real
                 # database truncated by accident, its games would silently vanish.
                 raise StoreOpenError(f"{target} is an empty file (0 bytes), not a Junction database: restore it"
