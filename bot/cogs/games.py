@@ -183,21 +183,16 @@ class GamesCog(CommandCog):
     async def _flush(self, game_id: int) -> None:
         """Claim the game's owed posts (one process sends them) and send them."""
         async with self._flush_locks[game_id]:
-            tried: set[int] = set()
+            owed = await self.tables.claim_posts(game_id)
+            if owed is None:
+                # Another process is sending this game's posts; what it read may predate our
+                # commit: look again once it is likely done.
+                self._flush_later(game_id)
+                return
+            if not owed:
+                return
             try:
-                while True:
-                    owed = await self.tables.claim_posts(game_id)
-                    if owed is None:
-                        # Another process is sending this game's posts; what it read before our
-                        # commit is not ours to wait for: look again once it is likely done.
-                        self._flush_later(game_id)
-                        return
-                    # Posts owed while we were sending (e.g. another process's move) go out now;
-                    # posts that failed this round stay owed for the next flush.
-                    if not owed or {p.id for p in owed} <= tried:
-                        return
-                    tried |= {p.id for p in owed}
-                    await self._send_owed(game_id, owed)
+                await self._send_owed(game_id, owed)
             finally:
                 await self.tables.release_posts(game_id)
 

@@ -51,6 +51,13 @@ async def _rows(db: str, sql: str, *args):
         await conn.close()
 
 
+def set_clock(clock_file: Path, at: float) -> None:
+    """Move every process's clock at once (atomically: a process never reads a half-written file)."""
+    tmp = clock_file.with_suffix(".tmp")
+    tmp.write_text(repr(at))
+    os.replace(tmp, clock_file)
+
+
 async def _nothing_owed(db: str, timeout: float = 20.0) -> None:
     """Wait until every owed post of the database was sent (the outbox is empty)."""
     for _ in range(int(timeout / 0.05)):
@@ -66,7 +73,7 @@ async def test_two_processes_share_a_game_and_one_survives_the_others_death(pg_s
     await fake.start()
     db = await fresh_database(pg_server, "junction_e2e_shards")
     clock_file = tmp_path / "clock"
-    clock_file.write_text(repr(T0))
+    set_clock(clock_file, T0)
     processes = {s: Process(fake, db, clock_file, s, tmp_path / f"shard{s}.log") for s in range(SHARDS)}
     try:
         await fake.wait_for(lambda: fake.shards_connected() == {0, 1} and fake.commands(), timeout=60,
@@ -84,7 +91,7 @@ async def test_two_processes_share_a_game_and_one_survives_the_others_death(pg_s
 
         # Ann's guessing turn: half her time passes, the reminder DM comes (from either process);
         # its "Take turn" button goes to shard 0, the process that is not the guild's.
-        clock_file.write_text(repr(T0 + 12 * HOUR))
+        set_clock(clock_file, T0 + 12 * HOUR)
         reminder = await fake.wait_for(lambda: [m for m in fake.dms(ann) if m.content.startswith("⏰")],
                                        what="Ann's reminder DM")
         assert len(reminder) == 1
@@ -106,7 +113,7 @@ async def test_two_processes_share_a_game_and_one_survives_the_others_death(pg_s
         for user, move in ((ann, "bid 0"), (bob, "bid 3")):
             ix = await fake.slash(user, fake.dm_channel(user), "play", options={"move": move})
             assert ix.shards == [0] and ix.content == f"You played `{move}`.", ix.content
-        clock_file.write_text(repr(T0 + 40 * HOUR))  # Ann's guessing turn times out: the AI plays it
+        set_clock(clock_file, T0 + 40 * HOUR)  # Ann's guessing turn times out: the AI plays it
         await fake.wait_for(lambda: any("Time ran out for Ann" in m.content for m in board_posts(general)),
                             timeout=20, what="the timeout on the surviving process")
         ix = await fake.slash(bob, fake.dm_channel(bob), "play", options={"move": "pass"})
