@@ -1,4 +1,5 @@
-"""Startup bench: python bench/startup.py [--rebuild] — the real bot on 10,000 stored games, against the fake Discord.
+"""Startup bench: python bench/startup.py [--rebuild] [--games N] [--postgresql] — the real bot on 10,000 (or N)
+stored games, against the fake Discord, on SQLite or (--postgresql) PostgreSQL.
 
 The database holds 10,000 games in the real schema (migrations run by `Store.open`): 500 running
 with turn timers (clock rows as the store writes them), 1,000 running without timers, 500 lobbies
@@ -6,7 +7,11 @@ and 8,000 finished games, spread over every game of `rules.registry.GAMES`. A fe
 per engine are played by the greedy AI and written through the store's own API into a scratch
 database; the 10,000 games are then copied from those rows with plain SQL (new ids, channels,
 players, times), so every snapshot, seat and move is one the store wrote. The built file is
-cached under /tmp (keyed by VERSION); --rebuild builds it anew.
+cached under /tmp (keyed by VERSION and the number of games); --rebuild builds it anew. --games N
+scales every kind of game of the plan by N / 10,000. --postgresql copies the built file into a fresh
+database of a throwaway PostgreSQL server (tests/pg_server.py, or JUNCTION_BENCH_PG=postgresql://...
+of an admin user) with the store's own copy (what `python -m bot migrate-db` does), timed, and starts
+the bot on that.
 
 Measured (the bot's clock is injected and fixed, so no deadline is due during the run):
 - start_bot() -> READY (login, setup_hook: migrations, index, deadlines, command sync, workers);
@@ -47,7 +52,7 @@ PLAN = {"running_timer": 500, "running": 1_000, "lobby": 500, "over": 8_000}
 TEMPLATE_SEEDS = 4  # template games per engine and status
 NOW = 1_780_000_000.0  # the bot's fixed clock (epoch seconds); every stored time lies before it
 TURN_HOURS = 24
-CACHE = Path(tempfile.gettempdir()) / f"junction-bench-{VERSION}.db"
+CACHE_DIR = Path(tempfile.gettempdir())
 SYNTHETIC = 900_000_000_000_000_000  # base of made-up snowflakes (guilds, channels, users, messages)
 ANSWER_TIMEOUT = 60.0
 
@@ -144,8 +149,10 @@ def _insert(db: sqlite3.Connection, table: str, rows: list[dict[str, Any]]) -> N
                        [tuple(r[c] for c in cols) for r in rows])
 
 
-def build(path: str) -> None:
-    """Write the 10,000-game database at `path` (a new file)."""
+def build(path: str, total: int = TOTAL) -> None:
+    """Write the database of `total` games (10,000 by default) at `path` (a new file)."""
+    plan = {kind: count * total // TOTAL for kind, count in PLAN.items()}
+    plan["over"] += total - sum(plan.values())
     scratch = path + ".templates"
     for p in (path, scratch):
         Path(p).unlink(missing_ok=True)
@@ -175,7 +182,7 @@ def build(path: str) -> None:
         templates[game["status"]].append(game)
     src.close()
 
-    kinds = [kind for kind, count in PLAN.items() for _ in range(count)]
+    kinds = [kind for kind, count in plan.items() for _ in range(count)]
     rng = random.Random(8)
     rng.shuffle(kinds)
     dst = sqlite3.connect(path)
@@ -217,7 +224,7 @@ def build(path: str) -> None:
         batch["clocks"] += [{"game_id": gid, "seat": c.seat, "token": c.token, "started_at": c.started_at,
                              "deadline": c.deadline, "reminders_sent": c.reminders_sent,
                              "channel_told": int(c.channel_told), "next_due": c.next_due} for c in clocks]
-        if gid % 500 == 0 or gid == TOTAL:
+        if gid % 500 == 0 or gid == total:
             for table, rows in batch.items():
                 _insert(dst, table, rows)
                 rows.clear()
@@ -233,16 +240,22 @@ async def _migrate_only(path: str) -> None:
     await store.close()
 
 
-def ensure_db(rebuild: bool) -> tuple[float | None, dict[str, int]]:
+def cache_path(total: int) -> Path:
+    suffix = "" if total == TOTAL else f"-{total}"
+    return CACHE_DIR / f"junction-bench-{VERSION}{suffix}.db"
+
+
+def ensure_db(rebuild: bool, total: int = TOTAL) -> tuple[float | None, dict[str, int]]:
     """Build the cached database if needed (in a child process, to keep this process's RSS clean)."""
     took = None
-    if rebuild or not CACHE.exists():
+    cache = cache_path(total)
+    if rebuild or not cache.exists():
         started = time.perf_counter()
-        tmp = str(CACHE) + ".building"
-        subprocess.run([sys.executable, __file__, "--build-into", tmp], check=True)
-        os.replace(tmp, CACHE)
+        tmp = str(cache) + ".building"
+        subprocess.run([sys.executable, __file__, "--build-into", tmp, "--games", str(total)], check=True)
+        os.replace(tmp, cache)
         took = time.perf_counter() - started
-    with sqlite3.connect(CACHE) as db:
+    with sqlite3.connect(cache) as db:
         counts = {
             "games": db.execute("SELECT count(*) FROM games").fetchone()[0],
             **{f"games {s}": n for s, n in db.execute("SELECT status, count(*) FROM games GROUP BY status")},
@@ -295,14 +308,34 @@ def _seat_to_act(db_path: str, game_id: int) -> int:
 
 # ---------------------------------------------------------------------------------------- run
 
-async def run(db_path: str) -> list[tuple[str, str]]:
+async def _to_postgres(sqlite_path: str, admin_url: str) -> tuple[str, float]:
+    """Copy the prepared SQLite file into a fresh PostgreSQL database (as migrate-db does); its URL
+    and the seconds the copy took."""
+    from tests.pg_server import fresh_database
+
+    url = await fresh_database(admin_url, "junction_startup_bench")
+    source, target = await Store.open(sqlite_path), await Store.open(url)
+    try:
+        began = time.perf_counter()
+        await target.copy_from(source)
+        return url, time.perf_counter() - began
+    finally:
+        await source.close()
+        await target.close()
+
+
+async def run(db_path: str, pg_admin: str | None = None) -> list[tuple[str, str]]:
     fake = FakeDiscord()
     await fake.start()
     figures: list[tuple[str, str]] = []
     try:
+        # The probes are placed in the SQLite file, before a copy into PostgreSQL.
         status_game, board_game = _place_probes(db_path, fake)
         board = _board_message(fake, db_path, board_game)
         actor = fake.user(["Ann", "Bob", "Cid"][_seat_to_act(db_path, board_game)])
+        if pg_admin is not None:
+            db_path, copied = await _to_postgres(db_path, pg_admin)
+            figures.append(("copy into PostgreSQL (migrate-db)", f"{copied:8.1f} s"))
         rss_before = _rss_mb()
 
         bot = create_bot(db_path, render_workers=1, now=lambda: NOW, **fake.bot_kwargs())
@@ -391,23 +424,36 @@ async def run(db_path: str) -> list[tuple[str, str]]:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--rebuild", action="store_true", help=f"build {CACHE} anew")
+    parser.add_argument("--rebuild", action="store_true", help="build the cached database anew")
+    parser.add_argument("--games", type=int, default=TOTAL, help="stored games (the plan scaled to it)")
+    parser.add_argument("--postgresql", action="store_true", help="run on PostgreSQL (a copy of the built file)")
     parser.add_argument("--build-into", help=argparse.SUPPRESS)  # the child process that builds
     args = parser.parse_args()
     if args.build_into:
-        build(args.build_into)
+        build(args.build_into, args.games)
         return
-    took, counts = ensure_db(args.rebuild)
+    took, counts = ensure_db(args.rebuild, args.games)
+    cache = cache_path(args.games)
     work = Path(tempfile.mkdtemp(prefix="junction-startup-"))
     try:
         db_path = str(work / "bench.db")
-        shutil.copyfile(CACHE, db_path)
-        figures = asyncio.run(run(db_path))
+        shutil.copyfile(cache, db_path)
+        if args.postgresql:
+            from tests.pg_server import throwaway_server
+
+            admin = os.environ.get("JUNCTION_BENCH_PG")
+            if admin is not None:
+                figures = asyncio.run(run(db_path, admin))
+            else:
+                with throwaway_server() as admin:
+                    figures = asyncio.run(run(db_path, admin))
+        else:
+            figures = asyncio.run(run(db_path))
     finally:
         shutil.rmtree(work, ignore_errors=True)
-    size = CACHE.stat().st_size / 2**20
+    size = cache.stat().st_size / 2**20
     built = f"built in {took:.1f} s" if took is not None else "cached"
-    print(f"database: {CACHE} ({size:.0f} MB, {built})")
+    print(f"database: {cache} ({size:.0f} MB, {built}; {'PostgreSQL' if args.postgresql else 'SQLite'})")
     print("  " + ", ".join(f"{k} {v}" for k, v in counts.items()))
     width = max(len(label) for label, _ in figures)
     for label, value in figures:

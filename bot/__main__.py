@@ -1,4 +1,5 @@
-"""python -m bot [run | demo | invite]: run the Discord bot, play an offline demo, print the invite URL."""
+"""python -m bot [run | demo | invite | migrate-db]: run the Discord bot, play an offline demo, print the
+invite URL, copy an SQLite database into PostgreSQL."""
 
 from __future__ import annotations
 
@@ -25,10 +26,26 @@ def _settings() -> dict[str, str]:
         "token": os.environ.get("DISCORD_TOKEN", "").strip(),
         "db": os.environ.get("JUNCTION_DB", "").strip() or "./junction.db",
         "dev_guild": os.environ.get("JUNCTION_DEV_GUILD", "").strip(),
+        "render_workers": os.environ.get("JUNCTION_RENDER_WORKERS", "").strip(),
+        "shards": os.environ.get("JUNCTION_SHARDS", "").strip(),
+        "shard_count": os.environ.get("JUNCTION_SHARD_COUNT", "").strip(),
     }
 
 
-def _run() -> int:
+def parse_shards(text: str, count: int | None) -> list[int]:
+    """Shard ids from `0-3`, `4,5,7` or `0-1,6`; each must be below `count` when it is given."""
+    ids: set[int] = set()
+    for part in text.replace(" ", "").split(","):
+        first, dash, last = part.partition("-")
+        if not first.isdigit() or (dash and not last.isdigit()):
+            raise ValueError(f"shards are written like 0-3 or 0,2,5, not {text!r}")
+        ids.update(range(int(first), int(last or first) + 1))
+    if count is not None and max(ids) >= count:
+        raise ValueError(f"shard {max(ids)} does not exist with a shard count of {count} (ids go from 0 to {count - 1})")
+    return sorted(ids)
+
+
+def _run(args: argparse.Namespace) -> int:
     settings = _settings()
     if not settings["token"]:
         print(
@@ -48,7 +65,21 @@ def _run() -> int:
               file=sys.stderr)
         return 2
     dev_guild = int(settings["dev_guild"]) if settings["dev_guild"] else None
-    client = create_bot(settings["db"], dev_guild=dev_guild)
+    shards_text = args.shards or settings["shards"]
+    count_text = str(args.shard_count or "") or settings["shard_count"]
+    try:
+        shard_count = int(count_text) if count_text else None
+        shard_ids = parse_shards(shards_text, shard_count) if shards_text else None
+        workers = int(settings["render_workers"]) if settings["render_workers"] else None
+    except ValueError as error:
+        print(f"Bad shard or render settings: {error}", file=sys.stderr)
+        return 2
+    if shard_ids is not None and shard_count is None:
+        print("--shards needs --shard-count (the total over every process), e.g. --shards 0-3 --shard-count 8",
+              file=sys.stderr)
+        return 2
+    client = create_bot(settings["db"], dev_guild=dev_guild, render_workers=workers, shard_ids=shard_ids,
+                        shard_count=shard_count)
     try:
         asyncio.run(serve(client, settings["token"]))
     except discord.LoginFailure:
@@ -132,10 +163,47 @@ def _demo(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     return 0
 
 
+def _migrate_db(source: str, target: str) -> int:
+    from bot.db import is_postgres
+    from bot.store import Store, StoreError, StoreOpenError
+
+    if is_postgres(source) or not os.path.isfile(source):
+        print(f"FROM must be an existing SQLite file, not {source!r}", file=sys.stderr)
+        return 2
+    if not is_postgres(target):
+        print(f"TO must be a postgresql:// URL, not {target!r}", file=sys.stderr)
+        return 2
+
+    async def copy() -> dict[str, int]:
+        src = await Store.open(source)
+        try:
+            dst = await Store.open(target)
+            try:
+                return await dst.copy_from(src)
+            finally:
+                await dst.close()
+        finally:
+            await src.close()
+
+    try:
+        counts = asyncio.run(copy())
+    except (StoreError, StoreOpenError) as error:
+        print(error, file=sys.stderr)
+        return 1
+    print("copied " + ", ".join(f"{n} {table}" for table, n in counts.items() if n) + f" into {target.split('@')[-1]}")
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bot", description="Junction: railway board games in Discord")
+    parser.add_argument("--shards", default="", help="shard ids this process serves, e.g. 0-3 (with --shard-count;"
+                        " env JUNCTION_SHARDS)")
+    parser.add_argument("--shard-count", type=int, default=0, help="shards over all processes (env JUNCTION_SHARD_COUNT)")
     sub = parser.add_subparsers(dest="command")
     sub.add_parser("run", help="run the bot with DISCORD_TOKEN from .env (the default)")
+    migrate = sub.add_parser("migrate-db", help="copy an SQLite database into an empty PostgreSQL database")
+    migrate.add_argument("source", metavar="FROM", help="the SQLite file (stop the bot that uses it first)")
+    migrate.add_argument("target", metavar="TO", help="postgresql://user:password@host:port/database")
     demo = sub.add_parser("demo", help="play a whole game offline with AI seats and write the board images")
     demo.add_argument("--game", default="trans_europa", help="game key, or 'all'")
     demo.add_argument("--players", type=int, default=0, help="number of AI seats (default: 4, or the minimum)")
@@ -151,7 +219,9 @@ def main(argv: list[str] | None = None) -> int:
         return _demo(args, demo)
     if args.command == "invite":
         return _invite(args.application_id)
-    return _run()
+    if args.command == "migrate-db":
+        return _migrate_db(args.source, args.target)
+    return _run(args)
 
 
 if __name__ == "__main__":

@@ -24,6 +24,10 @@ from rules.engine import GameDefinition
 
 log = logging.getLogger("bot.app")
 
+# On a shared database (PostgreSQL), how often a process looks for clock events and owed posts that
+# other processes wrote (or left behind when they died).
+SHARED_POLL = 5.0
+
 # Only what the bot does: read and post in channels and threads it plays in, open a thread per
 # game, attach board images. Mentions of players need no permission; DMs need none.
 PERMISSIONS = discord.Permissions(
@@ -98,6 +102,7 @@ class JunctionBot(commands.Bot):
         self.now: Callable[[], float] = now or time.time
         self.scheduler = Scheduler(self._clock_due, self.now)
         self._resumed = False
+        self._upkeep: asyncio.Task | None = None
         self.closing = False  # set by close(): interactions that arrive from then on are refused
 
     async def login(self, token: str) -> None:
@@ -150,6 +155,25 @@ class JunctionBot(commands.Bot):
             await self.junction.resume_all()
             # Then the clocks: a deadline that passed while the bot was down is handled now.
             self.scheduler.start()
+            if self.store is not None and self.store.shared:
+                self._upkeep = asyncio.create_task(self._shared_upkeep(), name="junction-shared-upkeep")
+
+    async def _shared_upkeep(self) -> None:
+        """Other processes write the same database: schedule the clock events they set up and send
+        the posts a dead one left owed (its flush lease ran out). The game lock and the post claim
+        make sure each is handled by one process, whichever gets there first."""
+        while True:
+            await asyncio.sleep(SHARED_POLL)
+            try:
+                now = self.now()
+                for game_id, due in (await self.store.next_due_by_game(before=now + SHARED_POLL)).items():
+                    known = self.scheduler.due(game_id)
+                    if known is None or due < known:
+                        self.scheduler.schedule(game_id, due)
+                for game_id in await self.tables.games_owing_posts(older_than=now - SHARED_POLL):
+                    await self.junction.flush(game_id)
+            except Exception:
+                log.exception("shared upkeep failed; trying again in %s s", SHARED_POLL)
 
     async def on_interaction(self, interaction: discord.Interaction) -> None:
         """A `jn:` component id that no registered item reads (forged, out of bounds, or a button of
@@ -180,6 +204,10 @@ class JunctionBot(commands.Bot):
             await asyncio.wait(running, timeout=timeout)
 
     async def close(self) -> None:
+        if self._upkeep is not None:
+            self._upkeep.cancel()
+            await asyncio.wait({self._upkeep}, timeout=5)
+            self._upkeep = None
         self.closing = True
         await self.scheduler.stop()
         await self.finish_interactions()
@@ -197,6 +225,11 @@ class JunctionBot(commands.Bot):
                 self.store = None
 
 
+class ShardedJunctionBot(JunctionBot, commands.AutoShardedBot):
+    """The same bot serving several shards in one process (discord.py's AutoShardedBot): one
+    gateway connection per shard id it was given, of `shard_count` in all."""
+
+
 def create_bot(
     db_path: str,
     *,
@@ -207,6 +240,8 @@ def create_bot(
     dev_guild: int | str | None = None,
     defer_after: float = 1.5,
     now: Callable[[], float] | None = None,
+    shard_ids: list[int] | None = None,
+    shard_count: int | None = None,
     **bot_kwargs: Any,
 ) -> JunctionBot:
     """Build the bot. `games`/renderers default to the registry and `render`; the rest goes to Bot.
@@ -215,8 +250,14 @@ def create_bot(
     dev_guild: sync commands to that guild only (instant in development) instead of globally.
     defer_after: seconds of work after which an interaction is deferred (Discord allows 3).
     now: the clock of turn timers (epoch seconds; default time.time); tests pass one they move.
+    shard_ids, shard_count: serve these shards of that many (several processes on one PostgreSQL
+    each serve a part); without them the bot is one unsharded connection, as before.
     """
-    return JunctionBot(
+    cls: type[JunctionBot] = JunctionBot
+    if shard_ids is not None or shard_count is not None:
+        cls = ShardedJunctionBot
+        bot_kwargs.update(shard_ids=shard_ids, shard_count=shard_count)
+    return cls(
         db_path,
         games=games,
         board_renderer=board_renderer,

@@ -1,17 +1,18 @@
-"""SQLite persistence for Junction (aiosqlite, WAL, numbered migrations): the store is the truth."""
+"""Persistence for Junction (SQLite by default, PostgreSQL for several processes; numbered migrations): the store is the truth."""
 
 from __future__ import annotations
 
-import asyncio
+import contextlib
 import json
 import os
 import sqlite3
 import time
-from collections.abc import Callable, Iterable, Sequence
+from collections import defaultdict
+from collections.abc import AsyncIterator, Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-import aiosqlite
+from bot.db import Database, PostgresDatabase, SqliteDatabase, Tx, is_postgres
 
 try:
     import fcntl
@@ -165,6 +166,159 @@ MIGRATIONS: tuple[str, ...] = (
     """
     ALTER TABLE outbox ADD COLUMN batch INTEGER;
     """,
+    # 7: several processes on one database (PostgreSQL): `version` counts the writes to a game, so a
+    # process holding an older copy knows to reload it; the flush lease says which process is sending
+    # a game's owed posts, and until when (another process takes them over after that).
+    """
+    ALTER TABLE games ADD COLUMN version INTEGER NOT NULL DEFAULT 0;
+    ALTER TABLE games ADD COLUMN flush_owner TEXT;
+    ALTER TABLE games ADD COLUMN flush_until REAL;
+    """,
+)
+
+# The same migrations, number for number, in PostgreSQL's dialect: Discord ids need BIGINT (SQLite's
+# INTEGER is 64-bit already), times are DOUBLE PRECISION, ids come from BIGSERIAL. Same tables,
+# columns, keys and constraints (a test compares the two schemas).
+POSTGRES_MIGRATIONS: tuple[str, ...] = (
+    # 1
+    """
+    CREATE TABLE games (
+        id BIGSERIAL PRIMARY KEY,
+        game_key TEXT NOT NULL,
+        options TEXT NOT NULL DEFAULT '{}',
+        seed BIGINT NOT NULL,
+        status TEXT NOT NULL CHECK (status IN ('lobby', 'running', 'over', 'cancelled')),
+        seat_order TEXT NOT NULL DEFAULT 'shuffle' CHECK (seat_order IN ('shuffle', 'join')),
+        guild_id BIGINT,
+        channel_id BIGINT NOT NULL,
+        thread_id BIGINT,
+        creator_id BIGINT NOT NULL,
+        lobby_message_id BIGINT,
+        board_message_id BIGINT,
+        dm_closed_told TEXT NOT NULL DEFAULT '[]',
+        result TEXT,
+        turn_hours INTEGER,
+        turn_deadline DOUBLE PRECISION,
+        timeout_action TEXT,
+        created_at DOUBLE PRECISION NOT NULL,
+        updated_at DOUBLE PRECISION NOT NULL
+    );
+    CREATE INDEX games_by_status ON games (status);
+    CREATE UNIQUE INDEX games_one_open_per_place ON games ((coalesce(thread_id, channel_id)))
+        WHERE status IN ('lobby', 'running');
+    CREATE TABLE seats (
+        game_id BIGINT NOT NULL REFERENCES games (id),
+        seat INTEGER NOT NULL,
+        user_id BIGINT,
+        ai_kind TEXT,
+        name TEXT NOT NULL,
+        PRIMARY KEY (game_id, seat),
+        UNIQUE (game_id, user_id),
+        CHECK ((user_id IS NULL) <> (ai_kind IS NULL))
+    );
+    CREATE TABLE moves (
+        game_id BIGINT NOT NULL REFERENCES games (id),
+        n INTEGER NOT NULL,
+        seat INTEGER NOT NULL,
+        notation TEXT NOT NULL,
+        at DOUBLE PRECISION NOT NULL,
+        PRIMARY KEY (game_id, n)
+    );
+    CREATE TABLE snapshots (
+        game_id BIGINT PRIMARY KEY REFERENCES games (id),
+        n INTEGER NOT NULL,
+        state TEXT NOT NULL,
+        at DOUBLE PRECISION NOT NULL
+    );
+    CREATE TABLE outbox (
+        id BIGSERIAL PRIMARY KEY,
+        game_id BIGINT NOT NULL REFERENCES games (id),
+        kind TEXT NOT NULL,
+        seat INTEGER,
+        payload TEXT NOT NULL,
+        at DOUBLE PRECISION NOT NULL
+    );
+    CREATE INDEX outbox_by_game ON outbox (game_id, id);
+    CREATE TABLE guild_settings (
+        guild_id BIGINT PRIMARY KEY,
+        settings TEXT NOT NULL DEFAULT '{}'
+    );
+    """,
+    # 2
+    """
+    ALTER TABLE games ADD COLUMN max_timeouts INTEGER NOT NULL DEFAULT 3;
+    ALTER TABLE games ADD COLUMN vacation_hours INTEGER NOT NULL DEFAULT 72;
+    ALTER TABLE games ADD COLUMN board_posted_at DOUBLE PRECISION;
+    CREATE TABLE clocks (
+        game_id BIGINT NOT NULL REFERENCES games (id),
+        seat INTEGER NOT NULL,
+        token INTEGER NOT NULL,
+        started_at DOUBLE PRECISION NOT NULL,
+        deadline DOUBLE PRECISION NOT NULL,
+        reminders_sent INTEGER NOT NULL DEFAULT 0,
+        channel_told INTEGER NOT NULL DEFAULT 0,
+        next_due DOUBLE PRECISION NOT NULL,
+        PRIMARY KEY (game_id, seat)
+    );
+    CREATE INDEX clocks_by_due ON clocks (next_due);
+    CREATE TABLE seat_prefs (
+        game_id BIGINT NOT NULL REFERENCES games (id),
+        seat INTEGER NOT NULL,
+        muted INTEGER NOT NULL DEFAULT 0,
+        timeouts INTEGER NOT NULL DEFAULT 0,
+        vacation_until DOUBLE PRECISION,
+        vacation_used DOUBLE PRECISION NOT NULL DEFAULT 0,
+        away_user_id BIGINT,
+        away_name TEXT,
+        PRIMARY KEY (game_id, seat)
+    );
+    CREATE TABLE user_prefs (
+        user_id BIGINT PRIMARY KEY,
+        tz TEXT,
+        quiet_start INTEGER,
+        quiet_end INTEGER
+    );
+    """,
+    # 3
+    """
+    ALTER TABLE games ADD COLUMN to_act TEXT;
+    """,
+    # 4
+    """
+    CREATE TABLE dm_state (
+        game_id BIGINT NOT NULL REFERENCES games (id),
+        seat INTEGER NOT NULL,
+        digest TEXT NOT NULL,
+        PRIMARY KEY (game_id, seat)
+    );
+    CREATE TABLE seat_offers (
+        id BIGSERIAL PRIMARY KEY,
+        game_id BIGINT NOT NULL REFERENCES games (id),
+        seat INTEGER NOT NULL,
+        giver_id BIGINT NOT NULL,
+        taker_id BIGINT NOT NULL,
+        expires_at DOUBLE PRECISION NOT NULL
+    );
+    """,
+    # 5
+    """
+    CREATE TABLE interactions (
+        interaction_id BIGINT PRIMARY KEY,
+        game_id BIGINT NOT NULL REFERENCES games (id),
+        n INTEGER NOT NULL,
+        at DOUBLE PRECISION NOT NULL
+    );
+    """,
+    # 6
+    """
+    ALTER TABLE outbox ADD COLUMN batch BIGINT;
+    """,
+    # 7
+    """
+    ALTER TABLE games ADD COLUMN version INTEGER NOT NULL DEFAULT 0;
+    ALTER TABLE games ADD COLUMN flush_owner TEXT;
+    ALTER TABLE games ADD COLUMN flush_until DOUBLE PRECISION;
+    """,
 )
 
 OPEN_STATUSES = ("lobby", "running")
@@ -194,6 +348,7 @@ class GameRow:
     max_timeouts: int = 3  # timeouts in a row before the AI takes the seat for good
     vacation_hours: int = 72  # clock pause each seat may take in this game
     board_posted_at: float | None = None
+    version: int = 0  # writes to this game so far (migration 7): a copy older than this is stale
 
     @property
     def place_id(self) -> int:
@@ -279,7 +434,7 @@ class PendingPost:
 _GAME_COLUMNS = (
     "id, game_key, options, seed, status, seat_order, guild_id, channel_id, thread_id, creator_id, "
     "lobby_message_id, board_message_id, dm_closed_told, result, created_at, updated_at, "
-    "turn_hours, turn_deadline, timeout_action, max_timeouts, vacation_hours, board_posted_at"
+    "turn_hours, turn_deadline, timeout_action, max_timeouts, vacation_hours, board_posted_at, version"
 )
 
 
@@ -307,6 +462,7 @@ def _game(row: Sequence[Any]) -> GameRow:
         max_timeouts=row[19],
         vacation_hours=row[20],
         board_posted_at=row[21],
+        version=row[22],
     )
 
 
@@ -414,51 +570,97 @@ def _statements(script: str) -> list[str]:
     return statements
 
 
-class Store:
-    """One aiosqlite connection. Writes are serialized by a lock: a transaction spans several awaits."""
+class StaleGame(StoreError):
+    """A commit built on an out-of-date copy of a game (another process moved first); nothing was written."""
 
-    def __init__(self, db: aiosqlite.Connection, lock_path: str | None = None) -> None:
+
+# Key of the advisory lock that serializes migrations of processes starting together on PostgreSQL.
+_MIGRATION_LOCK = 16_000_016
+
+
+class Store:
+    """The store over one backend (bot.db): SQLite by default, PostgreSQL for several processes.
+
+    Every write that changes a game bumps its `version` (migration 4); `on_version(game_id, version)`
+    hears the new value, so the service can tell its own writes from another process's.
+    """
+
+    def __init__(self, db: Database, lock_path: str | None = None) -> None:
         self._db = db
-        self._lock_path = lock_path
-        self._write = asyncio.Lock()
+        self._lock_path = lock_path  # SQLite's single-instance lock file, held until close
         self.commit_seconds: list[float] = []  # time of each move commit, read by the bench
         self.now: Callable[[], float] = time.time  # the service injects its clock (tests move it)
+        self.on_version: Callable[[int, int], None] | None = None
 
     @classmethod
-    async def open(cls, path: str) -> Store:
-        """Open (or create) the database, migrate it, and hold its single-instance lock until close.
+    async def open(cls, target: str, **pool: int) -> Store:
+        """Open (or create) the database and migrate it: a file path opens SQLite and holds its
+        single-instance lock until close; a postgresql:// URL opens PostgreSQL (pool sizes in `pool`),
+        which several processes share.
 
         StoreOpenError with one line for the operator when it cannot be used: another process
-        holds it, an empty or corrupt file, a schema from a newer Junction, a locked file. On any
-        failure the connection (and its thread, which would keep the interpreter alive) is closed.
+        holds the SQLite file, an empty or corrupt file, a schema from a newer Junction, a locked
+        file, an unreachable server. On any failure the connections (and aiosqlite's thread, which
+        would keep the interpreter alive) are closed.
         """
-        lock_path = acquire_instance_lock(path)
-        db: aiosqlite.Connection | None = None
+        if is_postgres(target):
+            return await cls._open_postgres(target, **pool)
+        lock_path = acquire_instance_lock(target)
         try:
             first_here = lock_path is None or _HELD_LOCKS[lock_path][1] == 1  # not a file this process is creating
-            if first_here and path != ":memory:" and os.path.isfile(path) and os.path.getsize(path) == 0:
+            if first_here and target != ":memory:" and os.path.isfile(target) and os.path.getsize(target) == 0:
                 # SQLite would take it for a new database and start empty: if this was a real
                 # database truncated by accident, its games would silently vanish.
-                raise StoreOpenError(f"{path} is an empty file (0 bytes), not a Junction database: restore it from a"
-                                     " backup, or delete it to start with a new empty database.")
-            db = await aiosqlite.connect(path)
-            # First, so every later statement waits for a busy file instead of failing at once.
-            await db.execute("PRAGMA busy_timeout=5000")
-            await db.execute("PRAGMA journal_mode=WAL")
-            # NORMAL is durable across application crashes in WAL mode (only power loss may drop the
-            # last commits) and saves an fsync per move.
-            await db.execute("PRAGMA synchronous=NORMAL")
-            await db.execute("PRAGMA foreign_keys=ON")
+                raise StoreOpenError(f"{target} is an empty file (0 bytes), not a Junction database: restore it"
+                                     " from a backup, or delete it to start with a new empty database.")
+            db = await SqliteDatabase.open(target)
             store = cls(db, lock_path)
-            await store._migrate(path)
+            try:
+                await store._migrate(target)
+            except BaseException:
+                await db.close()
+                raise
             return store
         except BaseException as error:
-            if db is not None:
-                await db.close()
             release_instance_lock(lock_path)
             if isinstance(error, sqlite3.Error):
-                raise _open_error(path, error) from error
+                raise _open_error(target, error) from error
             raise
+
+    @classmethod
+    async def _open_postgres(cls, url: str, **pool: int) -> Store:
+        where = url.split("@")[-1]  # never print a password
+        try:
+            db = await PostgresDatabase.open(url, **pool)
+        except (OSError, TimeoutError) as error:
+            raise StoreOpenError(f"Cannot reach PostgreSQL at {where} ({error}): check JUNCTION_DB and that the"
+                                 " server runs.") from error
+        except Exception as error:
+            if type(error).__module__.startswith("asyncpg"):
+                raise StoreOpenError(f"PostgreSQL at {where} refused the connection ({type(error).__name__}:"
+                                     f" {error}): check the user, password and database in JUNCTION_DB.") from error
+            raise
+        store = cls(db)
+        try:
+            await store._migrate(where)
+        except BaseException:
+            await db.close()
+            raise
+        return store
+
+    @property
+    def dialect(self) -> str:
+        return self._db.dialect
+
+    @property
+    def shared(self) -> bool:
+        """True when other processes may write the same database (PostgreSQL)."""
+        return self._db.shared
+
+    def game_lock(self, game_id: int) -> contextlib.AbstractAsyncContextManager[int | None]:
+        """Hold the game against every other process (PostgreSQL advisory lock; a no-op on SQLite).
+        Yields the game's stored version read under the lock (None on SQLite)."""
+        return self._db.game_lock(game_id)
 
     async def close(self) -> None:
         try:
@@ -469,33 +671,69 @@ class Store:
 
     # ------------------------------------------------------------------ schema
 
-    async def _migrate(self, path: str = "") -> None:
-        """Bring the schema up to date in one IMMEDIATE transaction: two processes starting at once
-        on a new file take turns (the second finds the work done) instead of both creating tables."""
-        await self._db.execute("BEGIN IMMEDIATE")
-        try:
-            await self._db.execute("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)")
-            rows = await self._db.execute_fetchall("SELECT max(version) FROM schema_version")
-            current = rows[0][0] or 0
-            if current > len(MIGRATIONS):
-                raise StoreOpenError(
-                    f"{path or 'The database'} has schema version {current}, newer than this Junction knows"
-                    f" ({len(MIGRATIONS)}): it was written by a newer release. Update Junction, or use a backup"
-                    " made by this version.")
-            for number, script in enumerate(MIGRATIONS, start=1):
-                if number <= current:
-                    continue
-                for statement in _statements(script):
-                    await self._db.execute(statement)
-                await self._db.execute("INSERT INTO schema_version (version) VALUES (?)", (number,))
-            await self._db.commit()
-        except BaseException:
-            await self._db.rollback()
-            raise
+    def migrations(self) -> tuple[str, ...]:
+        return POSTGRES_MIGRATIONS if self.dialect == "postgresql" else MIGRATIONS
+
+    @staticmethod
+    def _check_not_newer(current: int, where: str) -> None:
+        if current > len(MIGRATIONS):
+            raise StoreOpenError(
+                f"{where or 'The database'} has schema version {current}, newer than this Junction knows"
+                f" ({len(MIGRATIONS)}): it was written by a newer release. Update Junction, or use a backup"
+                " made by this version.")
+
+    async def _migrate(self, where: str = "") -> None:
+        """Bring the schema up to date in one transaction, which processes starting together take in
+        turns (the second finds the work done) instead of both creating tables."""
+        if isinstance(self._db, SqliteDatabase):
+            conn = self._db.conn
+            await conn.execute("BEGIN IMMEDIATE")
+            try:
+                await conn.execute("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)")
+                rows = await conn.execute_fetchall("SELECT max(version) FROM schema_version")
+                current = rows[0][0] or 0
+                self._check_not_newer(current, where)
+                for number, script in enumerate(MIGRATIONS, start=1):
+                    if number <= current:
+                        continue
+                    for statement in _statements(script):
+                        await conn.execute(statement)
+                    await conn.execute("INSERT INTO schema_version (version) VALUES (?)", (number,))
+                await conn.commit()
+            except BaseException:
+                await conn.rollback()
+                raise
+            return
+        # PostgreSQL: DDL is transactional; an advisory lock makes processes take turns.
+        async with self._db.transaction() as tx:
+            await tx.execute("SELECT pg_advisory_xact_lock(?)", (_MIGRATION_LOCK,))
+            await tx.execute("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)")
+            current = (await tx.fetch("SELECT max(version) FROM schema_version"))[0][0] or 0
+            self._check_not_newer(current, where)
+            for number, script in enumerate(POSTGRES_MIGRATIONS, start=1):
+                if number > current:
+                    await tx.execute(script)
+                    await tx.execute("INSERT INTO schema_version (version) VALUES (?)", (number,))
 
     async def schema_version(self) -> int:
-        rows = await self._db.execute_fetchall("SELECT max(version) FROM schema_version")
+        rows = await self._db.fetch("SELECT max(version) FROM schema_version")
         return rows[0][0] or 0
+
+    async def _bump(self, tx: Tx, game_id: int, sets: str = "", args: Sequence[Any] = ()) -> int:
+        """UPDATE the game row (with `sets`, e.g. "status = ?, "), its updated_at and version; returns
+        the new version."""
+        rows = await tx.fetch(
+            f"UPDATE games SET {sets}updated_at = ?, version = version + 1 WHERE id = ? RETURNING version",
+            (*args, self.now(), game_id))
+        return rows[0][0] if rows else 0
+
+    def _saw(self, game_id: int, version: int) -> None:
+        if self.on_version is not None and version:
+            self.on_version(game_id, version)
+
+    async def game_version(self, game_id: int) -> int | None:
+        rows = await self._db.fetch("SELECT version FROM games WHERE id = ?", (game_id,))
+        return rows[0][0] if rows else None
 
     # ------------------------------------------------------------------ games
 
@@ -518,36 +756,33 @@ class Store:
     ) -> int:
         """Insert a lobby (and its creator's seat, if any); StoreError if the place has an open game."""
         now = self.now()
-        async with self._write:
-            try:
-                cursor = await self._db.execute(
+        try:
+            async with self._db.transaction() as tx:
+                rows = await tx.fetch(
                     "INSERT INTO games (game_key, options, seed, status, seat_order, guild_id, channel_id,"
                     " thread_id, creator_id, created_at, updated_at, turn_hours, timeout_action, max_timeouts,"
-                    " vacation_hours) VALUES (?, ?, ?, 'lobby', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    " vacation_hours) VALUES (?, ?, ?, 'lobby', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
                     (game_key, _dumps(options), seed, seat_order, guild_id, channel_id, thread_id,
                      creator_id, now, now, turn_hours, timeout_action, max_timeouts, vacation_hours),
                 )
-                game_id = cursor.lastrowid
-                assert game_id is not None
+                game_id = rows[0][0]
                 if first_seat is not None:
                     user_id, ai_kind, name = first_seat
-                    await self._db.execute(
+                    await tx.execute(
                         "INSERT INTO seats (game_id, seat, user_id, ai_kind, name) VALUES (?, 0, ?, ?, ?)",
                         (game_id, user_id, ai_kind, name),
                     )
-                await self._db.commit()
-            except aiosqlite.IntegrityError as error:
-                await self._db.rollback()
-                raise StoreError("There is already an open game here.") from error
+        except self._db.integrity_errors as error:
+            raise StoreError("There is already an open game here.") from error
         return game_id
 
     async def game(self, game_id: int) -> GameRow | None:
-        rows = await self._db.execute_fetchall(f"SELECT {_GAME_COLUMNS} FROM games WHERE id = ?", (game_id,))
+        rows = await self._db.fetch(f"SELECT {_GAME_COLUMNS} FROM games WHERE id = ?", (game_id,))
         return _game(rows[0]) if rows else None
 
     async def open_game_at(self, place_id: int) -> GameRow | None:
         """The lobby or running game of a channel or thread."""
-        rows = await self._db.execute_fetchall(
+        rows = await self._db.fetch(
             f"SELECT {_GAME_COLUMNS} FROM games WHERE coalesce(thread_id, channel_id) = ?"
             " AND status IN ('lobby', 'running')",
             (place_id,),
@@ -556,7 +791,7 @@ class Store:
 
     async def latest_game_at(self, place_id: int) -> GameRow | None:
         """The newest game of a channel or thread, open or finished (for status, log and board)."""
-        rows = await self._db.execute_fetchall(
+        rows = await self._db.fetch(
             f"SELECT {_GAME_COLUMNS} FROM games WHERE coalesce(thread_id, channel_id) = ? ORDER BY id DESC LIMIT 1",
             (place_id,),
         )
@@ -565,7 +800,7 @@ class Store:
     async def games_of_user(self, user_id: int, *statuses: str) -> list[GameRow]:
         """Games where the user holds a seat, newest first."""
         marks = ", ".join("?" for _ in statuses)
-        rows = await self._db.execute_fetchall(
+        rows = await self._db.fetch(
             f"SELECT {', '.join('g.' + c.strip() for c in _GAME_COLUMNS.split(','))} FROM games g"
             f" JOIN seats s ON s.game_id = g.id WHERE s.user_id = ? AND g.status IN ({marks}) ORDER BY g.id DESC",
             (user_id, *statuses),
@@ -574,21 +809,22 @@ class Store:
 
     async def games_owing_ai(self) -> list[int]:
         """Running games where an AI seat is to act, or where that is unknown (to_act NULL)."""
-        rows = await self._db.execute_fetchall(
-            "SELECT g.id, g.to_act, group_concat(s.seat) FROM games g"
+        rows = await self._db.fetch(
+            "SELECT g.id, g.to_act, s.seat FROM games g"
             " LEFT JOIN seats s ON s.game_id = g.id AND s.user_id IS NULL"
-            " WHERE g.status = 'running' GROUP BY g.id ORDER BY g.id"
+            " WHERE g.status = 'running' ORDER BY g.id"
         )
-        owing = []
-        for game_id, to_act, ai_seats in rows:
-            ai = {int(seat) for seat in ai_seats.split(",")} if ai_seats else set()
-            if to_act is None or ai & set(json.loads(to_act)):
-                owing.append(game_id)
-        return owing
+        to_act: dict[int, str | None] = {}
+        ai: defaultdict[int, set[int]] = defaultdict(set)
+        for game_id, waiting, seat in rows:
+            to_act[game_id] = waiting
+            if seat is not None:
+                ai[game_id].add(seat)
+        return [g for g, waiting in to_act.items() if waiting is None or ai[g] & set(json.loads(waiting))]
 
     async def games_with_status(self, *statuses: str) -> list[GameRow]:
         marks = ", ".join("?" for _ in statuses)
-        rows = await self._db.execute_fetchall(
+        rows = await self._db.fetch(
             f"SELECT {_GAME_COLUMNS} FROM games WHERE status IN ({marks}) ORDER BY id", statuses
         )
         return [_game(row) for row in rows]
@@ -601,31 +837,25 @@ class Store:
             raise ValueError(f"bad fields {sorted(fields)}")
         values = [(_dumps(sorted(v)) if k == "dm_closed_told" else
                    _dumps(v) if k == "result" and v is not None else v) for k, v in fields.items()]
-        sets = ", ".join(f"{k} = ?" for k in fields)
-        async with self._write:
-            await self._db.execute(
-                f"UPDATE games SET {sets}, updated_at = ? WHERE id = ?", (*values, self.now(), game_id)
-            )
-            await self._db.commit()
+        sets = "".join(f"{k} = ?, " for k in fields)
+        async with self._db.transaction() as tx:
+            version = await self._bump(tx, game_id, sets, values)
+        self._saw(game_id, version)
 
     # ------------------------------------------------------------------ seats
 
     async def seats(self, game_id: int) -> list[SeatRow]:
-        rows = await self._db.execute_fetchall(
+        rows = await self._db.fetch(
             "SELECT seat, user_id, ai_kind, name FROM seats WHERE game_id = ? ORDER BY seat", (game_id,)
         )
         return [SeatRow(*row) for row in rows]
 
     async def replace_seats(self, game_id: int, seats: Iterable[SeatRow]) -> None:
         """Rewrite a lobby's seat list (join order is the seat number until start)."""
-        async with self._write:
-            await self._db.execute("DELETE FROM seats WHERE game_id = ?", (game_id,))
-            await self._db.executemany(
-                "INSERT INTO seats (game_id, seat, user_id, ai_kind, name) VALUES (?, ?, ?, ?, ?)",
-                [(game_id, s.seat, s.user_id, s.ai_kind, s.name) for s in seats],
-            )
-            await self._db.execute("UPDATE games SET updated_at = ? WHERE id = ?", (self.now(), game_id))
-            await self._db.commit()
+        async with self._db.transaction() as tx:
+            await self._write_seats(tx, game_id, seats)
+            version = await self._bump(tx, game_id)
+        self._saw(game_id, version)
 
     # ------------------------------------------------------------------ play
 
@@ -635,23 +865,19 @@ class Store:
     ) -> None:
         """Lobby -> running: final seat order, first snapshot and the posts owed, in one transaction."""
         now = self.now()
-        async with self._write:
-            await self._db.execute("DELETE FROM seats WHERE game_id = ?", (game_id,))
-            await self._db.executemany(
-                "INSERT INTO seats (game_id, seat, user_id, ai_kind, name) VALUES (?, ?, ?, ?, ?)",
-                [(game_id, s.seat, s.user_id, s.ai_kind, s.name) for s in seats],
-            )
-            await self._db.execute(
-                "INSERT OR REPLACE INTO snapshots (game_id, n, state, at) VALUES (?, 0, ?, ?)",
-                (game_id, _dumps(state), now),
-            )
-            await self._insert_posts(game_id, posts, now)
-            await self._db.execute(
-                "UPDATE games SET status = 'running', to_act = ?, updated_at = ? WHERE id = ?",
-                (_to_act(to_act), now, game_id),
-            )
-            await self._write_clocks(game_id, clocks)
-            await self._db.commit()
+        async with self._db.transaction() as tx:
+            # Only a lobby starts: a second process that started it first wins, this one writes nothing.
+            lock = " FOR UPDATE" if self.dialect == "postgresql" else ""
+            status = await tx.fetch(f"SELECT status FROM games WHERE id = ?{lock}", (game_id,))
+            if not status or status[0][0] != "lobby":
+                raise StaleGame(f"game {game_id} is no longer a lobby")
+            version = await self._bump(tx, game_id, "status = 'running', to_act = ?, ", (_to_act(to_act),))
+            await self._write_seats(tx, game_id, seats)
+            await tx.execute("INSERT INTO snapshots (game_id, n, state, at) VALUES (?, 0, ?, ?)",
+                             (game_id, _dumps(state), now))
+            await self._insert_posts(tx, game_id, posts, now)
+            await self._write_clocks(tx, game_id, clocks)
+        self._saw(game_id, version)
 
     async def record_moves(
         self,
@@ -673,193 +899,232 @@ class Store:
 
         With them, if given: the game's clocks (all replaced), its seats and changed seat prefs, so
         a timeout's move, the seat it takes over and the clock it clears commit together.
-        The (game, n) primary key makes a move applied twice fail loudly instead of being stored.
+        The snapshot must stand at first_n: a batch built on an older copy of the game (applied twice,
+        or after another process's moves) raises StaleGame and writes nothing.
         `interaction_id`: the Discord interaction behind the moves; RepeatedInteraction (nothing
         written) if it already led to a move, here or in another process.
         """
         now = self.now()
         started = time.perf_counter()
-        async with self._write:
-            try:
-                if interaction_id is not None:
-                    try:
-                        await self._db.execute(
-                            "INSERT INTO interactions (interaction_id, game_id, n, at) VALUES (?, ?, ?, ?)",
-                            (interaction_id, game_id, first_n, now))
-                    except aiosqlite.IntegrityError as error:
-                        raise RepeatedInteraction(f"interaction {interaction_id} was already played") from error
-                await self._db.executemany(
-                    "INSERT INTO moves (game_id, n, seat, notation, at) VALUES (?, ?, ?, ?, ?)",
-                    [(game_id, first_n + i, seat, text, now) for i, (seat, text) in enumerate(moves)],
-                )
-                await self._db.execute(
-                    "INSERT OR REPLACE INTO snapshots (game_id, n, state, at) VALUES (?, ?, ?, ?)",
-                    (game_id, first_n + len(moves), _dumps(state), now),
-                )
-                await self._insert_posts(game_id, posts, now)
-                await self._db.execute(
-                    "UPDATE games SET status = ?, result = ?, to_act = ?, updated_at = ? WHERE id = ?",
-                    (status, None if result is None else _dumps(result), _to_act(to_act), now, game_id),
-                )
-                if seats is not None:
-                    await self._write_seats(game_id, seats)
-                await self._write_prefs(game_id, prefs)
-                if clocks is not None or status != "running":
-                    await self._write_clocks(game_id, () if status != "running" else clocks or ())
-                await self._db.commit()
-            except BaseException:
-                await self._db.rollback()
-                raise
+        lock = " FOR UPDATE" if self.dialect == "postgresql" else ""
+        async with self._db.transaction() as tx:
+            # The game row first, locked on PostgreSQL, so the check below cannot race another writer.
+            row = await tx.fetch(f"SELECT status FROM games WHERE id = ?{lock}", (game_id,))
+            stored = await tx.fetch("SELECT n FROM snapshots WHERE game_id = ?", (game_id,))
+            # A lobby has no snapshot: its first moves (AI seats that open the game) commit the start.
+            starting = not stored and first_n == 0 and bool(row) and row[0][0] == "lobby"
+            if not starting and (not stored or stored[0][0] != first_n):
+                raise StaleGame(f"game {game_id}: moves from {first_n} built on a stale copy "
+                                f"(the store has {stored[0][0] if stored else 'no'} moves)")
+            version = await self._bump(tx, game_id, "status = ?, result = ?, to_act = ?, ",
+                                       (status, None if result is None else _dumps(result), _to_act(to_act)))
+            if interaction_id is not None:
+                # ON CONFLICT DO NOTHING, not a caught error: a failed statement aborts a PostgreSQL
+                # transaction, and the row count says the same thing on both backends.
+                added = await tx.execute(
+                    "INSERT INTO interactions (interaction_id, game_id, n, at) VALUES (?, ?, ?, ?)"
+                    " ON CONFLICT (interaction_id) DO NOTHING", (interaction_id, game_id, first_n, now))
+                if added == 0:
+                    raise RepeatedInteraction(f"interaction {interaction_id} was already played")
+            await tx.executemany(
+                "INSERT INTO moves (game_id, n, seat, notation, at) VALUES (?, ?, ?, ?, ?)",
+                [(game_id, first_n + i, seat, text, now) for i, (seat, text) in enumerate(moves)],
+            )
+            await tx.execute(
+                "INSERT INTO snapshots (game_id, n, state, at) VALUES (?, ?, ?, ?) ON CONFLICT (game_id)"
+                " DO UPDATE SET n = excluded.n, state = excluded.state, at = excluded.at",
+                (game_id, first_n + len(moves), _dumps(state), now))
+            await self._insert_posts(tx, game_id, posts, now)
+            if seats is not None:
+                await self._write_seats(tx, game_id, seats)
+            await self._write_prefs(tx, game_id, prefs)
+            if clocks is not None or status != "running":
+                await self._write_clocks(tx, game_id, () if status != "running" else clocks or ())
+        self._saw(game_id, version)
         if moves:
             self.commit_seconds.append((time.perf_counter() - started) / len(moves))
 
-    async def _insert_posts(self, game_id: int, posts: Sequence[PendingPost], now: float) -> None:
-        if posts:
-            await self._db.executemany(
-                "INSERT INTO outbox (game_id, kind, seat, payload, at) VALUES (?, ?, ?, ?, ?)",
-                [(game_id, p.kind, p.seat, _dumps(p.payload), now) for p in posts],
-            )
-            # The hand a DM carries counts as sent once owed: the outbox delivers it exactly once.
-            await self._db.executemany(
-                "INSERT OR REPLACE INTO dm_state (game_id, seat, digest) VALUES (?, ?, ?)",
-                [(game_id, p.seat, p.payload["digest"]) for p in posts if p.kind == "dm" and "digest" in p.payload],
-            )
+    async def _insert_posts(self, tx: Tx, game_id: int, posts: Sequence[PendingPost], now: float) -> None:
+        await tx.executemany(
+            "INSERT INTO outbox (game_id, kind, seat, payload, at) VALUES (?, ?, ?, ?, ?)",
+            [(game_id, p.kind, p.seat, _dumps(p.payload), now) for p in posts],
+        )
+        # The hand a DM carries counts as sent once owed: the outbox delivers it exactly once.
+        await tx.executemany(
+            "INSERT INTO dm_state (game_id, seat, digest) VALUES (?, ?, ?)"
+            " ON CONFLICT (game_id, seat) DO UPDATE SET digest = excluded.digest",
+            [(game_id, p.seat, p.payload["digest"]) for p in posts if p.kind == "dm" and "digest" in p.payload],
+        )
 
     async def dm_digests(self, game_id: int) -> dict[int, str]:
         """Seat -> digest of the private view last owed to it by DM (see migration 4)."""
-        rows = await self._db.execute_fetchall("SELECT seat, digest FROM dm_state WHERE game_id = ?", (game_id,))
+        rows = await self._db.fetch("SELECT seat, digest FROM dm_state WHERE game_id = ?", (game_id,))
         return {seat: digest for seat, digest in rows}
 
     # ------------------------------------------------------------------ seat offers
 
     async def add_seat_offer(self, game_id: int, seat: int, giver_id: int, taker_id: int, expires_at: float) -> int:
         """Store an offer (replacing the giver's earlier offers of that seat); returns its id."""
-        async with self._write:
-            await self._db.execute("DELETE FROM seat_offers WHERE game_id = ? AND seat = ?", (game_id, seat))
-            cursor = await self._db.execute(
-                "INSERT INTO seat_offers (game_id, seat, giver_id, taker_id, expires_at) VALUES (?, ?, ?, ?, ?)",
-                (game_id, seat, giver_id, taker_id, expires_at),
-            )
-            await self._db.commit()
-            return int(cursor.lastrowid or 0)
+        async with self._db.transaction() as tx:
+            await tx.execute("DELETE FROM seat_offers WHERE game_id = ? AND seat = ?", (game_id, seat))
+            rows = await tx.fetch(
+                "INSERT INTO seat_offers (game_id, seat, giver_id, taker_id, expires_at) VALUES (?, ?, ?, ?, ?)"
+                " RETURNING id", (game_id, seat, giver_id, taker_id, expires_at))
+        return int(rows[0][0])
 
     async def take_seat_offer(self, offer_id: int, game_id: int, taker_id: int, now: float) -> tuple[int, int] | None:
         """Consume the offer if it is this taker's, for this game and not expired: (seat, giver) or None.
 
-        The delete is the claim: of two clicks, only one finds the row."""
-        async with self._write:
-            rows = await self._db.execute_fetchall(
-                "SELECT seat, giver_id, taker_id, expires_at FROM seat_offers WHERE id = ? AND game_id = ?",
-                (offer_id, game_id),
-            )
-            if not rows or rows[0][2] != taker_id:
-                return None
-            seat, giver, _, expires_at = rows[0]
-            await self._db.execute("DELETE FROM seat_offers WHERE id = ?", (offer_id,))
-            await self._db.commit()
+        The delete is the claim: of two clicks (in one process or two), only one deletes the row."""
+        async with self._db.transaction() as tx:
+            rows = await tx.fetch(
+                "DELETE FROM seat_offers WHERE id = ? AND game_id = ? AND taker_id = ?"
+                " RETURNING seat, giver_id, expires_at", (offer_id, game_id, taker_id))
+        if not rows:
+            return None
+        seat, giver, expires_at = rows[0]
         return (seat, giver) if expires_at > now else None
-
-    async def add_posts(self, game_id: int, posts: Sequence[PendingPost], status: str | None = None) -> None:
-        async with self._write:
-            await self._insert_posts(game_id, posts, self.now())
-            if status is not None:
-                await self._db.execute(
-                    "UPDATE games SET status = ?, updated_at = ? WHERE id = ?", (status, self.now(), game_id)
-                )
-            await self._db.commit()
 
     async def interaction_played(self, interaction_id: int) -> bool:
         """Whether this interaction id already led to a committed move."""
-        rows = await self._db.execute_fetchall(
-            "SELECT 1 FROM interactions WHERE interaction_id = ?", (interaction_id,))
+        rows = await self._db.fetch("SELECT 1 FROM interactions WHERE interaction_id = ?", (interaction_id,))
         return bool(rows)
 
     async def replace_snapshot(self, game_id: int, n: int, state: dict[str, Any]) -> None:
         """Overwrite a game's snapshot with one rebuilt from its move log (a repair)."""
-        async with self._write:
-            await self._db.execute("INSERT OR REPLACE INTO snapshots (game_id, n, state, at) VALUES (?, ?, ?, ?)",
-                                   (game_id, n, _dumps(state), self.now()))
-            await self._db.commit()
+        async with self._db.transaction() as tx:
+            await tx.execute(
+                "INSERT INTO snapshots (game_id, n, state, at) VALUES (?, ?, ?, ?) ON CONFLICT (game_id)"
+                " DO UPDATE SET n = excluded.n, state = excluded.state, at = excluded.at",
+                (game_id, n, _dumps(state), self.now()))
+            version = await self._bump(tx, game_id)
+        self._saw(game_id, version)
+
+    async def add_posts(self, game_id: int, posts: Sequence[PendingPost], status: str | None = None) -> None:
+        async with self._db.transaction() as tx:
+            await self._insert_posts(tx, game_id, posts, self.now())
+            version = await self._bump(tx, game_id, "status = ?, " if status is not None else "",
+                                       (status,) if status is not None else ())
+        self._saw(game_id, version)
 
     async def moves(self, game_id: int) -> list[MoveRow]:
-        rows = await self._db.execute_fetchall(
+        rows = await self._db.fetch(
             "SELECT n, seat, notation, at FROM moves WHERE game_id = ? ORDER BY n", (game_id,)
         )
         return [MoveRow(*row) for row in rows]
 
     async def snapshot(self, game_id: int) -> tuple[int, dict[str, Any]] | None:
-        rows = await self._db.execute_fetchall("SELECT n, state FROM snapshots WHERE game_id = ?", (game_id,))
+        rows = await self._db.fetch("SELECT n, state FROM snapshots WHERE game_id = ?", (game_id,))
         return (rows[0][0], json.loads(rows[0][1])) if rows else None
 
     # ------------------------------------------------------------------ outbox
 
     async def pending_posts(self, game_id: int | None = None) -> list[OutboxRow]:
         if game_id is None:
-            rows = await self._db.execute_fetchall(
-                "SELECT id, game_id, kind, seat, payload, batch FROM outbox ORDER BY id")
+            rows = await self._db.fetch("SELECT id, game_id, kind, seat, payload, batch FROM outbox ORDER BY id")
         else:
-            rows = await self._db.execute_fetchall(
-                "SELECT id, game_id, kind, seat, payload, batch FROM outbox WHERE game_id = ? ORDER BY id", (game_id,)
-            )
+            rows = await self._db.fetch(
+                "SELECT id, game_id, kind, seat, payload, batch FROM outbox WHERE game_id = ? ORDER BY id",
+                (game_id,))
         return [OutboxRow(r[0], r[1], r[2], r[3], json.loads(r[4]), r[5]) for r in rows]
 
     async def claim_batch(self, post_ids: Sequence[int]) -> int:
         """Mark rows as sent together, before sending; the batch id (their first id) seeds the nonces."""
         batch = min(post_ids)
-        async with self._write:
-            await self._db.executemany("UPDATE outbox SET batch = ? WHERE id = ? AND batch IS NULL",
-                                       [(batch, i) for i in post_ids])
-            await self._db.commit()
+        async with self._db.transaction() as tx:
+            await tx.executemany("UPDATE outbox SET batch = ? WHERE id = ? AND batch IS NULL",
+                                 [(batch, i) for i in post_ids])
         return batch
+
+    async def games_owing_posts(self, older_than: float | None = None) -> list[int]:
+        """Games with owed posts whose flush lease is free (optionally only posts owed before a time:
+        the sweep of a process that picks up what a dead one left)."""
+        now = self.now()
+        rows = await self._db.fetch(
+            "SELECT DISTINCT o.game_id FROM outbox o JOIN games g ON g.id = o.game_id"
+            " WHERE (g.flush_until IS NULL OR g.flush_until < ?) AND o.at <= ? ORDER BY o.game_id",
+            (now, now if older_than is None else older_than))
+        return [r[0] for r in rows]
+
+    async def claim_posts(self, game_id: int, owner: str, lease: float) -> list[OutboxRow] | None:
+        """Take the game's owed posts for `lease` seconds: None if another process holds them.
+
+        A game's posts go out in order, so the claim is per game (its row), not per post: SKIP LOCKED
+        lets a process pass over a game another one is claiming instead of waiting for it. The lease
+        lets another process take over the posts of one that died while sending them.
+        """
+        now = self.now()
+        skip = " FOR UPDATE SKIP LOCKED" if self.dialect == "postgresql" else ""
+        async with self._db.transaction() as tx:
+            free = await tx.fetch(f"SELECT flush_owner, flush_until FROM games WHERE id = ?{skip}", (game_id,))
+            if not free:
+                return None
+            holder, until = free[0]
+            # A lease binds other processes only: an SQLite file has one process, and a holder
+            # named there is this process's own earlier run (its posts are owed to this one now).
+            if self.shared and holder is not None and holder != owner and until is not None and until >= now:
+                return None
+            await tx.execute("UPDATE games SET flush_owner = ?, flush_until = ? WHERE id = ?",
+                             (owner, now + lease, game_id))
+            rows = await tx.fetch(
+                "SELECT id, game_id, kind, seat, payload, batch FROM outbox WHERE game_id = ? ORDER BY id",
+                (game_id,))
+        return [OutboxRow(r[0], r[1], r[2], r[3], json.loads(r[4]), r[5]) for r in rows]
+
+    async def release_posts(self, game_id: int, owner: str) -> None:
+        async with self._db.transaction() as tx:
+            await tx.execute("UPDATE games SET flush_owner = NULL, flush_until = NULL"
+                             " WHERE id = ? AND flush_owner = ?", (game_id, owner))
 
     async def posts_done(self, post_ids: Iterable[int]) -> None:
         ids = [(i,) for i in post_ids]
         if not ids:
             return
-        async with self._write:
-            await self._db.executemany("DELETE FROM outbox WHERE id = ?", ids)
-            await self._db.commit()
+        async with self._db.transaction() as tx:
+            await tx.executemany("DELETE FROM outbox WHERE id = ?", ids)
 
     # ------------------------------------------------------------------ guild settings
 
     async def guild_settings(self, guild_id: int) -> dict[str, Any]:
-        rows = await self._db.execute_fetchall("SELECT settings FROM guild_settings WHERE guild_id = ?", (guild_id,))
+        rows = await self._db.fetch("SELECT settings FROM guild_settings WHERE guild_id = ?", (guild_id,))
         return json.loads(rows[0][0]) if rows else {}
 
     async def set_guild_settings(self, guild_id: int, settings: dict[str, Any]) -> None:
-        async with self._write:
-            await self._db.execute(
+        async with self._db.transaction() as tx:
+            await tx.execute(
                 "INSERT INTO guild_settings (guild_id, settings) VALUES (?, ?)"
                 " ON CONFLICT (guild_id) DO UPDATE SET settings = excluded.settings",
                 (guild_id, _dumps(settings)),
             )
-            await self._db.commit()
 
     # ------------------------------------------------------------------ clocks and preferences
 
-    async def _write_seats(self, game_id: int, seats: Iterable[SeatRow]) -> None:
-        await self._db.execute("DELETE FROM seats WHERE game_id = ?", (game_id,))
-        await self._db.executemany(
+    async def _write_seats(self, tx: Tx, game_id: int, seats: Iterable[SeatRow]) -> None:
+        await tx.execute("DELETE FROM seats WHERE game_id = ?", (game_id,))
+        await tx.executemany(
             "INSERT INTO seats (game_id, seat, user_id, ai_kind, name) VALUES (?, ?, ?, ?, ?)",
             [(game_id, s.seat, s.user_id, s.ai_kind, s.name) for s in seats],
         )
 
-    async def _write_clocks(self, game_id: int, clocks: Iterable[ClockRow]) -> None:
+    async def _write_clocks(self, tx: Tx, game_id: int, clocks: Iterable[ClockRow]) -> None:
         clocks = list(clocks)
-        await self._db.execute("DELETE FROM clocks WHERE game_id = ?", (game_id,))
-        await self._db.executemany(
+        await tx.execute("DELETE FROM clocks WHERE game_id = ?", (game_id,))
+        await tx.executemany(
             "INSERT INTO clocks (game_id, seat, token, started_at, deadline, reminders_sent, channel_told,"
             " next_due) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
             [(game_id, c.seat, c.token, c.started_at, c.deadline, c.reminders_sent, int(c.channel_told),
               c.next_due) for c in clocks],
         )
-        await self._db.execute("UPDATE games SET turn_deadline = ? WHERE id = ?",
-                               (min((c.deadline for c in clocks), default=None), game_id))
+        await tx.execute("UPDATE games SET turn_deadline = ? WHERE id = ?",
+                         (min((c.deadline for c in clocks), default=None), game_id))
 
-    async def _write_prefs(self, game_id: int, prefs: Iterable[SeatPrefs]) -> None:
-        await self._db.executemany(
-            "INSERT OR REPLACE INTO seat_prefs (game_id, seat, muted, timeouts, vacation_until, vacation_used,"
-            " away_user_id, away_name) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+    async def _write_prefs(self, tx: Tx, game_id: int, prefs: Iterable[SeatPrefs]) -> None:
+        await tx.executemany(
+            "INSERT INTO seat_prefs (game_id, seat, muted, timeouts, vacation_until, vacation_used,"
+            " away_user_id, away_name) VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
+            " ON CONFLICT (game_id, seat) DO UPDATE SET muted = excluded.muted, timeouts = excluded.timeouts,"
+            " vacation_until = excluded.vacation_until, vacation_used = excluded.vacation_used,"
+            " away_user_id = excluded.away_user_id, away_name = excluded.away_name",
             [(game_id, p.seat, int(p.muted), p.timeouts, p.vacation_until, p.vacation_used, p.away_user_id,
               p.away_name) for p in prefs],
         )
@@ -875,76 +1140,127 @@ class Store:
     ) -> None:
         """Clocks (all replaced), seat prefs, seats and the posts they owe, in one transaction (a
         reminder is marked sent in the same commit that owes it: it is never sent twice)."""
-        async with self._write:
-            try:
-                if seats is not None:
-                    await self._write_seats(game_id, seats)
-                await self._write_prefs(game_id, prefs)
-                if clocks is not None:
-                    await self._write_clocks(game_id, clocks)
-                await self._insert_posts(game_id, posts, self.now())
-                await self._db.execute("UPDATE games SET updated_at = ? WHERE id = ?", (self.now(), game_id))
-                await self._db.commit()
-            except BaseException:
-                await self._db.rollback()
-                raise
+        async with self._db.transaction() as tx:
+            if seats is not None:
+                await self._write_seats(tx, game_id, seats)
+            await self._write_prefs(tx, game_id, prefs)
+            if clocks is not None:
+                await self._write_clocks(tx, game_id, clocks)
+            await self._insert_posts(tx, game_id, posts, self.now())
+            version = await self._bump(tx, game_id)
+        self._saw(game_id, version)
 
     async def clocks(self, game_id: int) -> list[ClockRow]:
-        rows = await self._db.execute_fetchall(
+        rows = await self._db.fetch(
             "SELECT seat, token, started_at, deadline, reminders_sent, channel_told, next_due FROM clocks"
             " WHERE game_id = ? ORDER BY seat", (game_id,))
         return [ClockRow(r[0], r[1], r[2], r[3], r[4], bool(r[5]), r[6]) for r in rows]
 
-    async def next_due_by_game(self) -> dict[int, float]:
-        """Each running game's earliest clock event (reminder or deadline): what a restart schedules."""
-        rows = await self._db.execute_fetchall(
+    async def next_due_by_game(self, before: float | None = None) -> dict[int, float]:
+        """Each running game's earliest clock event (reminder or deadline): what a restart schedules
+        (`before`: only events due by then, what a process polls for on a shared database)."""
+        rows = await self._db.fetch(
             "SELECT c.game_id, min(c.next_due) FROM clocks c JOIN games g ON g.id = c.game_id"
-            " WHERE g.status = 'running' GROUP BY c.game_id")
+            " WHERE g.status = 'running'" + (" AND c.next_due <= ?" if before is not None else "")
+            + " GROUP BY c.game_id", () if before is None else (before,))
         return {r[0]: r[1] for r in rows}
 
     async def seat_prefs(self, game_id: int) -> dict[int, SeatPrefs]:
-        rows = await self._db.execute_fetchall(
+        rows = await self._db.fetch(
             "SELECT seat, muted, timeouts, vacation_until, vacation_used, away_user_id, away_name FROM seat_prefs"
             " WHERE game_id = ?", (game_id,))
         return {r[0]: SeatPrefs(r[0], bool(r[1]), r[2], r[3], r[4], r[5], r[6]) for r in rows}
 
     async def user_prefs(self, user_id: int) -> UserPrefs:
-        rows = await self._db.execute_fetchall(
+        rows = await self._db.fetch(
             "SELECT tz, quiet_start, quiet_end FROM user_prefs WHERE user_id = ?", (user_id,))
         return UserPrefs(user_id, *rows[0]) if rows else UserPrefs(user_id)
 
     async def set_user_prefs(self, prefs: UserPrefs) -> None:
-        async with self._write:
-            await self._db.execute(
-                "INSERT OR REPLACE INTO user_prefs (user_id, tz, quiet_start, quiet_end) VALUES (?, ?, ?, ?)",
+        async with self._db.transaction() as tx:
+            await tx.execute(
+                "INSERT INTO user_prefs (user_id, tz, quiet_start, quiet_end) VALUES (?, ?, ?, ?)"
+                " ON CONFLICT (user_id) DO UPDATE SET tz = excluded.tz, quiet_start = excluded.quiet_start,"
+                " quiet_end = excluded.quiet_end",
                 (prefs.user_id, prefs.tz, prefs.quiet_start, prefs.quiet_end))
-            await self._db.commit()
 
     # ------------------------------------------------------------------ server admin (part B)
 
     async def games_in_guild(self, guild_id: int, *statuses: str, limit: int = 50) -> list[GameRow]:
         """A server's games with these statuses, newest first (for /game list and /admin end)."""
         marks = ", ".join("?" for _ in statuses)
-        rows = await self._db.execute_fetchall(
+        rows = await self._db.fetch(
             f"SELECT {_GAME_COLUMNS} FROM games WHERE guild_id = ? AND status IN ({marks}) ORDER BY id DESC LIMIT ?",
             (guild_id, *statuses, limit))
         return [_game(row) for row in rows]
 
     async def guild_stats(self, guild_id: int) -> dict[str, Any]:
         """Counts for /admin stats: games by status and by game, moves played, distinct players."""
-        by_status = dict(await self._db.execute_fetchall(
+        by_status = dict(await self._db.fetch(
             "SELECT status, count(*) FROM games WHERE guild_id = ? GROUP BY status", (guild_id,)))
-        by_game = dict(await self._db.execute_fetchall(
+        by_game = dict(await self._db.fetch(
             "SELECT game_key, count(*) FROM games WHERE guild_id = ? GROUP BY game_key ORDER BY count(*) DESC",
             (guild_id,)))
-        moves = (await self._db.execute_fetchall(
+        moves = (await self._db.fetch(
             "SELECT count(*) FROM moves m JOIN games g ON g.id = m.game_id WHERE g.guild_id = ?", (guild_id,)))[0][0]
-        players = (await self._db.execute_fetchall(
+        players = (await self._db.fetch(
             "SELECT count(DISTINCT s.user_id) FROM seats s JOIN games g ON g.id = s.game_id"
             " WHERE g.guild_id = ? AND s.user_id IS NOT NULL", (guild_id,)))[0][0]
         return {"by_status": by_status, "by_game": by_game, "moves": moves, "players": players}
 
     async def all_guild_settings(self) -> dict[int, dict[str, Any]]:
         """Every server's settings (few rows: one per server that changed one), for caches at start."""
-        rows = await self._db.execute_fetchall("SELECT guild_id, settings FROM guild_settings")
+        rows = await self._db.fetch("SELECT guild_id, settings FROM guild_settings")
         return {row[0]: json.loads(row[1]) for row in rows}
+
+    # ------------------------------------------------------------------ copying (migrate-db)
+
+    async def table_rows(self, table: str) -> tuple[list[str], list[tuple[Any, ...]]]:
+        """Every row of one of the store's tables, with its column names (tests; small tables)."""
+        columns = await self._columns(table)
+        rows = [r async for batch in self._table_batches(table, columns, 10_000) for r in batch]
+        return columns, rows
+
+    def _table_batches(self, table: str, columns: Sequence[str], batch: int) -> AsyncIterator[list[tuple[Any, ...]]]:
+        if table not in COPIED_TABLES:
+            raise ValueError(f"unknown table {table!r}")
+        return self._db.stream(f"SELECT {', '.join(columns)} FROM {table}", batch)
+
+    async def _columns(self, table: str) -> list[str]:
+        if self.dialect == "postgresql":
+            rows = await self._db.fetch(
+                "SELECT column_name FROM information_schema.columns WHERE table_name = ? AND table_schema ="
+                " current_schema() ORDER BY ordinal_position", (table,))
+        else:
+            rows = [(r[1],) for r in await self._db.fetch(f"PRAGMA table_info({table})")]
+        return [r[0] for r in rows]
+
+    async def is_empty(self) -> bool:
+        rows = await self._db.fetch("SELECT count(*) FROM games")
+        return rows[0][0] == 0
+
+    async def copy_from(self, source: Store, batch: int = 50_000) -> dict[str, int]:
+        """Copy every row of `source` into this (empty) store in one transaction; row counts by table."""
+        if not await self.is_empty():
+            raise StoreError("The target database already holds games; migrate-db copies only into an empty one.")
+        counts: dict[str, int] = {}
+        async with self._db.transaction() as tx:
+            for table in COPIED_TABLES:
+                target = set(await self._columns(table))
+                shared = [c for c in await source._columns(table) if c in target]
+                counts[table] = 0
+                async for rows in source._table_batches(table, shared, batch):
+                    await tx.copy_rows(table, shared, rows)
+                    counts[table] += len(rows)
+            if self.dialect == "postgresql":
+                # Copied ids were given explicitly: move the id sequences past them.
+                for table in ("games", "outbox", "seat_offers"):
+                    await tx.execute(
+                        f"SELECT setval(pg_get_serial_sequence('{table}', 'id'),"
+                        f" coalesce((SELECT max(id) FROM {table}), 0) + 1, false)")
+        return counts
+
+
+# Parents before children (foreign keys); schema_version is the target's own.
+COPIED_TABLES = ("games", "seats", "moves", "snapshots", "outbox", "guild_settings", "clocks", "seat_prefs",
+                 "user_prefs", "dm_state", "seat_offers", "interactions")

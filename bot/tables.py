@@ -1,18 +1,24 @@
 """The game-host service: lobbies, seats, moves, AI turns and owed posts; no discord imports.
 
-Every mutation of one game runs under that game's asyncio.Lock, so two clicks at once apply one
-move and the other is refused with a reason. A move, the snapshot after it and the posts it owes
+Every mutation of one game runs under that game's lock, so two clicks at once apply one move and
+the other is refused with a reason. The lock is an asyncio.Lock, and on a shared database
+(PostgreSQL, several processes) also the game's advisory lock there: a process that finds the game
+written by another since it loaded it drops its copy and reloads the truth. A move, the snapshot after it and the posts it owes
 (outbox rows) are committed in one transaction before anything is posted: the store is the truth.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import hashlib
 import json
 import logging
+import os
 import random
 import re
+import secrets
+import socket
 import time
 from collections import defaultdict
 from collections.abc import Callable, Mapping
@@ -71,6 +77,11 @@ log = logging.getLogger("bot.tables")
 # they are not part of what makes a private view "changed".
 _BASE_VIEW_KEYS = frozenset({"game", "seat", "num_seats", "to_act", "over", "moves_applied"})
 
+# Seconds a process may take to send a game's owed posts before another process may take them over
+# (shared database only): longer than a slow board render and upload, short enough that the posts of
+# a process that died go out soon after.
+POST_LEASE = 60.0
+
 # Runaway guard for AI loops (an engine bug must not hang the bot).
 _MAX_AI_MOVES_PER_CALL = 20_000
 
@@ -99,18 +110,35 @@ class _GameLock:
     the next use reload the truth. A Refused is raised before anything changes: the copy stays.
     """
 
-    def __init__(self, lock: asyncio.Lock, live: dict[int, Any], game_id: int) -> None:
+    def __init__(self, lock: asyncio.Lock, live: dict[int, Any], game_id: int, store: Store,
+                 drop_if_stale: Callable[[int, int | None], None]) -> None:
         self._lock, self._live, self._game_id = lock, live, game_id
+        self._store, self._drop_if_stale = store, drop_if_stale
+        self._held: contextlib.AbstractAsyncContextManager[int | None] | None = None
 
     async def __aenter__(self) -> None:
         await self._lock.acquire()
+        try:
+            # On a shared database, the game's lock in every process (PostgreSQL advisory lock).
+            self._held = self._store.game_lock(self._game_id)
+            version = await self._held.__aenter__()
+        except BaseException:
+            self._lock.release()
+            raise
+        if version is not None:
+            self._drop_if_stale(self._game_id, version)
 
     async def __aexit__(self, kind: type[BaseException] | None, error: BaseException | None, trace: Any) -> None:
         try:
             if error is not None and not isinstance(error, Refused):
                 self._live.pop(self._game_id, None)
         finally:
-            self._lock.release()
+            try:
+                if self._held is not None:
+                    await self._held.__aexit__(kind, error, trace)
+            finally:
+                self._held = None
+                self._lock.release()
 
 
 async def _think(state: GameState, seat: int, player: AIPlayer) -> Move:
@@ -177,6 +205,7 @@ class _Live(_Table):
     clocks: dict[int, ClockRow] = field(default_factory=dict)  # as stored
     prefs: dict[int, SeatPrefs] = field(default_factory=dict)  # as stored
     user_prefs: dict[int, UserPrefs] = field(default_factory=dict)  # quiet hours of the seated users
+    version: int = -1  # the game's stored version this copy matches (-1: unknown, reload before use)
 
 
 MAX_NAME = 32  # Discord's own display-name limit
@@ -363,10 +392,14 @@ class Tables:
         self.games = games
         self.now: Callable[[], float] = now or time.time
         store.now = self.now
+        store.on_version = self._on_version
         self.on_clocks: Callable[[int, float | None], None] | None = None
         self._locks: defaultdict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
         self._index: dict[int, int] = {}  # place (channel or thread id) -> open game id
         self._live: dict[int, _Live] = {}  # running games in play, loaded on first use
+        # Who claims owed posts (a lease per game, for processes sharing a database) and for how long.
+        self.process_id = f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(4)}"
+        self.post_lease = POST_LEASE
 
     # ------------------------------------------------------------------ index
 
@@ -384,7 +417,7 @@ class Tables:
         """The game a command means: the open (else the latest) game of this channel or thread, or,
         in DMs, the caller's newest running game."""
         if place_id is not None:
-            if place_id in self._index:
+            if place_id in self._index and not self.store.shared:  # shared: other processes open games too
                 return self._index[place_id]
             row = await self.store.latest_game_at(place_id)
             if row is not None:
@@ -396,7 +429,26 @@ class Tables:
         raise Refused("There is no game here. Open one with /game new.")
 
     def lock(self, game_id: int) -> _GameLock:
-        return _GameLock(self._locks[game_id], self._live, game_id)
+        """Hold the game in this process and, on a shared database, in every other one (a copy that
+        another process made stale meanwhile is dropped: the next use reloads it)."""
+        return _GameLock(self._locks[game_id], self._live, game_id, self.store, self._drop_if_stale)
+
+    def _drop_if_stale(self, game_id: int, version: int | None) -> None:
+        live = self._live.get(game_id)
+        if live is not None and live.version != version:
+            del self._live[game_id]
+
+    async def _check_fresh(self, game_id: int) -> None:
+        """On a shared database, outside the lock: drop the game's copy if another process wrote
+        the game since (a board post must show the game as it is, not as this process last saw it)."""
+        if self.store.shared and game_id in self._live:
+            self._drop_if_stale(game_id, await self.store.game_version(game_id))
+
+    def _on_version(self, game_id: int, version: int) -> None:
+        """The store wrote this game (in this process): the copy follows if it was current."""
+        live = self._live.get(game_id)
+        if live is not None:
+            live.version = version if live.version == version - 1 else -1
 
     def loaded(self) -> frozenset[int]:
         """Ids of the game states held in memory (only games in play)."""
@@ -411,6 +463,7 @@ class Tables:
     # ------------------------------------------------------------------ reading
 
     async def info(self, game_id: int) -> TableInfo:
+        await self._check_fresh(game_id)
         live = self._live.get(game_id)
         if live is not None:
             CURRENT_GAME.set(live.row.game_key)
@@ -636,9 +689,13 @@ class Tables:
             live.user_prefs = {s.user_id: await self.store.user_prefs(s.user_id) for s in seats if not s.is_ai}
             live.clocks = self._synced_clocks(live, self.now())
             ai_opens = any(seats[s].is_ai for s in state.to_act())
+            # The copy matches the lobby's stored version; the commit below (the start, or the AI's
+            # moves with it) moves it on through _on_version.
+            live.version = info.row.version
             if not ai_opens:
                 await self.store.start_game(game_id, seats, state.to_json(), posts,
                                             clocks=list(live.clocks.values()), to_act=state.to_act())
+                live.version = info.row.version + 1  # start_game writes the game once
             live.row = replace(info.row, status="running")
             # The welcome DMs carry the opening hands.
             live.dm_sent = {seat: secret_digest(part) for seat, part in self._secrets(live).items()}
@@ -761,6 +818,17 @@ class Tables:
 
     async def posts_done(self, post_ids: list[int]) -> None:
         await self.store.posts_done(post_ids)
+
+    async def claim_posts(self, game_id: int) -> list[OutboxRow] | None:
+        """The game's owed posts, for this process to send now (None: another process is sending
+        them; its lease of `post_lease` seconds lets this one take over if it dies)."""
+        return await self.store.claim_posts(game_id, self.process_id, self.post_lease)
+
+    async def release_posts(self, game_id: int) -> None:
+        await self.store.release_posts(game_id, self.process_id)
+
+    async def games_owing_posts(self, older_than: float | None = None) -> list[int]:
+        return await self.store.games_owing_posts(older_than)
 
     async def note_dm_closed(self, game_id: int, user_id: int) -> bool:
         """Remember that a user's DMs are closed; True the first time (tell the channel once)."""
@@ -915,6 +983,7 @@ class Tables:
         return TableInfo(row, self.definition(row.game_key), await self.store.seats(game_id))
 
     async def _running(self, game_id: int) -> _Live:
+        await self._check_fresh(game_id)
         live = self._live.get(game_id)
         if live is not None:
             CURRENT_GAME.set(live.row.game_key)
@@ -937,7 +1006,7 @@ class Tables:
         seat_moves = [0] * len(seats)
         for move in moves:
             seat_moves[move.seat] += 1
-        live = _Live(row, definition, seats, state, seat_moves)
+        live = _Live(row, definition, seats, state, seat_moves, version=row.version)
         live.clocks = {c.seat: c for c in await self.store.clocks(game_id)}
         live.prefs = await self.store.seat_prefs(game_id)
         live.dm_sent = await self.store.dm_digests(game_id)
@@ -972,6 +1041,7 @@ class Tables:
         return state
 
     async def _final_or_live_state(self, game_id: int) -> tuple[GameState, list[str]]:
+        await self._check_fresh(game_id)
         live = self._live.get(game_id)
         if live is not None:
             return live.state, live.names

@@ -181,38 +181,57 @@ class GamesCog(CommandCog):
         return batches
 
     async def _flush(self, game_id: int) -> None:
-        """Board posts, then DMs, marking each done once sent."""
+        """Claim the game's owed posts (one process sends them) and send them."""
         async with self._flush_locks[game_id]:
-            owed = await self.tables.owed_posts(game_id)
+            owed = await self.tables.claim_posts(game_id)
+            if owed is None:
+                # Another process is sending this game's posts; what it read may predate our
+                # commit: look again once it is likely done.
+                self._flush_later(game_id)
+                return
             if not owed:
                 return
-            info = await self.tables.info(game_id)
-            boards = [p for p in owed if p.kind == "board"]
-            for batch, rows in await self._batches(boards):
-                lines = [line for p in rows for line in p.payload.get("lines", [])]
-                result = next((p.payload["result"] for p in reversed(rows) if "result" in p.payload), None)
-                # The view before the first move of these posts: interlude images compare it with now.
-                previous = next((p.payload["previous_view"] for p in rows if "previous_view" in p.payload), None)
-                if not await self._post_board(info, lines, result, previous, nonce=post_nonce("b", batch, info)):
-                    break  # later batches wait, so the channel reads in order
-                await self.tables.posts_done([p.id for p in rows])
-            if boards and info.row.status in ("over", "cancelled"):
-                await self.refresh_lobby(game_id)  # the lobby message says how it ended
-            by_seat: dict[int, list] = defaultdict(list)
-            for post in owed:
-                if post.kind == "dm" and post.seat is not None:
-                    by_seat[post.seat].append(post)
-            for seat, seat_posts in sorted(by_seat.items()):
-                for batch, posts in await self._batches(seat_posts):
-                    lines = [line for p in posts for line in p.payload.get("lines", [])]
-                    welcome = any(p.payload.get("welcome") for p in posts)
-                    since = any(p.payload.get("since") for p in posts)
-                    if not await self._dm_view(info, seat, lines, welcome, since=since, nonce=post_nonce("d", batch, info)):
-                        break
-                    await self.tables.posts_done([p.id for p in posts])
-            reminders = [p for p in owed if p.kind == "remind"]
-            if reminders and self.bot.clock is not None:  # turn reminders (bot/cogs/clock.py)
-                await self.bot.clock.send_reminders(info, reminders)
+            try:
+                await self._send_owed(game_id, owed)
+            finally:
+                await self.tables.release_posts(game_id)
+
+    def _flush_later(self, game_id: int, delay: float = 1.0) -> None:
+        def again() -> None:
+            if not self.bot.is_closed():
+                asyncio.ensure_future(self.flush(game_id))
+
+        asyncio.get_running_loop().call_later(delay, again)
+
+    async def _send_owed(self, game_id: int, owed: list[OutboxRow]) -> None:
+        """Board posts, then DMs, marking each done once sent."""
+        info = await self.tables.info(game_id)
+        boards = [p for p in owed if p.kind == "board"]
+        for batch, rows in await self._batches(boards):
+            lines = [line for p in rows for line in p.payload.get("lines", [])]
+            result = next((p.payload["result"] for p in reversed(rows) if "result" in p.payload), None)
+            # The view before the first move of these posts: interlude images compare it with now.
+            previous = next((p.payload["previous_view"] for p in rows if "previous_view" in p.payload), None)
+            if not await self._post_board(info, lines, result, previous, nonce=post_nonce("b", batch, info)):
+                break  # later batches wait, so the channel reads in order
+            await self.tables.posts_done([p.id for p in rows])
+        if boards and info.row.status in ("over", "cancelled"):
+            await self.refresh_lobby(game_id)  # the lobby message says how it ended
+        by_seat: dict[int, list] = defaultdict(list)
+        for post in owed:
+            if post.kind == "dm" and post.seat is not None:
+                by_seat[post.seat].append(post)
+        for seat, seat_posts in sorted(by_seat.items()):
+            for batch, posts in await self._batches(seat_posts):
+                lines = [line for p in posts for line in p.payload.get("lines", [])]
+                welcome = any(p.payload.get("welcome") for p in posts)
+                since = any(p.payload.get("since") for p in posts)
+                if not await self._dm_view(info, seat, lines, welcome, since=since, nonce=post_nonce("d", batch, info)):
+                    break
+                await self.tables.posts_done([p.id for p in posts])
+        reminders = [p for p in owed if p.kind == "remind"]
+        if reminders and self.bot.clock is not None:  # turn reminders (bot/cogs/clock.py)
+            await self.bot.clock.send_reminders(info, reminders)
 
     async def _post_board(self, info: TableInfo, lines: list[str], result: list[str] | None,
                           previous: dict[str, Any] | None = None, nonce: str | None = None) -> bool:

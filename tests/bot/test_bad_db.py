@@ -25,6 +25,12 @@ ROOT = Path(__file__).resolve().parents[2]
 ANN, BOB = 1, 2
 
 
+@pytest.fixture
+def db_path(sqlite_path: str) -> str:
+    """These tests break an SQLite file by hand: SQLite only (tests/bot/conftest.py runs the others on both)."""
+    return sqlite_path
+
+
 def real_db(path: Path) -> Path:
     """A database with one finished migration set (made by the real Store)."""
 

@@ -370,10 +370,10 @@ async def test_concede_stops_the_clock_and_cannot_be_taken_back(timed, store, cl
         await timed.seat_back(game_id, BOB)
 
 
-async def test_a_version_1_database_migrates_and_its_games_keep_no_timer(db_path, clock):
+async def test_a_version_1_database_migrates_and_its_games_keep_no_timer(sqlite_path, clock):
     import sqlite3
 
-
+    db_path = sqlite_path
     with sqlite3.connect(db_path) as raw:
         raw.executescript(MIGRATIONS[0] + "CREATE TABLE schema_version (version INTEGER NOT NULL);"
                           "INSERT INTO schema_version VALUES (1);"

@@ -40,10 +40,10 @@ class Faults:
                 self._fire(asyncio.CancelledError())
             return real_ai(state, seat, player)
 
-        async def insert_posts(game_id, posts, now):
+        async def insert_posts(tx, game_id, posts, now):
             if self.kind == "store_sql":  # inside the transaction, after the moves were inserted
                 self._fire(sqlite3.OperationalError("disk I/O error"))
-            return await real_posts(game_id, posts, now)
+            return await real_posts(tx, game_id, posts, now)
 
         real_record = store.record_moves
 

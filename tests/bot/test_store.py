@@ -6,7 +6,7 @@ import sqlite3
 
 import pytest
 
-from bot.store import MIGRATIONS, PendingPost, SeatRow, Store, StoreError
+from bot.store import MIGRATIONS, PendingPost, SeatRow, StaleGame, Store, StoreError
 
 
 async def _game(store: Store, channel: int = 10) -> int:
@@ -14,7 +14,8 @@ async def _game(store: Store, channel: int = 10) -> int:
                                    creator_id=100, seat_order="join", first_seat=(100, None, "Ann"))
 
 
-async def test_migrations_run_once_and_wal(db_path):
+async def test_migrations_run_once_and_wal(sqlite_path):
+    db_path = sqlite_path
     store = await Store.open(db_path)
     assert await store.schema_version() == len(MIGRATIONS)
     await store.close()
@@ -44,8 +45,8 @@ async def test_moves_snapshot_and_posts_are_one_transaction(store):
                              [PendingPost("dm", 0, {"lines": ["You bid 1."]})])
     assert [(m.n, m.seat, m.notation) for m in await store.moves(game_id)] == [(0, 0, "bid 1"), (1, 1, "bid 2")]
     assert await store.snapshot(game_id) == (2, {"n": 2})
-    # Applying move 1 again is refused by the key and leaves snapshot, log and outbox as they were.
-    with pytest.raises(sqlite3.IntegrityError):
+    # Applying move 1 again is refused (the store is past it) and leaves snapshot, log and outbox as they were.
+    with pytest.raises(StaleGame):
         await store.record_moves(game_id, 1, [(1, "bid 3")], {"n": 99}, [PendingPost("board", None, {})])
     assert await store.snapshot(game_id) == (2, {"n": 2})
     assert len(await store.moves(game_id)) == 2
@@ -64,11 +65,8 @@ async def test_guild_settings_round_trip(store):
     assert await store.guild_settings(5) == {"turn_hours": 48}
 
 
-async def test_only_games_where_an_ai_may_owe_a_move_are_resumed(tmp_path):
+async def test_only_games_where_an_ai_may_owe_a_move_are_resumed(store):
     """A restart loads the states of running games whose seats to act include an AI, or are unknown."""
-    from bot.store import PendingPost, SeatRow, Store
-
-    store = await Store.open(str(tmp_path / "owing.db"))
     ids = []
     for number, to_act in enumerate(([0], [1], None)):
         game_id = await store.create_game("guess", {}, number, guild_id=1, channel_id=100 + number,
@@ -80,4 +78,3 @@ async def test_only_games_where_an_ai_may_owe_a_move_are_resumed(tmp_path):
     assert await store.games_owing_ai() == [ai_turn, unknown]
     await store.record_moves(ai_turn, 0, [(1, "x")], {"n": 1}, [], to_act=[0])
     assert await store.games_owing_ai() == [unknown]
-    await store.close()

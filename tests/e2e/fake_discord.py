@@ -525,6 +525,7 @@ class FakeInteraction:
     modal: dict[str, Any] | None = None
     sent_at: float = 0.0
     answered_at: float | None = None
+    shards: list[int] = field(default_factory=list)  # the shard ids it was delivered to (sharded bots)
     _answered: asyncio.Event = field(default_factory=asyncio.Event)
     _changed: asyncio.Event = field(default_factory=asyncio.Event)
 
@@ -594,13 +595,23 @@ class _Conn:
     identified: bool = False
     acked_seq: int = 0  # highest sequence the client reported in a heartbeat
     beat: asyncio.Event = field(default_factory=asyncio.Event)
+    shard: tuple[int, int] | None = None  # [shard_id, num_shards] from IDENTIFY; None: unsharded
+
+
+def shard_of(guild_id: int | None, num_shards: int) -> int:
+    """Discord's sharding formula: a guild's events go to shard (guild_id >> 22) % num_shards; events
+    without a guild (DMs) go to shard 0."""
+    return 0 if guild_id is None else (guild_id >> 22) % num_shards
 
 
 class FakeDiscord:
     """The fake server and its test-facing API (see the module docstring)."""
 
-    def __init__(self) -> None:
+    def __init__(self, *, guild_id: int | None = None, shard_count: int = 1) -> None:
+        """`guild_id`: the guild's snowflake (to place it on a chosen shard); `shard_count`: what
+        GET /gateway/bot recommends (AutoShardedBot without shard ids starts that many)."""
         self._ids = itertools.count(1)
+        self.shard_count = shard_count
         self.requests: list[tuple[str, str]] = []
         self.errors: list[str] = []
         self.port: int = 0
@@ -612,7 +623,7 @@ class FakeDiscord:
 
         self.application_id = self.next_id()
         self.bot_user = FakeUser(self.next_id(), "Junction", bot=True)
-        self.guild_id = self.next_id()
+        self.guild_id = guild_id if guild_id is not None else self.next_id()
         self.guild_name = "Junction Test"
         self.guild_locale = "en-US"
         self.organizer_role_id = self.next_id()
@@ -1003,6 +1014,13 @@ class FakeDiscord:
                     if data["d"].get("token") != TOKEN:
                         await ws.close(code=4004, message=b"Authentication failed.")
                         break
+                    shard = data["d"].get("shard")
+                    if shard is not None:
+                        shard_id, num_shards = int(shard[0]), int(shard[1])
+                        if not 0 <= shard_id < num_shards:
+                            await ws.close(code=4010, message=b"Invalid shard.")
+                            break
+                        conn.shard = (shard_id, num_shards)
                     await self._identify(conn)
                 elif op == 6:
                     # No resume support: tell the client to start a fresh session.
@@ -1017,11 +1035,21 @@ class FakeDiscord:
         with contextlib.suppress(ConnectionResetError, RuntimeError):
             await conn.ws.send_str(json.dumps({"op": 0, "s": conn.seq, "t": event, "d": data}))
 
+    @staticmethod
+    def _serves(conn: _Conn, guild_id: int | None) -> bool:
+        """Whether an event of this guild (None: a DM) goes to this connection."""
+        return conn.shard is None or conn.shard[0] == shard_of(guild_id, conn.shard[1])
+
+    def shards_connected(self) -> set[int]:
+        """Shard ids with an identified, open connection (unsharded connections count as shard 0)."""
+        return {c.shard[0] if c.shard else 0 for c in self._conns if c.identified and not c.ws.closed}
+
     async def _identify(self, conn: _Conn) -> None:
+        mine = self._serves(conn, self.guild_id)
         ready = {
             "v": 10,
             "user": {**self.bot_user.payload(), "verified": True, "mfa_enabled": False, "flags": 0},
-            "guilds": [{"id": str(self.guild_id), "unavailable": True}],
+            "guilds": [{"id": str(self.guild_id), "unavailable": True}] if mine else [],
             "session_id": f"session-{self.next_id()}",
             "resume_gateway_url": f"ws://127.0.0.1:{self.port}/gateway",
             "application": {"id": str(self.application_id), "flags": 0},
@@ -1029,17 +1057,26 @@ class FakeDiscord:
             "relationships": [],
             "presences": [],
         }
+        if conn.shard is not None:
+            ready["shard"] = list(conn.shard)
         await self._send_dispatch(conn, "READY", ready)
-        await self._send_dispatch(conn, "GUILD_CREATE", self.guild_payload())
+        if mine:
+            await self._send_dispatch(conn, "GUILD_CREATE", self.guild_payload())
         conn.identified = True
 
-    async def dispatch(self, event: str, data: dict[str, Any], *, sync: bool = False) -> None:
-        """Send a gateway DISPATCH event to every identified bot connection (then sync() if asked)."""
+    async def dispatch(self, event: str, data: dict[str, Any], *, sync: bool = False) -> list[int]:
+        """Send a gateway DISPATCH event to every identified bot connection whose shard serves the
+        event's guild (DMs: shard 0), then sync() if asked; returns the shard ids it went to."""
+        raw_guild = data.get("guild_id")
+        guild_id = int(raw_guild) if raw_guild is not None else None
+        sent = []
         for conn in list(self._conns):
-            if conn.identified and not conn.ws.closed:
+            if conn.identified and not conn.ws.closed and self._serves(conn, guild_id):
                 await self._send_dispatch(conn, event, data)
+                sent.append(conn.shard[0] if conn.shard else 0)
         if sync:
             await self.sync()
+        return sent
 
     async def sync(self, timeout: float = 10.0) -> None:
         """Return once every connected bot has parsed all events sent so far (its cache is up to date).
@@ -1182,7 +1219,7 @@ class FakeDiscord:
     async def _h_gateway(self, request: web.Request, body: Any, files: Any) -> dict[str, Any]:
         url = f"ws://127.0.0.1:{self.port}/gateway"
         limit = {"total": 1000, "remaining": 1000, "reset_after": 0, "max_concurrency": 1}
-        return {"url": url, "shards": 1, "session_start_limit": limit}
+        return {"url": url, "shards": self.shard_count, "session_start_limit": limit}
 
     def _store_commands(self, guild_id: int | None, body: list[dict[str, Any]]) -> list[dict[str, Any]]:
         table: dict[str, dict[str, Any]] = {}
@@ -1690,7 +1727,7 @@ class FakeDiscord:
         self.interactions[iid] = ix
         self._by_token[token] = ix
         ix.sent_at = time.perf_counter()
-        await self.dispatch("INTERACTION_CREATE", payload)
+        ix.shards = await self.dispatch("INTERACTION_CREATE", payload)
         if wait:
             await ix.wait(timeout)
         return ix

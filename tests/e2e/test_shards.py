@@ -1,0 +1,149 @@
+"""Two bot processes on one PostgreSQL, each serving half of the shards of a fake Discord: guild
+events reach the process of the guild's shard, DMs reach shard 0's process. A game whose clicks
+land on both, a reminder's DM button handled by the other process, one process killed (SIGKILL)
+mid-game and the game finished on the other: nothing lost, nothing doubled."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import signal
+import subprocess
+import sys
+from collections import Counter
+from pathlib import Path
+
+import asyncpg
+import pytest
+
+from tests.bot.test_deadlines import HOUR, T0
+from tests.e2e.fake_discord import DISCORD_EPOCH_MS, FakeDiscord, shard_of
+from tests.e2e.test_platform import board_posts, started_game
+from tests.pg_server import fresh_database
+
+ROOT = Path(__file__).resolve().parents[2]
+SHARDS = 2
+# A guild whose events go to shard 1: the process serving shard 0 gets only the DMs.
+GUILD_ID = ((1_767_225_600_001 - DISCORD_EPOCH_MS) << 22) + 4242
+
+
+class Process:
+    """One bot process (tests/e2e/shard_process.py) and its log."""
+
+    def __init__(self, fake: FakeDiscord, db: str, clock_file: Path, shard: int, log: Path) -> None:
+        self.shard = shard
+        self.log = log
+        self.popen = subprocess.Popen(
+            [sys.executable, "-m", "tests.e2e.shard_process", fake.base_url, db, str(clock_file),
+             "--shards", str(shard), "--shard-count", str(SHARDS)],
+            cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT)}, stdout=log.open("w"), stderr=subprocess.STDOUT)
+
+    def errors(self) -> list[str]:
+        return [line for line in self.log.read_text().splitlines() if " ERROR " in line or "Traceback" in line]
+
+
+async def _rows(db: str, sql: str, *args):
+    conn = await asyncpg.connect(db)
+    try:
+        return [tuple(r) for r in await conn.fetch(sql, *args)]
+    finally:
+        await conn.close()
+
+
+def set_clock(clock_file: Path, at: float) -> None:
+    """Move every process's clock at once (atomically: a process never reads a half-written file)."""
+    tmp = clock_file.with_suffix(".tmp")
+    tmp.write_text(repr(at))
+    os.replace(tmp, clock_file)
+
+
+async def _nothing_owed(db: str, timeout: float = 20.0) -> None:
+    """Wait until every owed post of the database was sent (the outbox is empty)."""
+    for _ in range(int(timeout / 0.05)):
+        if not await _rows(db, "SELECT id FROM outbox"):
+            return
+        await asyncio.sleep(0.05)
+    raise AssertionError(f"posts still owed after {timeout} s: {await _rows(db, 'SELECT game_id, kind FROM outbox')}")
+
+
+async def test_two_processes_share_a_game_and_one_survives_the_others_death(pg_server, tmp_path):
+    assert shard_of(GUILD_ID, SHARDS) == 1
+    fake = FakeDiscord(guild_id=GUILD_ID, shard_count=SHARDS)
+    await fake.start()
+    db = await fresh_database(pg_server, "junction_e2e_shards")
+    clock_file = tmp_path / "clock"
+    set_clock(clock_file, T0)
+    processes = {s: Process(fake, db, clock_file, s, tmp_path / f"shard{s}.log") for s in range(SHARDS)}
+    try:
+        await fake.wait_for(lambda: fake.shards_connected() == {0, 1} and fake.commands(), timeout=60,
+                            what="both processes on the gateway")
+        ann, bob = fake.user("Ann"), fake.user("Bob")
+        general = fake.channel("general")
+        board = await started_game(fake, [ann, bob], general, options="rounds=2", timer=24)
+        assert "Ann" in board.content
+
+        # Round 1 bids: Ann in the channel (shard 1), Bob in his DMs (shard 0).
+        ix = await fake.slash(ann, general, "play", options={"move": "bid 1"})
+        assert ix.shards == [1] and ix.content == "You played `bid 1`."
+        ix = await fake.slash(bob, fake.dm_channel(bob), "play", options={"move": "bid 2"})
+        assert ix.shards == [0] and ix.content == "You played `bid 2`.", ix.content
+
+        # Ann's guessing turn: half her time passes, the reminder DM comes (from either process);
+        # its "Take turn" button goes to shard 0, the process that is not the guild's.
+        set_clock(clock_file, T0 + 12 * HOUR)
+        reminder = await fake.wait_for(lambda: [m for m in fake.dms(ann) if m.content.startswith("⏰")],
+                                       what="Ann's reminder DM")
+        assert len(reminder) == 1
+        ix = await fake.click(ann, reminder[0], label="Take turn")
+        assert ix.shards == [0] and ix.ephemeral and "Your move" in ix.content, ix.content
+        ix = await fake.select(ann, ix.reply, ["m:pass"])
+        assert ix.shards == [0] and ix.content == "You played `pass`.", ix.content
+        ix = await fake.slash(bob, general, "play", options={"move": "pass"})
+        assert ix.shards == [1] and ix.content == "You played `pass`.", ix.content
+        moves_before_kill = len(await _rows(db, "SELECT n FROM moves"))
+        await _nothing_owed(db)
+
+        # The guild's process dies mid-game: no goodbye, its connections just drop.
+        processes[1].popen.send_signal(signal.SIGKILL)
+        processes[1].popen.wait(10)
+        await fake.wait_for(lambda: fake.shards_connected() == {0}, what="shard 1 gone")
+
+        # Round 2 on the survivor, through DMs: both bids, then a timeout it fires alone.
+        for user, move in ((ann, "bid 0"), (bob, "bid 3")):
+            ix = await fake.slash(user, fake.dm_channel(user), "play", options={"move": move})
+            assert ix.shards == [0] and ix.content == f"You played `{move}`.", ix.content
+        set_clock(clock_file, T0 + 40 * HOUR)  # Ann's guessing turn times out: the AI plays it
+        await fake.wait_for(lambda: any("Time ran out for Ann" in m.content for m in board_posts(general)),
+                            timeout=20, what="the timeout on the surviving process")
+        ix = await fake.slash(bob, fake.dm_channel(bob), "play", options={"move": "pass"})
+        assert ix.shards == [0] and ix.content == "You played `pass`.", ix.content
+        final = await fake.wait_for(lambda: [m for m in board_posts(general) if "Game over" in m.content],
+                                    timeout=20, what="the final board")
+
+        moves = await _rows(db, "SELECT n, seat, notation FROM moves WHERE game_id = 1 ORDER BY n")
+        assert [n for n, _, _ in moves] == list(range(len(moves)))  # none lost, none doubled
+        assert len(moves) == moves_before_kill + 4 == 8
+        assert await _rows(db, "SELECT status FROM games") == [("over",)]
+        snapshot = await _rows(db, "SELECT n, state FROM snapshots WHERE game_id = 1")
+        assert snapshot[0][0] == len(moves) and json.loads(snapshot[0][1])
+        await _nothing_owed(db)
+        assert len(final) == 1
+        posts = Counter(m.content for m in board_posts(general))
+        assert max(posts.values()) == 1, posts  # no board post twice
+        assert len([m for m in fake.dms(ann) if m.content.startswith("⏰")]) == 1  # the reminder once
+        assert not processes[0].errors(), processes[0].log.read_text()[-3000:]
+    finally:
+        for process in processes.values():
+            if process.popen.poll() is None:
+                process.popen.send_signal(signal.SIGTERM)
+        for process in processes.values():
+            try:
+                process.popen.wait(15)
+            except subprocess.TimeoutExpired:
+                process.popen.kill()
+        await fake.stop()
+    assert not fake.errors, fake.errors
+
+
+pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
