@@ -6,6 +6,7 @@ from rules.engine import GameDefinition, Option
 from rules.great_western.ai import GreedyAI, RandomGWAI
 from rules.great_western.setup import new_game
 from rules.great_western.state import GreatWesternState
+from rules.search import SearchAI, SearchBudget
 
 SUMMARY = (
     "Everyone starts in London. Each round three dice load black cubes onto each train; then you auction "
@@ -33,7 +34,8 @@ DEFINITION = GameDefinition(
     ),
     state_class=GreatWesternState,
     create=new_game,
-    ais={"random": RandomGWAI, "greedy": GreedyAI},
+    # normal first: the bot seats and stands in with the first level when none is named.
+    ais={"normal": GreedyAI, "easy": RandomGWAI, "hard": lambda: SearchAI(GreedyAI, SearchBudget())},
     summary=SUMMARY,
 )
 

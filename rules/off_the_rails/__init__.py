@@ -6,6 +6,7 @@ from rules.engine import GameDefinition, Option, RandomAI
 from rules.off_the_rails.ai import GreedyAI
 from rules.off_the_rails.setup import create
 from rules.off_the_rails.state import OffTheRailsState
+from rules.search import SearchAI, SearchBudget
 
 OPTIONS = (
     Option(
@@ -41,6 +42,7 @@ DEFINITION = GameDefinition(
     options=OPTIONS,
     state_class=OffTheRailsState,
     create=create,
-    ais={"random": RandomAI, "greedy": GreedyAI},
+    # normal first: the bot seats and stands in with the first level when none is named.
+    ais={"normal": GreedyAI, "easy": RandomAI, "hard": lambda: SearchAI(GreedyAI, SearchBudget())},
     summary=SUMMARY,
 )

@@ -5,9 +5,11 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from rules.engine import AIPlayer, Move
+from rules.engine import AIPlayer, GameState, Move
+from rules.search import SearchAI, SearchBudget, margin_value
 from rules.trans_europa import board
 from rules.trans_europa.moves import End, Lay, Start, Vex
+from rules.trans_europa.state import TransEuropaState
 
 
 def _edge(track: dict[str, Any]) -> int:
@@ -62,3 +64,18 @@ class GreedyAI(AIPlayer):
             if edge not in lays or line.a in others or line.b in others:
                 return vexes[edge]
         return lays[edge]
+
+
+def estimate(state: GameState, seat: int) -> float:
+    """A cut-off rollout judged as if the round ended now: each score minus the tracks still needed."""
+    assert isinstance(state, TransEuropaState)
+    scores = [
+        state.scores[s] - (0 if s in state.completed or state.phase == "game_over" else state.penalty(s))
+        for s in range(state.num_seats)
+    ]
+    return margin_value(scores, seat, 6.0)
+
+
+def hard_ai() -> SearchAI:
+    """The hard level: short greedy rollouts (one greedy decision costs ~4 ms), judged by `estimate`."""
+    return SearchAI(GreedyAI, SearchBudget(rollouts=16, candidates=4, horizon=24), evaluate=estimate, score_scale=6.0)

@@ -7,6 +7,7 @@ import random
 from typing import Any
 
 from rules.engine import AIPlayer, Move
+from rules.search import SearchAI, SearchBudget
 from rules.ttr_cards.cards import COLOURS, LOCO, TICKETS
 from rules.ttr_cards.moves import Complete, Done, DrawDeck, DrawTickets, Keep, Take, Undo, Yard
 
@@ -168,3 +169,8 @@ class GreedyAI(AIPlayer):
             if isinstance(move, Done):
                 return move
         return next(m for m in legal if not isinstance(m, Undo))
+
+
+def hard_ai() -> SearchAI:
+    """The hard level: rollouts to the end with greedy players (a whole game costs ~30 ms)."""
+    return SearchAI(GreedyAI, SearchBudget(rollouts=48, candidates=6), score_scale=15.0)
