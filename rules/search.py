@@ -128,7 +128,8 @@ class SearchAI(AIPlayer):
                 break
             actor = min(acting)
             legal = world.legal_moves(actor)
-            world.apply(actor, legal[0] if len(legal) == 1 else self.policy.choose(world.view(actor), legal, rng))
+            # decide, not choose: a policy may use what its seat remembers (TTR's own track stack).
+            world.apply(actor, legal[0] if len(legal) == 1 else self.policy.decide(world, actor, legal, rng))
             steps += 1
         result = world.result()
         if result is not None:

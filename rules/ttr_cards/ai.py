@@ -76,10 +76,11 @@ class GreedyAI(AIPlayer):
         need = _open_needs(view)
         in_yard = {row["colour"]: row["locos"] + row["coloured"] for row in me["yard"]}
 
-        yard_moves = [m for m in legal if isinstance(m, Yard)]
-        best_yard = max(yard_moves, key=lambda m: self._yard_value(view, m, need), default=None)
+        rows = self._rows_to_rob(view)
+        valued = [(self._yard_value(view, m, need, rows), m) for m in legal if isinstance(m, Yard)]
+        # max keeps the first of equal values, as legal's notation order did before.
+        value, best_yard = max(valued, key=lambda pair: pair[0], default=(0.0, None))
         if best_yard is not None:
-            value = self._yard_value(view, best_yard, need)
             deck_empty = not any(isinstance(m, (DrawDeck, Take)) for m in legal)
             if value >= 6 or (deck_empty and value > 0) or (view["deck_count"] <= 6 and value >= 3):
                 return best_yard
@@ -114,21 +115,24 @@ class GreedyAI(AIPlayer):
                 return move
         return legal[0]
 
-    def _yard_value(self, view: dict[str, Any], move: Yard, need: dict[str, int]) -> float:
-        seat = view["seat"]
+    @staticmethod
+    def _rows_to_rob(view: dict[str, Any]) -> dict[str, int]:
+        """Cards in other seats' rows by colour: what a bigger set of that colour would rob."""
+        rows: dict[str, int] = {}
+        for other in view["seats"]:
+            if other["seat"] != view["seat"]:
+                for row in other["yard"]:
+                    rows[row["colour"]] = rows.get(row["colour"], 0) + row["locos"] + row["coloured"]
+        return rows
+
+    def _yard_value(self, view: dict[str, Any], move: Yard, need: dict[str, int], rows: dict[str, int]) -> float:
         colours = move.colours
         distinct = set(colours)
         value = 0.0
         if len(distinct) == 1:
             colour = colours[0]
             size = len(move.cards)
-            robbed = sum(
-                row["locos"] + row["coloured"]
-                for other in view["seats"]
-                if other["seat"] != seat
-                for row in other["yard"]
-                if row["colour"] == colour
-            )
+            robbed = rows.get(colour, 0)
             if not need[colour]:
                 # A row no ticket needs only feeds the track stack useless cards and waits to be robbed:
                 # worth it to rob a row, or to empty a full hand late in the game.
@@ -227,4 +231,4 @@ class GreedyAI(AIPlayer):
 
 def hard_ai() -> SearchAI:
     """The hard level: rollouts to the end with greedy players (a whole game costs ~30 ms)."""
-    return SearchAI(GreedyAI, SearchBudget(rollouts=48, candidates=6), score_scale=15.0)
+    return SearchAI(GreedyAI, SearchBudget(rollouts=24, candidates=4), score_scale=15.0)
