@@ -3,10 +3,9 @@
 from __future__ import annotations
 
 from rules.engine import GameDefinition, Option
-from rules.great_western.ai import GreedyAI, RandomGWAI
+from rules.great_western.ai import GreedyAI, RandomGWAI, hard_ai
 from rules.great_western.setup import new_game
 from rules.great_western.state import GreatWesternState
-from rules.search import SearchAI, SearchBudget
 
 SUMMARY = (
     "Everyone starts in London. Each round three dice load black cubes onto each train; then you auction "
@@ -35,7 +34,7 @@ DEFINITION = GameDefinition(
     state_class=GreatWesternState,
     create=new_game,
     # normal first: the bot seats and stands in with the first level when none is named.
-    ais={"normal": GreedyAI, "easy": RandomGWAI, "hard": lambda: SearchAI(GreedyAI, SearchBudget())},
+    ais={"normal": GreedyAI, "easy": RandomGWAI, "hard": hard_ai},
     summary=SUMMARY,
 )
 

@@ -10,6 +10,7 @@ from typing import Any
 from rules.engine import AIPlayer, Move
 from rules.great_western.board import CITIES, routes_for
 from rules.great_western.moves import DONE, Bid, Connect
+from rules.search import SearchAI, SearchBudget
 
 # What a cube bid away is worth in gold: it leaves the available pool for the build and comes back
 # only through income. At 0.5, two greedy seats outbid each other up to 11 cubes for one city.
@@ -150,3 +151,11 @@ class GreedyAI(AIPlayer):
         p, f = _train_load(train)
         plan = greedy_plan(owners, seat, p, f, available)
         return sum(CITIES[c].gold for c in plan) + 0.3 * (p + f) - 0.2 * (train["build_rank"] or 0)
+
+
+SCORE_SCALE = 6.0  # a typical winning margin in gold
+
+
+def hard_ai() -> SearchAI:
+    """The hard level: greedy rollouts to the end of the game (a whole greedy game costs ~40 ms)."""
+    return SearchAI(GreedyAI, SearchBudget(rollouts=36, candidates=5), score_scale=SCORE_SCALE)

@@ -3,10 +3,9 @@
 from __future__ import annotations
 
 from rules.engine import GameDefinition, Option, RandomAI
-from rules.off_the_rails.ai import GreedyAI
+from rules.off_the_rails.ai import GreedyAI, hard_ai
 from rules.off_the_rails.setup import create
 from rules.off_the_rails.state import OffTheRailsState
-from rules.search import SearchAI, SearchBudget
 
 OPTIONS = (
     Option(
@@ -43,6 +42,6 @@ DEFINITION = GameDefinition(
     state_class=OffTheRailsState,
     create=create,
     # normal first: the bot seats and stands in with the first level when none is named.
-    ais={"normal": GreedyAI, "easy": RandomAI, "hard": lambda: SearchAI(GreedyAI, SearchBudget())},
+    ais={"normal": GreedyAI, "easy": RandomAI, "hard": hard_ai},
     summary=SUMMARY,
 )

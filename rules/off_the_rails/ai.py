@@ -16,9 +16,11 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from rules.engine import AIPlayer, Move
+from rules.engine import AIPlayer, GameState, Move
 from rules.off_the_rails import board
 from rules.off_the_rails.scoring import delivery_missions
+from rules.off_the_rails.state import OffTheRailsState
+from rules.search import SearchAI, SearchBudget, margin_value
 
 INF = 10_000.0
 STEP_COST = 0.15  # a step costs a little: speed is limited, and long routes pass other carts
@@ -387,6 +389,21 @@ class Planner:
 class GreedyAI(AIPlayer):
     name = "greedy"
 
+    def __init__(self) -> None:
+        self.first_gains: dict[str, float] = {}  # first actions of the last action-phase plans, for rank()
+
+    def rank(self, view: dict[str, Any], legal: list[Move], rng: random.Random) -> list[Move]:
+        """Moves from best to worst for the hard level's shortlist: its choice, then the first actions
+        of its other plans by their value; any other move only after those."""
+        self.first_gains = {}
+        first = self.choose(view, legal, rng)
+        texts = {str(m): m for m in legal}
+        planned = [texts[t] for t, _ in sorted(self.first_gains.items(), key=lambda kv: -kv[1]) if t in texts]
+        if "end" in texts:
+            planned.append(texts["end"])
+        rest = [m for m in legal if m != first and m not in planned] if view["phase"] != "action" else []
+        return list(dict.fromkeys([first, *planned, *rest]))
+
     def choose(self, view: dict[str, Any], legal: list[Move], rng: random.Random) -> Move:
         seat = view["seat"]
         texts = {str(m): m for m in legal}
@@ -496,11 +513,12 @@ class GreedyAI(AIPlayer):
                         continue
                     value = planner.run_all([*others, dict(cart, speed=speed)], extra)
                     gain = value - baseline - 0.01 * (len(first) + len(build) + change)
-                    if gain > best_gain:
-                        acts = list(first) + [f"{v} {sq} {e}" for v, sq, e in build]
-                        direction = "up" if speed > cart["speed"] else "down"
-                        acts += [f"speed {cart['name']} {direction}"] * change
-                        if acts and acts[0] in texts:
+                    acts = list(first) + [f"{v} {sq} {e}" for v, sq, e in build]
+                    direction = "up" if speed > cart["speed"] else "down"
+                    acts += [f"speed {cart['name']} {direction}"] * change
+                    if acts and acts[0] in texts:
+                        self.first_gains[acts[0]] = max(gain, self.first_gains.get(acts[0], -INF))
+                        if gain > best_gain:
                             best_gain, best_first = gain, acts[0]
 
         if left > 0:
@@ -531,3 +549,26 @@ def run_orders(carts: list[dict[str, Any]]) -> list[list[dict[str, Any]]]:
     """The orders our carts may run in (by name, so the plan and the run decision agree)."""
     ordered = sorted(carts, key=lambda c: c["name"])
     return [ordered, ordered[::-1]] if len(ordered) == 2 else [ordered]
+
+
+SCORE_SCALE = 8.0  # a typical winning margin in points
+
+
+def estimate(state: GameState, seat: int) -> float:
+    """A cut-off rollout judged by each seat's score so far plus most of the loads its carts carry."""
+    assert isinstance(state, OffTheRailsState)
+    scores = [float(sum(b.values())) for b in state.score_breakdowns()]
+    for cart in state.carts_on_board():
+        # A cart on the board is not in reserve (3 points) yet, and its load is not banked yet.
+        scores[cart.seat] += 0.7 * (board.gem_value(dict(cart.load)) + board.CART_POINTS)
+    return margin_value(scores, seat, SCORE_SCALE)
+
+
+def hard_ai() -> SearchAI:
+    """The hard level: short greedy rollouts (a greedy decision costs ~8 ms), judged by `estimate`."""
+    return SearchAI(
+        GreedyAI,
+        SearchBudget(rollouts=12, candidates=4, horizon=14),
+        evaluate=estimate,
+        score_scale=SCORE_SCALE,
+    )

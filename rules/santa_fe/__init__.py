@@ -3,9 +3,8 @@
 from __future__ import annotations
 
 from rules.engine import GameDefinition, Option, RandomAI
-from rules.santa_fe.ai import GreedyAI
+from rules.santa_fe.ai import GreedyAI, hard_ai
 from rules.santa_fe.state import SantaFeState
-from rules.search import SearchAI, SearchBudget
 
 SUMMARY = (
     "Nobody owns a railroad: on every placement you may extend any of the five lines west from the "
@@ -38,6 +37,6 @@ DEFINITION = GameDefinition(
     state_class=SantaFeState,
     create=SantaFeState.create,
     # normal first: the bot seats and stands in with the first level when none is named.
-    ais={"normal": GreedyAI, "easy": RandomAI, "hard": lambda: SearchAI(GreedyAI, SearchBudget())},
+    ais={"normal": GreedyAI, "easy": RandomAI, "hard": hard_ai},
     summary=SUMMARY,
 )

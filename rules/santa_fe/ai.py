@@ -6,9 +6,11 @@ import heapq
 import random
 from typing import Any
 
-from rules.engine import AIPlayer, Move
+from rules.engine import AIPlayer, GameState, Move
 from rules.santa_fe.board import BOARD, RAILROADS
 from rules.santa_fe.moves import Branch, BuyTile, Draw, EngineerChoice, Exchange, Lay, Pass, Play
+from rules.santa_fe.state import SantaFeState
+from rules.search import SearchAI, SearchBudget, margin_value
 
 DECAY = 0.8  # how much a city one more tile away is worth, per tile
 HAND_WEIGHT = 0.8  # cards in hand will most likely be played later
@@ -98,6 +100,9 @@ class GreedyAI(AIPlayer):
 
     name = "greedy"
 
+    def __init__(self) -> None:
+        self.last_gains: list[tuple[float, Move]] = []  # the placements of the last choice, for rank()
+
     def choose(self, view: dict[str, Any], legal: list[Move], rng: random.Random) -> Move:
         first = legal[0]
         if len(legal) == 1:
@@ -116,6 +121,15 @@ class GreedyAI(AIPlayer):
         if isinstance(first, Exchange):
             return self._exchange(view, legal, reach)
         return self._place(view, legal, model, reach, rng)
+
+    def rank(self, view: dict[str, Any], legal: list[Move], rng: random.Random) -> list[Move]:
+        """Moves from best to worst for the hard level's shortlist: its choice, then placements by gain."""
+        self.last_gains = []
+        first = self.choose(view, legal, rng)
+        placements = [m for _, m in sorted(self.last_gains, key=lambda g: -g[0])]
+        rest = [m for m in legal if m != first and m not in placements]
+        rng.shuffle(rest)
+        return [first, *(m for m in placements if m != first), *rest]
 
     @staticmethod
     def _card_value(city: str, reach: dict[str, dict[str, float]]) -> float:
@@ -199,6 +213,7 @@ class GreedyAI(AIPlayer):
         reached_by_any = {c for rr in RAILROADS for c in model.connected[rr] if BOARD.cities[c].value}
         base = _worth(mine, reach) - _worth(rivals, reach)
         later_dt = self._later_double(view)
+        self.last_gains: list[tuple[float, Move]] = []
         best: Move | None = None
         best_gain = float("-inf")
         for move in legal:
@@ -223,6 +238,7 @@ class GreedyAI(AIPlayer):
             new_reach = dict(reach)
             new_reach[move.rr] = after.reach(move.rr)
             gain = money + _worth(mine, new_reach) - _worth(rivals, new_reach) - base + rng.random() * 1e-3
+            self.last_gains.append((gain, move))
             if gain > best_gain:
                 best, best_gain = move, gain
         if Pass() not in legal:
@@ -305,3 +321,27 @@ class GreedyAI(AIPlayer):
         else:
             lines[number - 1] = {"section": sid, "from": from_city, "toward": far, "tiles": index + 1}
         return after
+
+
+def estimate(state: GameState, seat: int) -> float:
+    """A cut-off rollout judged by money plus each played card at the railroads expected to reach it."""
+    assert isinstance(state, SantaFeState)
+    model = Model(state.view(None))
+    reach = {rr: model.reach(rr) for rr in RAILROADS}
+    scores = [
+        state.money[s] + _worth([(c, 1.0) for c in state.played[s]], reach) for s in range(state.num_seats)
+    ]
+    return margin_value(scores, seat, SCORE_SCALE)
+
+
+SCORE_SCALE = 15.0  # a typical winning margin in dollars
+
+
+def hard_ai() -> SearchAI:
+    """The hard level: greedy rollouts of about two rounds (a greedy decision costs ~1 ms), then `estimate`."""
+    return SearchAI(
+        GreedyAI,
+        SearchBudget(rollouts=32, candidates=5, horizon=32),
+        evaluate=estimate,
+        score_scale=SCORE_SCALE,
+    )

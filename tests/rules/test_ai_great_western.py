@@ -2,10 +2,15 @@
 
 from __future__ import annotations
 
+import random
+
+import pytest
+
 from rules.engine import ai_move, play_out
 from rules.great_western import DEFINITION
-from rules.great_western.ai import GreedyAI, _train_load, greedy_plan
+from rules.great_western.ai import SCORE_SCALE, GreedyAI, _train_load, greedy_plan
 from rules.great_western.moves import Bid
+from rules.search import SearchAI, SearchBudget
 
 # 3 players, seed 1, the previous greedy AI in every seat: t3 builds before t2, and Ann's t3 bid
 # takes Oxford, the city the old AI then bid 4 cubes on t2 for.
@@ -52,3 +57,20 @@ def test_no_long_bidding_wars_between_greedy_seats() -> None:
             bids = [int(text.split()[2]) for _, text in log if text.startswith("bid")]
             highest = max(highest, *bids)
     assert highest <= 9
+
+
+@pytest.mark.parametrize(("players", "seed", "moves"), [(2, 11, 0), (3, 12, 30), (4, 13, 80)])
+def test_only_the_dice_are_resampled(players: int, seed: int, moves: int) -> None:
+    """Nothing is secret but the future dice: a twin with another RNG gets the same world and moves."""
+    state = DEFINITION.new_game(players, {}, seed)
+    play_out(state, {s: GreedyAI() for s in range(players)}, max_moves=moves)
+    assert not state.is_over()
+    seat = min(state.to_act())
+    twin = state.copy()
+    twin.rng = random.Random(seed)
+    assert twin.to_json() != state.to_json() and twin.view(seat) == state.view(seat)
+    world = state.determinize(seat, random.Random(7))
+    assert world.view(seat) == state.view(seat) and world.to_json() != state.to_json()
+    assert twin.determinize(seat, random.Random(7)).to_json() == world.to_json()
+    small = SearchAI(GreedyAI, SearchBudget(rollouts=6, candidates=3), score_scale=SCORE_SCALE)
+    assert ai_move(twin, seat, small) == ai_move(state, seat, small)

@@ -5,10 +5,13 @@ from __future__ import annotations
 import random
 import re
 
+import pytest
+
 from rules.engine import ai_move, play_out
 from rules.off_the_rails import DEFINITION, board
-from rules.off_the_rails.ai import GreedyAI, Planner
-from rules.off_the_rails.state import OffTheRailsState
+from rules.off_the_rails.ai import SCORE_SCALE, GreedyAI, Planner, estimate
+from rules.off_the_rails.state import OffTheRailsState, split_options
+from rules.search import SearchAI, SearchBudget
 
 # 3 players, seed 7, the previous greedy AI in every seat, up to Bob's action phase in turn 26.
 SEED_7_TO_TURN_26 = (
@@ -132,3 +135,64 @@ def test_a_cart_next_to_a_rift_whose_colour_can_land_there_is_at_risk() -> None:
         )
     )
     assert planner.rift_risk(far) == 0.0
+
+
+def _twin(state: OffTheRailsState, rng: random.Random) -> OffTheRailsState:
+    """The same game for every seat: the next deposit card swaps with a face-down card of its colour
+    (in the chasm deck or out of the game), and a new RNG."""
+    twin = OffTheRailsState.from_json(state.to_json())
+    twin.rng = random.Random(rng.getrandbits(64))
+    index = next(i for i, c in enumerate(twin.deck) if c != board.COLLAPSE)
+    colour = board.CARDS[twin.deck[index]]["colour"]
+    for pile in (twin.unused_cards, twin.chasm_deck):
+        spare = next((i for i, c in enumerate(pile) if board.CARDS[c]["colour"] == colour), None)
+        if spare is not None:
+            twin.deck[index], pile[spare] = pile[spare], twin.deck[index]
+            break
+    twin.unused_cards.sort()
+    return twin
+
+
+def _position(players: int, seed: int, moves: int) -> OffTheRailsState:
+    state = DEFINITION.new_game(players, {}, seed)
+    assert isinstance(state, OffTheRailsState)
+    play_out(state, {s: GreedyAI() for s in range(players)}, max_moves=moves)
+    assert not state.is_over()
+    return state
+
+
+POSITIONS = [(2, 11, 0), (3, 12, 40), (4, 13, 90)]
+
+
+@pytest.mark.parametrize(("players", "seed", "moves"), POSITIONS)
+def test_determinize_keeps_the_view_and_ignores_secrets(players: int, seed: int, moves: int) -> None:
+    state = _position(players, seed, moves)
+    for seat in range(players):
+        world = state.determinize(seat, random.Random(7))
+        assert world.view(seat) == state.view(seat)
+        assert len(world.deck) == len(state.deck) and world.to_json() != state.to_json()
+        twin = _twin(state, random.Random(seed + seat))
+        assert twin.view(seat) == state.view(seat) and twin.to_json() != state.to_json()
+        assert twin.determinize(seat, random.Random(7)).to_json() == world.to_json()
+
+
+@pytest.mark.parametrize(("players", "seed", "moves"), POSITIONS)
+def test_twin_positions_give_the_same_choice(players: int, seed: int, moves: int) -> None:
+    state = _position(players, seed, moves)
+    seat = min(state.to_act())
+    twin = _twin(state, random.Random(seed))
+    assert ai_move(twin, seat, GreedyAI()) == ai_move(state, seat, GreedyAI())
+    small = SearchAI(GreedyAI, SearchBudget(rollouts=4, candidates=2, horizon=6), estimate, SCORE_SCALE)
+    assert ai_move(twin, seat, small) == ai_move(state, seat, small)
+
+
+def test_a_split_hand_stays_secret_from_the_picker() -> None:
+    state = _first_decision("pick")
+    picker = min(state.to_act())
+    collision = state.flow["collision"]
+    worlds = {tuple(state.determinize(picker, random.Random(n)).flow["collision"]["left"]) for n in range(20)}
+    hit = state.carts[collision["hit_seat"]][collision["hit_cart"]]
+    if collision["hit_seat"] != picker and len(split_options(hit.load)) > 1:
+        assert len(worlds) > 1
+    else:
+        assert worlds == {tuple(collision["left"])}

@@ -2,15 +2,17 @@
 
 from __future__ import annotations
 
+import random
 from collections import Counter
 
 import pytest
 
 from rules.engine import ai_move, play_out
 from rules.santa_fe import DEFINITION
-from rules.santa_fe.ai import GreedyAI
+from rules.santa_fe.ai import SCORE_SCALE, GreedyAI, estimate
 from rules.santa_fe.moves import Lay
 from rules.santa_fe.state import SantaFeState
+from rules.search import SearchAI, SearchBudget
 
 
 def _all_greedy(
@@ -67,3 +69,55 @@ def test_basic_game_does_not_leave_bonuses_for_the_next_seat() -> None:
             assert result is not None
             total += sum(r.score for r in result.seats)
     assert gifted / total < 0.08, (gifted, total)
+
+
+def _twin(state: SantaFeState, seat: int, rng: random.Random) -> SantaFeState:
+    """The same game from `seat`'s chair: another hand trades a card with the deck, deck reversed, new RNG."""
+    twin = SantaFeState.from_json(state.to_json())
+    twin.rng = random.Random(rng.getrandbits(64))
+    other = next(s for s in range(state.num_seats) if s != seat and twin.cities[s])
+    swap = next(i for i, c in enumerate(twin.deck) if c not in twin.cities[other])
+    twin.cities[other][0], twin.deck[swap] = twin.deck[swap], twin.cities[other][0]
+    twin.cities[other].sort()
+    if twin.phase == "choose" and twin.chosen[other]:
+        twin.choice[other] = str(twin.plays(other)[-1])  # a secret choice, not yet revealed
+    twin.deck.reverse()
+    return twin
+
+
+def _position(players: int, options: dict[str, bool], seed: int, moves: int) -> SantaFeState:
+    state = DEFINITION.new_game(players, options, seed)
+    assert isinstance(state, SantaFeState)
+    play_out(state, {s: GreedyAI() for s in range(players)}, max_moves=moves)
+    assert not state.is_over()
+    return state
+
+
+POSITIONS = [(2, {}, 11, 3), (3, {"advanced": True}, 12, 60), (4, {}, 13, 150)]
+
+
+@pytest.mark.parametrize(("players", "options", "seed", "moves"), POSITIONS)
+def test_determinize_keeps_the_view_and_ignores_secrets(
+    players: int, options: dict[str, bool], seed: int, moves: int
+) -> None:
+    state = _position(players, options, seed, moves)
+    for seat in range(players):
+        world = state.determinize(seat, random.Random(7))
+        assert world.view(seat) == state.view(seat)
+        assert sorted(world.deck) != sorted(state.deck) or world.deck != state.deck
+        twin = _twin(state, seat, random.Random(seed + seat))
+        assert twin.view(seat) == state.view(seat) and twin.to_json() != state.to_json()
+        assert twin.determinize(seat, random.Random(7)).to_json() == world.to_json()
+        world.legal_moves(min(world.to_act()))
+
+
+@pytest.mark.parametrize(("players", "options", "seed", "moves"), POSITIONS)
+def test_twin_positions_give_the_same_choice(
+    players: int, options: dict[str, bool], seed: int, moves: int
+) -> None:
+    state = _position(players, options, seed, moves)
+    seat = min(state.to_act())
+    twin = _twin(state, seat, random.Random(seed))
+    assert ai_move(twin, seat, GreedyAI()) == ai_move(state, seat, GreedyAI())
+    small = SearchAI(GreedyAI, SearchBudget(rollouts=6, candidates=3, horizon=12), estimate, SCORE_SCALE)
+    assert ai_move(twin, seat, small) == ai_move(state, seat, small)
