@@ -196,8 +196,12 @@ class GreedyAI(AIPlayer):
             profile[row["colour"]] += 2 + row["coloured"]
         for colour in COLOURS:
             profile[colour] += view["hand"].get(colour, 0) / 2
-        for colour, count in _open_needs(view).items():
+        # Cards on our track stack make a colour cheap for new tickets too, so it stays in the profile.
+        for colour, count in _needs(view["tickets"]).items():
             profile[colour] += count
+        for colour, count in _track(view).items():
+            if colour in profile:
+                profile[colour] += count / 2
         return profile
 
     @staticmethod
