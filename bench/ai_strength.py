@@ -7,7 +7,8 @@ Matchups: `hard-normal` seats one hard AI among normals, `normal-frozen` one nor
 frozen from main before issue 15 (bench/frozen_ai). The tested AI's seat rotates with the game number so
 every seat is played equally. A win counts 1, a shared first place 1/winners. The margin printed is the
 95% half-width (1.96 standard errors): ±5% needs about 385 games at a 50% share, 280 at 25%.
-Time per decision is measured around the tested AI's own decisions only (one process per core).
+Time per decision is the CPU time (time.process_time) of the tested AI's own decisions: what one core
+spends, whatever else shares the machine.
 """
 
 from __future__ import annotations
@@ -55,10 +56,10 @@ def play_one(job: tuple[str, str, int, int, int]) -> tuple[float, list[float]]:
         if not acting:
             break
         actor = min(acting)
-        started = time.perf_counter()
+        started = time.process_time()
         move = ai_move(state, actor, brains[actor])
         if actor == seat:
-            times.append(time.perf_counter() - started)
+            times.append(time.process_time() - started)
         state.apply(actor, move)
     result = state.result()
     if result is None:
