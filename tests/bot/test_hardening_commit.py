@@ -275,7 +275,7 @@ async def test_santa_fe_an_ai_failing_beside_a_human_leaves_the_game_as_stored(d
     info = await tables.create("santa_fe", guild_id=9, channel_id=11, user_id=ANN, user_name="Ann",
                                seat_order="join", seed=5)
     game_id = info.row.id
-    await tables.add_ai(game_id, ANN, "random")
+    await tables.add_ai(game_id, ANN, "easy")
     await tables.start(game_id, ANN)
     rng = random.Random(5)
 
