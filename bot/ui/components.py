@@ -121,7 +121,7 @@ class PickSelect(discord.ui.DynamicItem[discord.ui.Select], template=rf"jn:pick:
         select = discord.ui.Select(custom_id=f"jn:pick:{game_id}:{token}", options=options or
                                    [discord.SelectOption(label="-", value="-")],
                                    placeholder="Choose a move" if menu is None or menu.prefix == ""
-                                   else f"Moves starting '{menu.prefix.strip()}'")
+                                   else f"Moves starting '{menu.prefix.rstrip('#').strip()}'")
         super().__init__(select)
         self.game_id, self.token = game_id, token
 
