@@ -773,18 +773,24 @@ class Tables:
         if user_id in row.dm_closed_told:
             return False
         await self.store.set_game_fields(game_id, dm_closed_told=row.dm_closed_told | {user_id})
-        if game_id in self._live:
-            self._live[game_id].row = await self._row(game_id)
+        await self._refresh_row(game_id)
         return True
 
     async def set_message(self, game_id: int, **ids: int | None) -> None:
         if ids.get("board_message_id") is not None:
             ids = {**ids, "board_posted_at": self.now()}  # a board older than an hour is reposted, not edited
         await self.store.set_game_fields(game_id, **ids)
-        if game_id in self._live:
-            self._live[game_id].row = await self._row(game_id)
+        await self._refresh_row(game_id)
 
     # ------------------------------------------------------------------ internals
+
+    async def _refresh_row(self, game_id: int) -> None:
+        """Give the live copy (if any) the stored row. Read first: a batch failing meanwhile may
+        drop the copy while the row is read (then the next load reads the row anyway)."""
+        row = await self._row(game_id)
+        live = self._live.get(game_id)
+        if live is not None:
+            live.row = row
 
     async def _run_ai(
         self,

@@ -236,3 +236,81 @@ async def test_a_second_service_on_the_same_file_cannot_apply_an_interaction_aga
     finally:
         await first.close()
         await second.close()
+
+
+@pytest.mark.parametrize("kind", ["ai_think", "ai_apply"])
+async def test_santa_fe_an_ai_failing_beside_a_human_leaves_the_game_as_stored(db_path, monkeypatch, kind):
+    """The issue's case on a real engine: Santa Fe's simultaneous steps await the AI and the human
+    together; an AI failing there (thinking, or half way through its move) must not leave the
+    human's move applied in memory only. Then a restart loads the game."""
+    from rules.registry import GAMES as REAL
+
+    definition = REAL["santa_fe"]
+    state_class = type(definition.new_game(2, definition.resolve_options({}), 1))
+    real_apply, real_ai = state_class._apply, tables_module.ai_move
+    armed = {"on": False, "fired": 0, "together": 0}
+
+    def fire(awaited: frozenset[int]) -> None:
+        armed["on"] = False
+        armed["fired"] += 1
+        armed["together"] += awaited == {0, 1}  # the AI broke while the human was awaited too
+        raise RuntimeError("the AI broke")
+
+    def ai(state, seat, player):
+        if armed["on"] and kind == "ai_think":
+            fire(state.to_act())
+        return real_ai(state, seat, player)
+
+    def apply(state, seat, move):
+        awaited = state.to_act()
+        events = real_apply(state, seat, move)
+        if armed["on"] and kind == "ai_apply" and seat == 1:
+            fire(awaited)
+        return events
+
+    monkeypatch.setattr(tables_module, "ai_move", ai)
+    monkeypatch.setattr(state_class, "_apply", apply)
+    store = await Store.open(db_path)
+    tables = Tables(store, games=REAL)
+    info = await tables.create("santa_fe", guild_id=9, channel_id=11, user_id=ANN, user_name="Ann",
+                               seat_order="join", seed=5)
+    game_id = info.row.id
+    await tables.add_ai(game_id, ANN, "random")
+    await tables.start(game_id, ANN)
+    rng = random.Random(5)
+
+    async def check() -> None:
+        n, data = await store.snapshot(game_id)
+        moves = await store.moves(game_id)
+        seats = await store.seats(game_id)
+        logged = replay(definition, 2, info.row.options, info.row.seed, [(m.seat, m.notation) for m in moves])
+        assert n == len(moves) and logged.to_json() == data
+        assert (await tables.public_view(game_id))[0] == logged.view(None)
+        assert (await tables.private_view(game_id, ANN))[1] == logged.view(0)
+        assert (await tables.info(game_id)).to_act == tuple(sorted(logged.to_act())) and len(seats) == 2
+
+    for _ in range(60):
+        current = await tables.info(game_id)
+        if current.row.status != "running":
+            break
+        _, token, legal = await tables.legal_moves(game_id, ANN)
+        move = rng.choice(legal)
+        armed["on"], fired = True, armed["fired"]
+        try:
+            await tables.play(game_id, ANN, move, token=token)
+        except Refused as refused:
+            assert refused.reason == MOVE_FAILED
+        armed["on"] = False
+        await check()
+        if armed["fired"] > fired:
+            _, token, _ = await tables.legal_moves(game_id, ANN)
+            await tables.play(game_id, ANN, move, token=token)
+            await check()
+    assert armed["fired"] >= 5 and armed["together"] >= 1
+    await store.close()
+
+    store = await Store.open(db_path)
+    tables = Tables(store, games=REAL)
+    await tables.load()
+    await check()
+    await store.close()

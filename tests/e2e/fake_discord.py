@@ -861,7 +861,7 @@ class FakeDiscord:
             )
         task = asyncio.create_task(bot.start(TOKEN), name=f"fake-discord-bot-{id(bot)}")
         self._bots[bot] = task
-        ready = asyncio.create_task(bot.wait_until_ready())
+        ready = asyncio.create_task(self._ready(bot))
         done, _ = await asyncio.wait({task, ready}, timeout=timeout, return_when=asyncio.FIRST_COMPLETED)
         if ready not in done:
             ready.cancel()
@@ -871,6 +871,14 @@ class FakeDiscord:
                 raise AssertionError("bot.start() returned before the bot was ready")
             raise AssertionError(f"bot not ready after {timeout}s")
         return bot
+
+    @staticmethod
+    async def _ready(bot: discord.Client) -> None:
+        # wait_until_ready() raises until login() has set the client up, and a bot may do its own
+        # async work first (open its database): wait for that, then for READY.
+        while not isinstance(getattr(bot, "_ready", None), asyncio.Event):
+            await asyncio.sleep(0.01)
+        await bot.wait_until_ready()
 
     async def drain(self, timeout: float = 10.0) -> None:
         """Wait until discord.py has no interaction or event handler task running.

@@ -23,15 +23,18 @@ ROOT = Path(__file__).resolve().parents[2]
 ENV = {**os.environ, "PYTHONPATH": str(ROOT)}
 
 # A process that opens the store, says so, and holds it (what a running bot does with its lock).
+# `at`: when to open (epoch seconds), so that two holders start at the same instant.
 HOLDER = textwrap.dedent("""
-    import asyncio, sys
-    from bot.store import Store, StoreOpenError
+    import asyncio, sys, time
+    from bot.store import Store
 
     async def main():
+        time.sleep(max(0.0, float(sys.argv[3]) - time.time()))
         try:
             store = await Store.open(sys.argv[1])
-        except StoreOpenError as error:
-            print("refused:", error, flush=True)
+        except Exception as error:
+            said = "refused" if type(error).__name__ == "StoreOpenError" else "crashed"
+            print(f"{said}: {type(error).__name__}: {error}", flush=True)
             return
         print("open", flush=True)
         await asyncio.sleep(float(sys.argv[2]))
@@ -41,9 +44,9 @@ HOLDER = textwrap.dedent("""
 """)
 
 
-def holder(db: str, seconds: float) -> subprocess.Popen:
-    return subprocess.Popen([sys.executable, "-c", HOLDER, db, str(seconds)], env=ENV, stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True)
+def holder(db: str, seconds: float, at: float = 0.0) -> subprocess.Popen:
+    return subprocess.Popen([sys.executable, "-c", HOLDER, db, str(seconds), str(at)], env=ENV,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
 
 
 async def test_a_second_bot_on_the_same_database_refuses_to_start(fake_discord, tmp_path):
@@ -89,7 +92,8 @@ async def test_a_killed_instance_leaves_no_stale_lock(tmp_path):
 
 async def test_two_first_starts_on_a_new_file_neither_hang_nor_crash(tmp_path):
     db = str(tmp_path / "fresh.db")
-    processes = [holder(db, 1.0) for _ in range(2)]
+    at = time.time() + 3  # both interpreters are up by then, even on a busy machine
+    processes = [holder(db, 1.0, at) for _ in range(2)]
     outputs = []
     try:
         for process in processes:
