@@ -20,6 +20,7 @@ from bot.store import Store
 from bot.tables import Tables
 from bot.ui.clock import CLOCK_ITEMS
 from bot.ui.components import DYNAMIC_ITEMS, INVALID_BUTTON, RESTARTING
+from bot.ui.listing import LIST_ITEMS
 from rules.engine import GameDefinition
 
 log = logging.getLogger("bot.app")
@@ -135,7 +136,7 @@ class JunctionBot(commands.Bot):
         # Japanese descriptions for commands, options and choices (bot/i18n.py), sent with the sync.
         await self.tree.set_translator(i18n.Translator())
         # One registration per component kind re-attaches every game's buttons after a restart.
-        self.add_dynamic_items(*DYNAMIC_ITEMS, *CLOCK_ITEMS)
+        self.add_dynamic_items(*DYNAMIC_ITEMS, *CLOCK_ITEMS, *LIST_ITEMS)
         if self.dev_guild:
             guild = discord.Object(self.dev_guild)
             self.tree.copy_global_to(guild=guild)
@@ -182,7 +183,8 @@ class JunctionBot(commands.Bot):
             return
         custom_id = str((interaction.data or {}).get("custom_id", ""))
         if not custom_id.startswith("jn:") or any(
-                item.__discord_ui_compiled_template__.fullmatch(custom_id) for item in (*DYNAMIC_ITEMS, *CLOCK_ITEMS)):
+                item.__discord_ui_compiled_template__.fullmatch(custom_id)
+                for item in (*DYNAMIC_ITEMS, *CLOCK_ITEMS, *LIST_ITEMS)):
             return
         log.info("refused component id %r from user %s", custom_id[:100], interaction.user.id)
         try:

@@ -131,6 +131,7 @@ JA: dict[str, str] = {
     "Lobby for {title} opened in {where} (game #{id}).": "{where} で {title} の募集を始めました（ゲーム #{id}）。",
     "Your hand in **{title}** (game #{id}).": "**{title}**（ゲーム #{id}）のあなたの手札。",
     "{n} moves:": "{n} 手：",
+    "{n} move:": "{n} 手：",
     "No moves yet.": "まだ手はありません。",
     "Your move in **{title}** (game #{id}): {n} to choose from.": "**{title}**（ゲーム #{id}）のあなたの手番：候補 {n} 手。",
     "Page {page} of {pages}.": "{page} / {pages} ページ。",
@@ -284,11 +285,13 @@ JA: dict[str, str] = {
         "プレイヤーがいなくなりました。その時点の順位でゲームを終了します。",
     "(a hidden decision)": "（非公開の選択）",
     "… {n} earlier moves": "… それ以前の {n} 手",
+    "… {n} earlier move": "… それ以前の {n} 手",
     "{n}. {who}: {said}": "{n}. {who}：{said}",
     "{who}: `{move}` — {said}": "{who}：`{move}` — {said}",
     "{who}: `{move}`": "{who}：`{move}`",
     "{who} — {said}": "{who}：{said}",
     "The board before and after the last {n} moves, left to right": "直近 {n} 手の前後の盤面（左から右へ）",
+    "The board before and after the last move, left to right": "直前の手の前後の盤面（左から右へ）",
     "Game #{id}: {hours} h per turn; on timeout {action}; after {n} timeouts in a row the AI takes the seat; "
     "vacation up to {vacation} h per player.":
         "ゲーム #{id}：1 手番 {hours} 時間。時間切れのときは{action}。{n} 回連続で時間切れになると AI が席を引き継ぎます。"
@@ -331,6 +334,7 @@ JA: dict[str, str] = {
     "Final standings:": "最終順位：",
     "Moves ({n}):": "手順（{n} 手）：",
     "{key} (revealed): {value}": "{key}（公開）：{value}",
+    "**At the end:**": "**終了時：**",
     "(none)": "（なし）",
     # ---- /rules option lines (the descriptions come from the games' catalogs)
     "`{key}` ({kind}, default {default}): {description}": "`{key}`（{kind}、既定 {default}）：{description}",
@@ -348,6 +352,7 @@ JA: dict[str, str] = {
     "Choose a move": "手を選んでください",
     "Moves starting '{prefix}'": "'{prefix}' で始まる手",
     "{n} moves": "{n} 手",
+    "{n} move": "{n} 手",
     "◀ Previous": "◀ 前へ",
     "Next ▶": "次へ ▶",
     "All moves": "すべての手",

@@ -237,13 +237,18 @@ def result_lines(result: Result | Mapping[str, Any], names: list[str],
                  word: Callable[[str], str] = str) -> list[str]:
     """Final standings in words, with each seat's breakdown (`word` translates a category's name)."""
     data = result.to_json() if isinstance(result, Result) else result
+    labels = data.get("labels") or {}  # the engine's words for its keys (older stored results have none)
+
+    def label(key: str) -> str:
+        return word(labels.get(key, key))
+
     lines = []
     for line in data["seats"]:
-        parts = ", ".join(f"{word(k)} {v}" for k, v in line.get("breakdown", {}).items())
+        parts = ", ".join(f"{label(k)} {v}" for k, v in line.get("breakdown", {}).items())
         name = name_seats(seat_token(line["seat"]), names)
         lines.append(f"{line['rank']}. {name}: {line['score']}" + (f" ({parts})" if parts else ""))
     if data.get("ended_by"):
-        lines.append(name_seats(data["ended_by"], names))
+        lines.append(name_seats(label(data["ended_by"]), names))
     return lines
 
 
@@ -1429,5 +1434,6 @@ class Tables:
             if index in keep:
                 views.append(state.view(None))
         if len(lines) > max_lines:
-            lines = [f"… {len(lines) - max_lines + 1} earlier moves", *lines[-(max_lines - 1):]]
+            earlier = len(lines) - max_lines + 1
+            lines = [f"… {earlier} earlier {'move' if earlier == 1 else 'moves'}", *lines[-(max_lines - 1):]]
         return SinceReport(seat, tuple(lines), tuple(views), tuple(names), len(later))

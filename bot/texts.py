@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
+from typing import Any
 
 from bot.store import SeatRow
 from bot.tables import TableInfo
@@ -125,27 +126,42 @@ def clip(text: str, limit: int = MAX_CONTENT) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
-def _detail(value: object) -> str:
-    """A result detail (any JSON value) in words: lists comma separated, mappings as key value."""
+def label(result: Mapping[str, Any] | None, key: str) -> str:
+    """A result key (breakdown category, detail, how the game ended) in the engine's player words."""
+    return ((result or {}).get("labels") or {}).get(key, key)
+
+
+def _detail(value: object, name: Callable[[str], str] = str) -> str:
+    """A result detail (any JSON value) in words: lists comma separated, a pair as `city 7`, mappings
+    as `key value`; `name` gives each word its label."""
     if isinstance(value, dict):
-        return "; ".join(f"{k}: {_detail(v)}" for k, v in value.items())
+        return ", ".join(f"{name(str(k))} {_detail(v, name)}" for k, v in value.items())
     if isinstance(value, list | tuple):
-        return ", ".join(_detail(v) for v in value) or "none"
-    return str(value)
+        if len(value) == 2 and isinstance(value[0], str) and not isinstance(value[1], str | list | dict):
+            return f"{name(value[0])} {value[1]}"
+        return ", ".join(_detail(v, name) for v in value) or name("none")
+    return name(value) if isinstance(value, str) else str(value)
 
 
 def revealed_lines(result: dict | None, names: list[str], width: int = 180,
                    word: Callable[[str], str] = str) -> list[str]:
-    """What each seat's result details reveal (tickets, cards...), one short line per seat; [] if none.
+    """What each seat's result details show (tickets, cards...), one short line per seat; [] if none.
 
-    `word` translates a detail's name (the bot passes the reader's language)."""
+    Headed "Revealed:" only when the engine says they were secret. `word` translates English words
+    (the bot passes the reader's language); keys become the engine's labels first."""
+    def name(key: str) -> str:
+        return word(label(result, key))
+
     lines = []
     for line in (result or {}).get("seats", []):
         details = line.get("details") or {}
         if details:
-            name = name_seats(seat_token(line["seat"]), names)
-            lines.append(clip(f"{name}: " + "; ".join(f"{word(k)} {_detail(v)}" for k, v in details.items()), width))
-    return ["**Revealed:**", *lines] if lines else []
+            seat = name_seats(seat_token(line["seat"]), names)
+            lines.append(clip(f"{seat}: " + "; ".join(f"{name(k)}: {_detail(v, name)}" for k, v in details.items()),
+                              width))
+    if not lines:
+        return []
+    return ["**Revealed:**" if (result or {}).get("details_secret", True) else "**At the end:**", *lines]
 
 
 def final_report(info: TableInfo, names: list[str], log_lines: list[str], word: Callable[[str], str] = str) -> str:
@@ -154,12 +170,18 @@ def final_report(info: TableInfo, names: list[str], log_lines: list[str], word: 
     out = [f"{d.title} · game #{row.id}", f"Options: {options_line(d, row.options) or '(none)'}",
            "Seats: " + ", ".join(f"{i + 1}. {n}" for i, n in enumerate(names)), "", "Final standings:"]
     result = row.result or {}
+
+    def name(key: str) -> str:
+        return word(label(result, key))
+
+    shown = "{key} (revealed): {value}" if result.get("details_secret", True) else "{key}: {value}"
     for line in result.get("seats", []):
-        name = name_seats(seat_token(line["seat"]), names)
-        out.append(f"{line['rank']}. {name}: {line['score']}")
-        out += [f"     {word(category)}: {points}" for category, points in line.get("breakdown", {}).items()]
-        out += [f"     {word(key)} (revealed): {_detail(value)}" for key, value in (line.get("details") or {}).items()]
+        seat = name_seats(seat_token(line["seat"]), names)
+        out.append(f"{line['rank']}. {seat}: {line['score']}")
+        out += [f"     {name(category)}: {points}" for category, points in line.get("breakdown", {}).items()]
+        out += ["     " + shown.format(key=name(key), value=_detail(value, name))
+                for key, value in (line.get("details") or {}).items()]
     if result.get("ended_by"):
-        out.append(name_seats(result["ended_by"], names))
+        out.append(name_seats(name(result["ended_by"]), names))
     out += ["", f"Moves ({len(log_lines)}):", *log_lines]
     return "\n".join(out) + "\n"

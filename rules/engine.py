@@ -59,6 +59,11 @@ def read_number(word: str) -> int | None:
 _SEAT_TOKEN = re.compile(r"\{s(\d+)\}")
 
 
+def plural(count: int, noun: str, nouns: str | None = None) -> str:
+    """`1 action`, `4 actions`: a count with the noun that agrees with it (`nouns` for irregular ones)."""
+    return f"{count} {noun if count == 1 else nouns or noun + 's'}"
+
+
 def seat_token(seat: int) -> str:
     """How engine texts name a seat; the bot swaps in the player's name with `name_seats`."""
     return f"{{s{seat}}}"
@@ -293,9 +298,15 @@ class Result:
 
     seats: tuple[SeatResult, ...]
     ended_by: str = ""
+    # The player's words for each breakdown category and detail key (the keys stay stable for code,
+    # renderers and stored games; a post shows the words, translated like any other English text).
+    labels: Mapping[str, str] = field(default_factory=dict)
+    # False when the details were public all along (the bot then does not call them "revealed").
+    details_secret: bool = True
 
     def to_json(self) -> dict[str, Any]:
-        return {"seats": [s.to_json() for s in self.seats], "ended_by": self.ended_by}
+        return {"seats": [s.to_json() for s in self.seats], "ended_by": self.ended_by,
+                "labels": dict(self.labels), "details_secret": self.details_secret}
 
     def score_of(self, seat: int) -> int:
         return next(s.score for s in self.seats if s.seat == seat)

@@ -24,12 +24,13 @@ from bot import i18n
 from bot.cogs import CommandCog
 from bot.cogs.games import GamesCog
 from bot.tables import Outcome, Refused, TableInfo, Tables
+from bot.ui.listing import Listing, page_buttons, page_text, paginate
 
 if TYPE_CHECKING:
     from bot.app import JunctionBot
 
 MAX_TURN_HOURS = 24 * 30
-MAX_LISTED = 20
+MAX_LISTED = 200  # games read for one listing; they are shown in pages of whole lines
 THREAD_MODES = {"always": "always in a thread", "never": "never in a thread", "choice": "the player chooses"}
 TIMEOUT_NAMES = {"ai": "the AI plays the turn", "skip": "the turn is skipped", "end": "the game ends"}
 LANGUAGES = {"ja": "Japanese", "en": "English", "auto": "the server's Discord language"}
@@ -329,42 +330,67 @@ class AdminCog(CommandCog):
         @app_commands.command(name="list", description=_("This server's running games and lobbies, whose turn and "
                                                            "since when"))
         async def list_games(interaction: discord.Interaction) -> None:
-            locale = interaction.locale
-            rows = await tables.store.games_in_guild(interaction.guild_id, "lobby", "running", limit=MAX_LISTED)
-            if not rows:
-                await cog._reply(interaction, i18n.t(locale, "No running games or lobbies on this server."))
-                return
-            lines = [i18n.t(locale, "**Games on this server**")]
-            for row in rows:
-                info = await tables.info(row.id)
-                since = row.board_posted_at or row.updated_at
-                message = row.board_message_id or row.lobby_message_id
-                lines.append(f"• [#{row.id} {info.definition.title}]({jump_url(row.guild_id, row.place_id, message)})"
-                             f" · {cog._turn_words(locale, info)} · "
-                             + i18n.t(locale, "since {when}", when=f"<t:{int(since)}:R>"))
-            await cog._reply(interaction, "\n".join(lines))
+            await cog.show_list(interaction, "guild")
 
         @app_commands.command(name="mygames", description=_("Your games on every server, and whose turn it is"))
         async def mygames(interaction: discord.Interaction) -> None:
-            locale = interaction.locale
-            rows = await tables.store.games_of_user(interaction.user.id, "lobby", "running")
-            if not rows:
-                await cog._reply(interaction, i18n.t(locale, "You have no running games or lobbies."))
-                return
-            lines = [i18n.t(locale, "**Your games**")]
-            for row in rows[:MAX_LISTED]:
-                info = await tables.info(row.id)
-                message = row.board_message_id or row.lobby_message_id
-                line = (f"• [#{row.id} {info.definition.title}]({jump_url(row.guild_id, row.place_id, message)})"
-                        f" · {cog._turn_words(locale, info, interaction.user.id)}")
-                mine = info.seat_of(interaction.user.id)
-                deadline = info.deadlines.get(mine) if getattr(info, "deadlines", None) and mine is not None else None
-                if deadline and mine in info.to_act:
-                    line += " · " + i18n.localize(locale, f"⏰ Time runs out <t:{int(deadline)}:R>.")
-                lines.append(line)
-            await cog._reply(interaction, "\n".join(lines))
+            await cog.show_list(interaction, "mine")
 
         return [admin, mygames], list_games
+
+    async def list_lines(self, interaction: discord.Interaction, listing: Listing) -> tuple[str, list[str]]:
+        """(head, one line per game) of /game list (this server) or /mygames (the user's); no lines: none."""
+        locale, tables = interaction.locale, self.tables
+        if listing == "guild":
+            rows = await tables.store.games_in_guild(interaction.guild_id, "lobby", "running", limit=MAX_LISTED)
+            head = i18n.t(locale, "**Games on this server**")
+        else:
+            rows = (await tables.store.games_of_user(interaction.user.id, "lobby", "running"))[:MAX_LISTED]
+            head = i18n.t(locale, "**Your games**")
+        lines = []
+        for row in rows:
+            info = await tables.info(row.id)
+            message = row.board_message_id or row.lobby_message_id
+            link = f"• [#{row.id} {info.definition.title}]({jump_url(row.guild_id, row.place_id, message)})"
+            if listing == "guild":
+                since = row.board_posted_at or row.updated_at
+                lines.append(f"{link} · {self._turn_words(locale, info)} · "
+                             + i18n.t(locale, "since {when}", when=f"<t:{int(since)}:R>"))
+                continue
+            line = f"{link} · {self._turn_words(locale, info, interaction.user.id)}"
+            mine = info.seat_of(interaction.user.id)
+            deadline = info.deadlines.get(mine) if getattr(info, "deadlines", None) and mine is not None else None
+            if deadline and mine in info.to_act:
+                line += " · " + i18n.localize(locale, f"⏰ Time runs out <t:{int(deadline)}:R>.")
+            lines.append(line)
+        return head, lines
+
+    async def show_list(self, interaction: discord.Interaction, listing: Listing) -> None:
+        """The first page of a listing, with ◀ ▶ when it needs more than one."""
+        head, lines = await self.list_lines(interaction, listing)
+        if not lines:
+            empty = ("No running games or lobbies on this server." if listing == "guild"
+                     else "You have no running games or lobbies.")
+            await GamesCog._reply(interaction, i18n.t(interaction.locale, empty))
+            return
+        pages = paginate(head, lines)
+        text, _ = page_text(head, pages, 0)
+        view = page_buttons(listing, 0, len(pages))
+        await GamesCog._reply(interaction, text, **({"view": view} if view else {}))
+
+    async def turn_list_page(self, interaction: discord.Interaction, listing: Listing, page: int) -> None:
+        """◀ ▶ under a listing: the listing read again, the asked page shown in place of the old one."""
+        if listing == "guild" and interaction.guild_id is None:
+            await GamesCog._reply(interaction, i18n.t(interaction.locale, "No running games or lobbies on this server."))
+            return
+        head, lines = await self.list_lines(interaction, listing)
+        pages = paginate(head, lines)
+        text, page = page_text(head, pages, page)
+        view = page_buttons(listing, page, len(pages))
+        if view is not None:
+            i18n.localize_view(view, interaction.locale)
+        await interaction.response.edit_message(content=i18n.localize(interaction.locale, text), view=view,
+                                                allowed_mentions=discord.AllowedMentions.none())
 
     def settings_lines(self, locale: Any, settings: dict[str, Any]) -> list[str]:
         channels = settings.get("game_channels") or []

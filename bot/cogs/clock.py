@@ -113,7 +113,8 @@ class ClockCog(CommandCog):
             boards = [await self.bot.renderer.board(view, list(report.names), i18n.lang(locale))
                       for view in report.views]
             data = await self.bot.renderer.call(replay.strip, boards) if len(boards) > 1 else boards[0]
-            alt = i18n.t(locale, "The board before and after the last {n} moves, left to right", n=report.moves)
+            alt = i18n.t(locale, "The board before and after the last move, left to right" if report.moves == 1
+                         else "The board before and after the last {n} moves, left to right", n=report.moves)
             return lines, discord.File(io.BytesIO(data), filename="since.png", description=alt)
         except Exception:
             log.exception("rendering the since-your-turn strip of game %s failed", info.row.id)

@@ -263,7 +263,8 @@ class GamesCog(CommandCog):
 
         if result is not None and info.row.result:  # the standings again, their categories translated
             seats = info.row.result["seats"]
-            result = result_lines({"seats": seats}, info.names, word) + result[len(seats):]
+            labels = info.row.result.get("labels") or {}
+            result = result_lines({"seats": seats, "labels": labels}, info.names, word) + result[len(seats):]
         # A long backlog (many moves owed at once) goes out in several posts, oldest lines first,
         # never cut: the board post keeps the newest lines that fit beside its header and standings.
         *earlier, lines = split_backlog(lines, BACKLOG_CHUNK,
@@ -721,7 +722,7 @@ class GamesCog(CommandCog):
             if len(text) <= texts.MAX_CONTENT - 10:
                 await cog._reply(interaction, f"```\n{text}\n```" if lines else text)
             else:
-                await cog._reply(interaction, f"{len(lines)} moves:",
+                await cog._reply(interaction, f"{len(lines)} {'move' if len(lines) == 1 else 'moves'}:",
                                  file=discord.File(io.BytesIO(text.encode()), filename=f"game-{game_id}-log.txt"))
 
         @app_commands.command(name="play", description="Make your move (start typing to see your legal moves)")

@@ -117,11 +117,11 @@ class PickSelect(discord.ui.DynamicItem[discord.ui.Select], template=rf"jn:pick:
             value = ("m:" if choice.is_move else "g:") + choice.value
             options.append(discord.SelectOption(
                 label=choice.label[:100], value=value[:100],
-                description=None if choice.is_move else f"{choice.count} moves"))
+                description=None if choice.is_move else f"{choice.count} {'move' if choice.count == 1 else 'moves'}"))
         select = discord.ui.Select(custom_id=f"jn:pick:{game_id}:{token}", options=options or
                                    [discord.SelectOption(label="-", value="-")],
                                    placeholder="Choose a move" if menu is None or menu.prefix == ""
-                                   else f"Moves starting '{menu.prefix.strip()}'")
+                                   else f"Moves starting '{menu.prefix.rstrip('#').strip()}'")
         super().__init__(select)
         self.game_id, self.token = game_id, token
 

@@ -2,13 +2,15 @@
 
 Pure functions, no discord: the picker groups moves by their next word (`lay …`, `vex …`, `end`),
 and where one word leaves too many groups (e.g. `start paris`, `start g13`, … 210 moves) by the
-next character, going deeper until a group fits; pages of 25 are the last resort. With the
+next character, board squares apart from city names, going deeper until a group fits; pages of 25
+are the last resort. Numbers sort by value. With the
 prefix the player has chosen so far, the same list always gives the same menu, so the prefix is
 all a custom_id needs to carry.
 """
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 PAGE_SIZE = 25  # Discord's limit of options per select
@@ -33,12 +35,52 @@ class Menu:
     total: int  # moves under the prefix
 
 
+SQUARES = "#"  # ends a group prefix that holds board squares only (`start g#`: g1, g3 … g29, no city)
+_SQUARE = re.compile(r"[a-z]+\d+")  # a board square's id: row letters then a number (`g13`, `b18`)
+
+
+def natural(text: str) -> tuple:
+    """Sort key reading numbers by value: `d2` before `d10`, `t2 3` before `t2 10`."""
+    return tuple((0, int(part)) if part.isdigit() else (1, part) for part in re.split(r"(\d+)", text) if part)
+
+
+def _split(prefix: str) -> tuple[str, bool]:
+    """(text the moves start with, whether the word it ends in must be a square)."""
+    return (prefix[:-1], True) if prefix.endswith(SQUARES) else (prefix, False)
+
+
+def _word_at(move: str, position: int) -> str:
+    """The whole word of `move` that covers `position` ('' at a space or the end)."""
+    if position >= len(move) or move[position] == " ":
+        return ""
+    start = move.rfind(" ", 0, position) + 1
+    end = move.find(" ", position)
+    return move[start: None if end < 0 else end]
+
+
+def under(move: str, prefix: str) -> bool:
+    """Whether a picker group `prefix` holds `move`: it starts with it, and a group that ends inside a
+    word holds either squares (`…#`) or names, never both (`g13` and `genova` share a first letter)."""
+    base, squares = _split(prefix)
+    if not move.startswith(base):
+        return False
+    if not base or base.endswith(" ") or len(move) == len(base) or move[len(base)] == " ":
+        return not squares
+    return bool(_SQUARE.fullmatch(_word_at(move, len(base) - 1))) == squares
+
+
 def _next_word(move: str, prefix: str) -> str:
     """The prefix extended to the end of the next word (with its trailing space if more follows)."""
     rest = move[len(prefix):]
     stripped = len(rest) - len(rest.lstrip(" "))
     cut = rest.find(" ", stripped)
     return move if cut < 0 else prefix + rest[: cut + 1]
+
+
+def _next_letter(move: str, cut: int) -> str:
+    """The group of `move` by its text up to `cut`, squares apart from names (see `under`)."""
+    word = _word_at(move, cut - 1)
+    return move[:cut] + (SQUARES if word and move[cut - 1] != " " and _SQUARE.fullmatch(word) else "")
 
 
 def _group(moves: list[str], key) -> dict[str, list[str]]:
@@ -48,28 +90,39 @@ def _group(moves: list[str], key) -> dict[str, list[str]]:
     return groups
 
 
+def _label(key: str, members: list[str]) -> str:
+    """A group's option text: `lay …`, or the squares' range for a square group (`start g1–g29 …`)."""
+    base, squares = _split(key)
+    if not squares:
+        return key.rstrip() + " …"
+    head = base[: base.rfind(" ") + 1]
+    words = sorted({_word_at(m, len(base) - 1) for m in members}, key=natural)
+    return f"{head}{words[0]}–{words[-1]} …"
+
+
 def groups_under(moves: list[str], prefix: str = "") -> tuple[str, list[Choice]]:
-    """(effective prefix, choices) for the moves starting with prefix; the prefix may grow."""
-    items = sorted(m for m in moves if m.startswith(prefix))
+    """(effective prefix, choices) for the moves in the group `prefix`; the prefix may grow."""
+    items = sorted((m for m in moves if under(m, prefix)), key=natural)
     while True:
+        base, _ = _split(prefix)
         if len(items) <= PAGE_SIZE:
             return prefix, [Choice(m, m, 1, True) for m in items]
-        groups = _group(items, lambda m, p=prefix: _next_word(m, p))
+        groups = _group(items, lambda m, p=base: _next_word(m, p))
         if len(groups) == 1 and next(iter(groups)) not in items:
             prefix = next(iter(groups))  # every move shares the next word: look one word further
             continue
         if len(groups) > PAGE_SIZE or len(groups) == 1:
-            cut = len(prefix) + 1
-            groups = _group(items, lambda m, cut=cut: m[:cut])
+            cut = len(base) + 1
+            groups = _group(items, lambda m, cut=cut: _next_letter(m, cut))
             if len(groups) == 1 and next(iter(groups)) not in items:
                 prefix = next(iter(groups))
                 continue
         choices = []
-        for key, members in sorted(groups.items()):
+        for key, members in sorted(groups.items(), key=lambda group: natural(group[0])):
             if len(members) == 1:
                 choices.append(Choice(members[0], members[0], 1, True))
             else:
-                choices.append(Choice(key.rstrip() + " …", key, len(members), False))
+                choices.append(Choice(_label(key, members), key, len(members), False))
         return prefix, choices
 
 
@@ -82,9 +135,32 @@ def menu(moves: list[str], prefix: str = "", page: int = 0) -> Menu:
     return Menu(prefix, shown, page, pages, sum(c.count for c in choices))
 
 
+def _words_match(typed: list[str], words: list[str]) -> bool:
+    """Each typed word starts a word of the move, in order (`lay mal` ~ `lay b18 malmo`)."""
+    position = 0
+    for piece in typed:
+        while position < len(words) and not words[position].startswith(piece):
+            position += 1
+        if position == len(words):
+            return False
+        position += 1
+    return True
+
+
 def autocomplete(moves: list[str], typed: str, limit: int = PAGE_SIZE) -> list[str]:
-    """Legal moves matching what was typed: prefix matches first, then other substring matches."""
+    """Legal moves matching what was typed: the whole text as a prefix first, then moves where each
+    typed word starts a word of the move (`lay war` finds every track at Warszawa, whichever end
+    it is written at), then any move containing the text; numbers in order of value."""
     text = " ".join(typed.lower().split())
-    starts = [m for m in moves if m.lower().startswith(text)]
-    inside = [m for m in moves if text in m.lower() and m not in starts]
-    return (starts + inside)[:limit]
+    ordered = sorted(moves, key=lambda m: natural(m.lower()))
+    typed_words = text.split()
+    tiers: list[list[str]] = [[], [], []]
+    for move in ordered:
+        lowered = move.lower()
+        if lowered.startswith(text):
+            tiers[0].append(move)
+        elif _words_match(typed_words, lowered.split()):
+            tiers[1].append(move)
+        elif text in lowered:
+            tiers[2].append(move)
+    return [*tiers[0], *tiers[1], *tiers[2]][:limit]

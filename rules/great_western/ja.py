@@ -19,11 +19,21 @@ JA: dict[str, str] = {
     "city_count": "都市数",
     "cubes_off_board": "ボード外のキューブ",
     "round limit": "ラウンド上限",
+    # the same keys in the player's words (scoring.RESULT_LABELS), as the bot shows them
+    "cities (gold)": "都市（金貨）",
+    "cities connected": "接続した都市数",
+    "cubes off the board": "ボード外のキューブ",
+    "The game ended: every city is connected.": "終了：すべての都市が接続された。",
+    "The game ended at the round limit.": "終了：ラウンド上限に達した。",
     "all cities connected": "全都市接続",
     # what the bot's end-of-game post reveals per seat (bot/texts.revealed_lines: details keys and values)
     "{who}: cities {cities}; city_count {n}; cubes_off_board {cubes}":
         "{who}：都市 {cities}、都市数 {n}、ボード外のキューブ {cubes}",
     "{who}: cities {cities}": "{who}：都市 {cities}",  # the same line clipped (a long city list)
+    # the same line in the player's words (scoring.RESULT_LABELS): "Ann: cities (gold): bath 3, ...; ..."
+    "{who}: cities (gold): {cities}; cities connected: {n}; cubes off the board: {cubes}":
+        "{who}：都市（金貨）{cities}、接続した都市数 {n}、ボード外のキューブ {cubes}",
+    "{who}: cities (gold): {cities}": "{who}：都市（金貨）{cities}",
     "1st": "1位",
     "2nd": "2位",
     "3rd": "3位",

@@ -40,4 +40,14 @@ def final_result(
         for seat, cities, gold, off_board in lines
     ]
     seats.sort(key=lambda s: (s.rank, s.seat))
-    return Result(tuple(seats), ended_by)
+    # Gold, cities and cubes were on the board for all to see: nothing here was secret.
+    return Result(tuple(seats), ended_by, labels=RESULT_LABELS, details_secret=False)
+
+
+RESULT_LABELS: dict[str, str] = {
+    "cities": "cities (gold)",
+    "city_count": "cities connected",
+    "cubes_off_board": "cubes off the board",
+    "all cities connected": "The game ended: every city is connected.",
+    "round limit": "The game ended at the round limit.",
+}

@@ -170,6 +170,12 @@ JA: dict[str, str] = {
     "colour": "色",
     "gems": "宝石",
     "carts_in_reserve": "手元のトロッコ",
+    # the same keys in the player's words (scoring.RESULT_LABELS), as the bot shows them
+    "ruby majority bonus": "ルビー最多ボーナス",
+    "Dirty Goblins bonus": "汚いゴブリン達だ!",
+    "carts in reserve": "手元のトロッコ",
+    "The game ended: no cart is left on the board.": "終了：盤上にトロッコが残っていない。",
+    "The game ended: the rift supply is empty.": "終了：裂け目トークンがすべて置かれた。",
     "the rift supply is empty": "裂け目トークンがすべて置かれた",
     "no cart is left on the board": "盤上にトロッコが残っていない",
     **MISSION_NAME_JA,
@@ -191,6 +197,8 @@ JA: dict[str, str] = {
         "衝突されたトロッコの宝石を自動で 2 つの手に分ける（手番外の待ちがなくなる）",
     # ---- events: the action phase
     "{who} ends the action phase after {n} action(s).": "{who} がアクションフェーズを終えた（{n} アクション）。",
+    "{who} ends the action phase after {n} actions.": "{who} がアクションフェーズを終えた（{n} アクション）。",
+    "{who} ends the action phase after {n} action.": "{who} がアクションフェーズを終えた（{n} アクション）。",
     "{who} undoes the last action.": "{who} が直前のアクションを取り消した。",
     "{who} lays {kind} {edges} on {square}.": "{who} が {square} に{kind}タイル `{edges}` を置いた。",
     "{who} upgrades {square} from {old} to {edges}.": "{who} が {square} の線路を `{old}` から `{edges}` に改良した。",
@@ -237,6 +245,8 @@ JA: dict[str, str] = {
     "Turn {n}: {who} to act.": "手番 {n}：{who} の番。",
     # ---- the pending decision (shown on the image and in refusals)
     "{who}: up to {n} more action(s), then end": "{who}：あと {n} アクションまで、その後アクション終了（`end`）",
+    "{who}: up to {n} more actions, then end": "{who}：あと {n} アクションまで、その後アクション終了（`end`）",
+    "{who}: up to {n} more action, then end": "{who}：あと {n} アクションまで、その後アクション終了（`end`）",
     "{who}: choose which cart runs first ({options})": "{who}：先に走らせるトロッコを選ぶ（{options}）",
     "run white | run black": "`run white` | `run black`",
     "{who}: choose a gem on {square} ({options})": "{who}：{square} で拾う宝石を選ぶ（{options}）",

@@ -16,6 +16,7 @@ from rules.engine import (
     IllegalMove,
     Result,
     SeatResult,
+    plural,
     private,
     public,
     rank_by,
@@ -338,7 +339,7 @@ class OffTheRailsState(GameState):
         who = self._who(seat)
         verb, args = move.verb, move.args
         if verb == "end":
-            events = [public(f"{who} ends the action phase after {self.actions_used} action(s).")]
+            events = [public(f"{who} ends the action phase after {plural(self.actions_used, 'action')}.")]
             self.last_action = {"seat": seat, "move": "end", "square": None}
             self._start_movement(events)
             self._advance(events)
@@ -1000,7 +1001,8 @@ class OffTheRailsState(GameState):
             }
             seats.append(SeatResult(s, totals[s], points[s], ranks[s], details))
         seats.sort(key=lambda r: (r.rank, r.seat))
-        return Result(tuple(seats), self.ended_by)
+        # Colours, claimed missions, stockpiles and reserves are all on the table: nothing was secret.
+        return Result(tuple(seats), self.ended_by, labels=scoring.RESULT_LABELS, details_secret=False)
 
     def reserve_count(self, seat: int) -> int:
         return sum(1 for c in self.carts[seat].values() if c.where == "reserve")
@@ -1019,7 +1021,7 @@ class OffTheRailsState(GameState):
         phase, flow = self.phase, self.flow
         who = self._who(min(self.to_act())) if self.to_act() else ""
         if phase == "action":
-            return f"{who}: up to {MAX_ACTIONS - self.actions_used} more action(s), then end"
+            return f"{who}: up to {plural(MAX_ACTIONS - self.actions_used, 'more action')}, then end"
         if phase == "run":
             return f"{who}: choose which cart runs first ({' | '.join('run ' + n for n in flow['queue'])})"
         if phase == "take":

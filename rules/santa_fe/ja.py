@@ -31,6 +31,7 @@ JA: dict[str, str] = {
         "選択ルール：毎ラウンド線路タイルを 1 つ $1 で購入できます。購入されていないタイルがすべて置かれたら、購入したタイルを置きます。",
     "money": "所持金",
     "value_7_cards": "価値 7 の都市カード",
+    "city cards of value 7": "価値 7 の都市カード",  # the key in the player's words (RESULT_LABELS)
     "The game ended: every track tile was laid.": "終了：すべての線路タイルが置かれた",
     "The game ended: a player could not lay any track.": "終了：線路タイルを置けないプレイヤーがいた",
     "The game ended: everyone passed in a lay pass.": "終了：線路敷設ターンで全員がパスした",

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from rules.engine import IllegalMove, Move, check_move_text, quote, read_number
+from rules.engine import IllegalMove, Move, check_move_text, plural, quote, read_number
 from rules.santa_fe.board import BOARD, RAILROADS
 from rules.santa_fe.moves import Branch, BuyTile, Draw, EngineerChoice, Exchange, Lay, Pass, Play
 
@@ -202,7 +202,7 @@ def why_illegal(state: SantaFeState, seat: int, move: Move) -> str:
             hand.remove(city)
         if len(state.deck) == 1:  # singular and plural as whole sentences (each has its translation)
             return "The deck holds only 1 card."
-        return f"The deck holds only {len(state.deck)} cards."
+        return f"The deck holds only {plural(len(state.deck), 'card')}."
     if isinstance(move, Lay | Branch | Pass):
         if phase not in ("lay1", "lay2"):
             return wrong

@@ -15,6 +15,7 @@ from rules.engine import (
     Move,
     Result,
     SeatResult,
+    plural,
     rank_by,
     seat_token,
 )
@@ -40,6 +41,8 @@ def _s(seat: int) -> str:
     return seat_token(seat)
 
 
+# The result's detail key in a player's words (ja.py translates it).
+RESULT_LABELS = {"value_7_cards": "city cards of value 7"}
 # How the game ended, in words for the standings (the state keeps the spec's code, E1-E3).
 ENDINGS = {
     "E1": "The game ended: every track tile was laid.",
@@ -506,7 +509,7 @@ class SantaFeState(GameState):
         if len(drawn) == 1:
             events.append(Event(f"{_s(seat)} exchanged 1 card."))
         else:
-            events.append(Event(f"{_s(seat)} exchanged {len(drawn)} cards."))
+            events.append(Event(f"{_s(seat)} exchanged {plural(len(drawn), 'card')}."))
         events.append(
             Event(
                 f"You discarded {', '.join(BOARD.name(c) for c in move.cities)} and drew "
@@ -840,7 +843,7 @@ class SantaFeState(GameState):
             SeatResult(s, scores[s], self.score_parts(s), ranks[s], {"value_7_cards": sevens[s]})
             for s in sorted(range(self.num_seats), key=lambda s: (ranks[s], s))
         )
-        return Result(seats, ENDINGS.get(self.ended_by, self.ended_by))
+        return Result(seats, ENDINGS.get(self.ended_by, self.ended_by), labels=RESULT_LABELS)
 
     # ------------------------------------------------------------------ views
 

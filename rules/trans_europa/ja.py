@@ -90,6 +90,7 @@ JA: dict[str, str] = {
     "start score": "開始時の得点",
     "round {round}": "第 {round} ラウンド",
     "penalties": "各ラウンドの失点",
+    "points lost per round": "各ラウンドの失点",
 }
 
 # Several winners (a shared first place) and several seats at 0 or below: one entry per count, so
@@ -99,4 +100,4 @@ for _count in range(2, 7):
     JA[f"The game is over: {_english} win with {{score}}."] = f"ゲーム終了：{_japanese} が {{score}} 点で勝利。"
 for _count in range(1, 7):
     _english, _japanese = _low_seats(_count)
-    JA[f"Round {{round}}: {_english}"] = f"第 {{round}} ラウンド：{_japanese}"
+    JA[f"After round {{round}}: {_english} points."] = f"第 {{round}} ラウンド終了時：{_japanese}。"

@@ -43,4 +43,8 @@ def final_result(scores: list[int], history: list[dict[str, Any]], round_number:
     seats.sort(key=lambda r: (r.rank, r.seat))
     low = [s for s in range(seats_count) if scores[s] <= 0]
     ended = ", ".join(f"{seat_token(s)} at {scores[s]}" for s in low)
-    return Result(tuple(seats), ended_by=f"Round {round_number}: {ended}")
+    return Result(tuple(seats), ended_by=f"After round {round_number}: {ended} points.",
+                  labels=RESULT_LABELS, details_secret=False)  # each round's loss was announced
+
+
+RESULT_LABELS: dict[str, str] = {"penalties": "points lost per round"}

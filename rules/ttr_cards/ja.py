@@ -120,6 +120,16 @@ JA: dict[str, str] = {
     "completed_ids": "達成した目的地カード",
     "failed_ids": "未達成の目的地カード",
     "deck": "電車カードの山札が尽きて終了",
+    # the same keys in the player's words (scoring.RESULT_LABELS), as the bot shows them
+    "tickets at the first scoring": "1 回目の得点計算",
+    "tickets completed": "達成した目的地カード",
+    "tickets failed": "未達成の目的地カード",
+    "Big City bonuses": "ビッグシティボーナス",
+    "Big City bonus cards": "ビッグシティボーナスカード",
+    "completed ticket numbers": "達成した目的地カードの番号",
+    "failed ticket numbers": "未達成の目的地カードの番号",
+    "The game ended: the train deck ran out and everyone had a last turn.":
+        "終了：電車カードの山札が尽き、全員が最後の手番を終えた。",
     # the end-of-game file (bot.texts.final_report): "tickets_deck1: 58" under each seat
     "tickets_deck1: {n}": "1 回目の得点計算：{n}",
     "tickets_final: {n}": "達成した目的地カード：{n}",

@@ -222,3 +222,17 @@ def big_city_winners(completed_by_seat: list[list[int]]) -> dict[str, list[int]]
         top = max(counts[city] for counts in per_seat)
         winners[city] = [seat for seat, counts in enumerate(per_seat) if top >= 1 and counts[city] == top]
     return winners
+
+
+# The result's keys in a player's words (bot posts and files show these; ja.py translates them).
+RESULT_LABELS: dict[str, str] = {
+    "tickets_deck1": "tickets at the first scoring",
+    "tickets_final": "tickets completed",
+    "tickets_failed": "tickets failed",
+    "big_cities": "Big City bonuses",
+    "big_city_cards": "Big City bonus cards",
+    "completed": "tickets completed",
+    "completed_ids": "completed ticket numbers",
+    "failed_ids": "failed ticket numbers",
+    "deck": "The game ended: the train deck ran out and everyone had a last turn.",
+}

@@ -43,6 +43,7 @@ from rules.ttr_cards.moves import (
     yard_move,
 )
 from rules.ttr_cards.scoring import (
+    RESULT_LABELS,
     assign_cards,
     best_completion,
     big_city_winners,
@@ -725,7 +726,7 @@ class TTRCardsState(GameState):
             for seat in range(self.num_seats)
         ]
         seats.sort(key=lambda s: (s.rank, s.seat))
-        return Result(tuple(seats), ended_by="deck")
+        return Result(tuple(seats), ended_by="deck", labels=RESULT_LABELS)
 
     # ------------------------------------------------------------------ views
 

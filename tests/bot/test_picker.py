@@ -5,7 +5,7 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bot.ui.picker import PAGE_SIZE, autocomplete, menu
+from bot.ui.picker import PAGE_SIZE, autocomplete, menu, under
 
 CITIES = ["paris", "zurich", "wien", "madrid", "berlin", "roma", "oslo", "kyiv"]
 POINTS = [f"{row}{col}" for row in "abcdefghijkl" for col in range(1, 31, 2)]
@@ -20,7 +20,7 @@ def reach(moves: list[str], target: str) -> int:
         for choice in current.choices:
             if choice.is_move and choice.value == target:
                 return clicks + 1
-            if not choice.is_move and target.startswith(choice.value):
+            if not choice.is_move and under(target, choice.value):
                 prefix, page, clicks = choice.value, 0, clicks + 1
                 break
         else:
@@ -55,3 +55,72 @@ def test_autocomplete_prefers_prefix_matches_and_caps_at_25():
     assert len(found) == 25 and all(m.startswith("lay a1") for m in found)
     assert autocomplete(moves, "nd") == ["end"]
     assert autocomplete(moves, "zzz") == []
+
+
+# ---- with Trans Europa's real legal moves (cities by name, other junctions by square id)
+
+def trans_europa_lays() -> dict[int, list[str]]:
+    """Each seat's legal moves at its first lay, start markers at Warszawa, Malmö and Paris."""
+    from rules.registry import GAMES
+
+    state = GAMES["trans_europa"].new_game(3, {"first_player": "seat0"}, seed=7)
+    for seat, city in enumerate(("warszawa", "malmo", "paris")):
+        state.apply(seat, f"start {city}")
+    moves: dict[int, list[str]] = {}
+    while len(moves) < 3:
+        seat = min(state.to_act())
+        legal = [str(m) for m in state.legal_moves(seat)]
+        moves.setdefault(seat, legal)
+        state.apply(seat, next(m for m in legal if m.startswith("lay")) if "end" not in legal else "end")
+    return moves
+
+
+def test_autocomplete_finds_a_city_at_either_end_of_a_track():
+    lays = trans_europa_lays()
+    warszawa = [m for m in lays[0] if "warszawa" in m.split()]
+    assert len(warszawa) == 6
+    assert sorted(autocomplete(lays[0], "lay war")) == sorted(warszawa)
+    assert sorted(autocomplete(lays[0], "war")) == sorted(warszawa)
+    malmo = autocomplete(lays[1], "lay mal")
+    assert malmo and all("malmo" in m.split() for m in malmo)
+    assert any(m.split()[1] != "malmo" for m in malmo)  # e.g. `lay b18 malmo`, the city written last
+    paris = autocomplete(lays[2], "lay par")
+    assert sorted(paris) == sorted(m for m in lays[2] if "paris" in m.split()) and len(paris) >= 4
+    # the whole text as a prefix comes first
+    assert all(m.startswith("lay paris") for m in paris[: sum(m.startswith("lay paris") for m in paris)])
+
+
+def test_autocomplete_orders_numbers_by_value():
+    moves = ["bid t2 10", "bid t2 3", "bid t2 2", "bid t10 1", "bid t1 1"]
+    assert autocomplete(moves, "bid") == ["bid t1 1", "bid t2 2", "bid t2 3", "bid t2 10", "bid t10 1"]
+
+
+def start_moves() -> list[str]:
+    from rules.registry import GAMES
+
+    state = GAMES["trans_europa"].new_game(3, {}, seed=7)
+    return [str(m) for m in state.legal_moves(min(state.to_act()))]
+
+
+def test_picker_groups_never_mix_squares_with_cities_and_sort_by_value():
+    moves = start_moves()
+    assert len(moves) > 150
+    top = menu(moves)
+    squares_seen = 0
+    for choice in top.choices:
+        if choice.is_move:
+            continue
+        members = [m for m in moves if under(m, choice.value)]
+        assert len(members) == choice.count > 1
+        kinds = {m.split()[1][-1].isdigit() for m in members}
+        assert len(kinds) == 1, (choice.label, members)
+        if kinds == {True}:
+            squares_seen += 1
+            inner = [c.value for c in menu(moves, choice.value).choices]
+            numbers = [int(m.split()[1][1:]) for m in inner]
+            assert numbers == sorted(numbers), inner  # d2 before d10
+            row = members[0].split()[1][0]
+            assert choice.label.startswith(f"start {row}") and "–" in choice.label
+    assert squares_seen >= 5
+    # every start move still within 3 clicks
+    assert max(reach(moves, m) for m in moves) <= 3

@@ -1,0 +1,117 @@
+"""Every game played to the end: its posts, DMs and end-of-game file speak in words, never engine keys."""
+
+from __future__ import annotations
+
+import random
+import re
+from types import SimpleNamespace
+from typing import Any
+
+import pytest
+
+from bot import i18n, texts
+from bot.tables import result_lines
+from rules.engine import GameState, name_seats
+from rules.registry import GAMES
+
+NAMES = ["Ann", "Bob", "Cid"]
+SNAKE = re.compile(r"\b[a-z][a-z0-9]*(?:_[a-z0-9]+)+\b")
+# A count followed by a noun that does not agree with it ("1 cards", "last 1 moves", "4 action(s)").
+BAD_PLURAL = re.compile(r"\b1 (?:cards|moves|actions|turns|tracks)\b|\(s\)")
+
+
+def played_to_the_end(key: str, seed: int = 7) -> tuple[GameState, list[tuple[frozenset[int] | None, str]]]:
+    """A 3-seat game (2 where the game allows no more) played by its greedy AI; every event line."""
+    definition = GAMES[key]
+    state = definition.new_game(min(3, definition.max_players), {}, seed=seed)
+    rng = random.Random(seed)
+    ai = definition.ai("greedy")
+    events: list[tuple[frozenset[int] | None, str]] = []
+    for _ in range(3000):
+        if not state.to_act():
+            break
+        seat = min(state.to_act())
+        move = ai.choose(state.view(seat), state.legal_moves(seat), rng)
+        events += [(event.seats, event.text) for event in state.apply(seat, move)]
+    assert state.is_over(), f"{key} did not finish"
+    return state, events
+
+
+def end_of_game_texts(key: str, state: GameState, lang: str) -> dict[str, str]:
+    """What the bot shows at the end, as the board post (standings and details) and the log file do."""
+    result: dict[str, Any] = state.result().to_json()
+
+    def word(english: str) -> str:
+        return i18n.localize(lang, english, key)
+
+    standings = result_lines(result, NAMES, word)
+    post = "\n".join(["**Game over.**", *standings, *texts.revealed_lines(result, NAMES, word=word)])
+    info = SimpleNamespace(definition=GAMES[key], row=SimpleNamespace(id=1, options={}, result=result))
+    report = texts.final_report(info, NAMES, ["1. Ann: pass"], word=word)
+    return {"post": i18n.localize(lang, post, key), "file": i18n.localize(lang, report, key)}
+
+
+def engine_keys(result: dict[str, Any]) -> set[str]:
+    """The result's keys the engine renamed for players (a key that is also its own word is fine)."""
+    keys = {result["ended_by"]} | {k for line in result["seats"] for k in (*line["breakdown"], *line["details"])}
+    return {k for k in keys if result["labels"].get(k, k) != k}
+
+
+def words_of(text: str) -> str:
+    """The text without what players type as-is: option settings (`round_limit=40`) and moves in backticks."""
+    return re.sub(r"`[^`]*`|\b\w+=\S+", "", text)
+
+
+@pytest.fixture(scope="module", params=list(GAMES))
+def finished(request: pytest.FixtureRequest) -> tuple[str, GameState, list]:
+    state, events = played_to_the_end(request.param)
+    return request.param, state, events
+
+
+@pytest.mark.parametrize("lang", ["en-US", "ja"])
+def test_end_of_game_post_and_file_in_words(finished: tuple[str, GameState, list], lang: str) -> None:
+    key, state, _ = finished
+    result = state.result().to_json()
+    words = " ".join(result["labels"].values())
+    for where, text in end_of_game_texts(key, state, lang).items():
+        text = words_of(text)
+        assert not SNAKE.findall(text), (key, lang, where, SNAKE.findall(text), text)
+        lines = [line.strip(" •*") for line in text.splitlines()]
+        for engine_key in engine_keys(result):
+            # a bare key on its own line ("deck") or as a word ("completed_ids 3, 9")
+            shown = name_seats(engine_key, NAMES)
+            assert shown not in lines, (key, lang, where, engine_key)
+            if engine_key in words:  # an ordinary word inside a label ("tickets completed")
+                continue
+            assert not re.search(rf"(?<![\w-]){re.escape(shown)}(?![\w-])", text), (key, lang, where, engine_key)
+        assert not BAD_PLURAL.search(text), (key, lang, where, BAD_PLURAL.search(text))
+        if lang == "ja":  # every word the engine gave is translated
+            for english in result["labels"].values():
+                if english in text:
+                    pytest.fail(f"{key}: {english!r} untranslated in the {where}")
+
+
+def test_great_western_shows_nothing_as_revealed() -> None:
+    """Gold, cities and cubes were public all game: the end says so without calling them revealed."""
+    state, _ = played_to_the_end("great_western")
+    shown = end_of_game_texts("great_western", state, "en-US")
+    assert "Revealed" not in shown["post"] and "(revealed)" not in shown["file"]
+    assert "**At the end:**" in shown["post"] and "cubes off the board" in shown["post"]
+
+
+def test_ticket_to_ride_reveals_tickets_in_words() -> None:
+    state, _ = played_to_the_end("ttr_cards")
+    shown = end_of_game_texts("ttr_cards", state, "en-US")
+    assert "**Revealed:**" in shown["post"] and "completed ticket numbers:" in shown["post"]
+    assert "The game ended: the train deck ran out" in shown["post"]
+    assert "tickets at the first scoring: " in shown["file"]
+
+
+def test_every_event_line_in_words(finished: tuple[str, GameState, list]) -> None:
+    """Posts and DMs carry the engine's event lines: no snake_case and real plurals, in both languages."""
+    key, _, events = finished
+    for seats, line in events:
+        for text in (line, i18n.localize("ja", line, key)):
+            text = words_of(name_seats(text, NAMES))
+            assert not SNAKE.findall(text), (key, seats, text)
+            assert not BAD_PLURAL.search(text), (key, seats, text)
