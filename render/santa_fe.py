@@ -355,6 +355,14 @@ def _free_spot(candidates: list[Box], blocked: list[Box]) -> Box | None:
                  and box[0] >= 0 and box[2] <= WIDTH and box[1] >= 0 and box[3] <= MAP_H), None)
 
 
+def _covered(box: Box, blocked: list[Box]) -> float:
+    """How much of `blocked` the box covers (area), or more than any map area when it leaves the map."""
+    if box[0] < 0 or box[1] < 0 or box[2] > WIDTH or box[3] > MAP_H:
+        return float(WIDTH * MAP_H)
+    return sum(max(0.0, min(box[2], b[2]) - max(box[0], b[0])) * max(0.0, min(box[3], b[3]) - max(box[1], b[1]))
+               for b in blocked)
+
+
 def _tag_size(label: str) -> tuple[float, float]:
     w, _ = kit.text_size(label, SMALL, True, translate=False)
     return w + 10, 22
@@ -436,20 +444,24 @@ def _board_layer(image: Image.Image, view: dict[str, Any]) -> None:
             w, h = _tag_size(tag)
             if "at" in head:
                 x, y = _xy(head["at"])
-                reach_px = [CITY_R + 4 + h / 2, CITY_R + 10 + h, CITY_R + 16 + 1.5 * h]
+                reach_px = [CITY_R + 4 + h / 2, CITY_R + 10 + h, CITY_R + 16 + 1.5 * h, CITY_R + 22 + 2 * h,
+                            CITY_R + 28 + 2.5 * h]
             else:
                 lane = laid[(head["section"], head["lane"])]
                 slots = _slots(head["section"], head["lane"])
                 p, q = slots[_space_index(head["section"], lane["from"], lane["tiles"] - 1)]
                 x, y = _mid(p, q)
-                reach_px = [h / 2 + 6, h + 8, 1.5 * h + 10]
+                reach_px = [h / 2 + 6, h + 8, 1.5 * h + 10, 2 * h + 14, 2.5 * h + 18]
             candidates = []
             for r in reach_px:
                 for angle in range(-90, 270, 30):
                     cx = x + math.cos(math.radians(angle)) * (r + w / 2 - h / 2)
                     cy = y + math.sin(math.radians(angle)) * r
                     candidates.append((cx - w / 2, cy - h / 2, cx + w / 2, cy + h / 2))
-            box = _free_spot(candidates, _near(blocked, x, y)) or candidates[0]
+            near = _near(blocked, x, y, reach=180)
+            # A crowded corner (five railroads at one city late in the game) may have no free place: then
+            # the place that covers the least of its neighbours, never simply the first.
+            box = _free_spot(candidates, near) or min(candidates, key=lambda c: _covered(c, near))
             blocked.append(box)
             _tag(draw, ((box[0] + box[2]) / 2, (box[1] + box[3]) / 2), tag, rr)
     # Lane labels (which railroad) beside the middle of long claimed lanes, where there is room.
