@@ -111,6 +111,9 @@ JA: dict[str, str] = {
     "Until (HH or HH:MM); the same as start turns quiet hours off": "終了（HH または HH:MM）。開始と同じなら静かな時間をオフ",
     "Nothing happened since your last turn.": "前回の手番から何も起きていません。",
     "This seat is offered to someone else.": "この席は別の人に譲られようとしています。",
+    "This seat is offered to someone else, or the offer was used or has expired.":
+        "この席は別の人に譲られようとしているか、その申し出はすでに使われたか期限切れです。",
+    "**{title}** · game #{id} · earlier moves ({part}/{parts})": "**{title}** · ゲーム #{id} · それ以前の手 ({part}/{parts})",
     "Game #{id} has no turn timer.": "ゲーム #{id} には手番タイマーがありません。",
     "Reminders for game #{id} are muted. `/clock reminders on:true` turns them on again.":
         "ゲーム #{id} のリマインダーをミュートしました。`/clock reminders on:true` で再開します。",

@@ -192,7 +192,8 @@ class ClockCog(CommandCog):
             await GamesCog._reply(interaction, refused.reason)
             return
         await interaction.response.edit_message(
-            content=f"{interaction.user.mention} took over <@{giver}>'s seat in game #{game_id}.", view=None,
+            content=i18n.t(interaction.locale, "<@{taker}> took over <@{giver}>'s seat in game #{id}.",
+                           taker=interaction.user.id, giver=giver, id=game_id), view=None,
             allowed_mentions=NO_MENTIONS)
         await self.games.flush(game_id)
 

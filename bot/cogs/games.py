@@ -284,7 +284,8 @@ class GamesCog(CommandCog):
 
         try:
             for index, chunk in enumerate(earlier):
-                head = f"**{info.definition.title}** · game #{info.row.id} · earlier moves ({index + 1}/{len(earlier)})"
+                head = i18n.t(None, "**{title}** · game #{id} · earlier moves ({part}/{parts})",
+                              title=info.definition.title, id=info.row.id, part=index + 1, parts=len(earlier))
                 await channel.send(texts.clip(i18n.localize(locale, "\n".join([head, *(f"• {line}" for line in chunk)]))),
                                    allowed_mentions=NO_MENTIONS, **part(f"e{index}"))
             if interludes:

@@ -77,10 +77,16 @@ def _refusals() -> set[str]:
     assert builder is not None
     refused(state, (builder + 1) % 3, "bid t1 5")
     refused(state, (builder + 1) % 3, "connect reading")
-    for city in CITIES:
-        problem = state.connect_problem(builder, city, state.routes(builder).get(city))
-        if problem is not None:
-            reasons.add(problem)
+    # Every later build decision too: which problems come up depends on how the AIs played.
+    while state.to_act():
+        builder = state.builder() if state.phase == "build" else None
+        if builder is not None:
+            for city in CITIES:
+                problem = state.connect_problem(builder, city, state.routes(builder).get(city))
+                if problem is not None:
+                    reasons.add(problem)
+        seat = min(state.to_act())
+        state.apply(seat, ai_move(state, seat, players[seat]))
     return reasons
 
 
