@@ -429,6 +429,24 @@ class GameState(ABC):
     def copy(self) -> GameState:
         return type(self).from_json(json.loads(json.dumps(self.to_json())))
 
+    def determinize(self, seat: int, rng: random.Random) -> GameState:
+        """A full state `seat` cannot tell from this one, with everything hidden from it resampled.
+
+        What a search AI plays its rollouts in, so it never reads a secret: `world.view(seat)` equals
+        `self.view(seat)`, while other seats' hidden cards, the order of face-down decks and the game's
+        RNG are drawn from `rng` among the possibilities the seat's knowledge allows. Hidden things must
+        be pooled in an order that does not depend on the hidden values (sort them) before `rng`
+        shuffles them, so two states that differ only in secrets give the same worlds for the same rng.
+        Games with hidden information override this; the default refuses rather than leak.
+        """
+        raise NotImplementedError(f"{self.key} cannot resample its hidden information yet")
+
+    def reseeded_copy(self, rng: random.Random) -> GameState:
+        """A copy whose future chance (the game's RNG) is drawn from `rng`: where `determinize` starts."""
+        world = self.copy()
+        world.rng = random.Random(rng.getrandbits(64))
+        return world
+
     def __eq__(self, other: object) -> bool:
         return isinstance(other, GameState) and self.to_json() == other.to_json()
 
@@ -438,6 +456,12 @@ class GameState(ABC):
 # --------------------------------------------------------------------------- AI
 
 
+AI_LEVELS = ("easy", "normal", "hard")
+DEFAULT_AI_LEVEL = "normal"
+# AI kinds stored by tables created before the levels existed.
+AI_ALIASES = {"random": "easy", "greedy": "normal"}
+
+
 class AIPlayer(ABC):
     """A legal-move player. It sees only its own seat's view and draws from its own RNG."""
 
@@ -445,6 +469,12 @@ class AIPlayer(ABC):
 
     @abstractmethod
     def choose(self, view: dict[str, Any], legal: list[Move], rng: random.Random) -> Move: ...
+
+    def decide(self, state: GameState, seat: int, legal: list[Move], rng: random.Random) -> Move:
+        """The move for `seat` in `state`. Policies read only the seat's view; a search AI
+        (rules.search) overrides this to sample worlds with `state.determinize(seat, rng)`, which
+        hands it nothing the view does not allow."""
+        return self.choose(state.view(seat), legal, rng)
 
 
 class RandomAI(AIPlayer):
@@ -500,9 +530,11 @@ class GameDefinition:
     def from_json(self, data: Mapping[str, Any]) -> GameState:
         return self.state_class.from_json(data)
 
-    def ai(self, name: str = "greedy") -> AIPlayer:
-        factory = self.ais.get(name) or self.ais.get("random") or RandomAI
-        return factory()
+    def ai(self, name: str = DEFAULT_AI_LEVEL) -> AIPlayer:
+        """The player of a level ("easy", "normal", "hard"); old kind names ("greedy", "random") still
+        load; an unknown name falls back to the easiest player the game has."""
+        factory = self.ais.get(name) or self.ais.get(AI_ALIASES.get(name, "")) or self.ais.get("easy")
+        return (factory or self.ais.get("random") or RandomAI)()
 
 
 def ai_move(state: GameState, seat: int, player: AIPlayer) -> Move:
@@ -511,7 +543,7 @@ def ai_move(state: GameState, seat: int, player: AIPlayer) -> Move:
     if not legal:
         raise IllegalMove("No legal move.")
     rng = ai_rng(state.seed, seat, state.moves_applied)
-    return player.choose(state.view(seat), legal, rng)
+    return player.decide(state, seat, legal, rng)
 
 
 def play_out(

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from rules.engine import GameDefinition, Option
-from rules.great_western.ai import GreedyAI, RandomGWAI
+from rules.great_western.ai import GreedyAI, RandomGWAI, hard_ai
 from rules.great_western.setup import new_game
 from rules.great_western.state import GreatWesternState
 
@@ -33,7 +33,8 @@ DEFINITION = GameDefinition(
     ),
     state_class=GreatWesternState,
     create=new_game,
-    ais={"random": RandomGWAI, "greedy": GreedyAI},
+    # normal first: the bot seats and stands in with the first level when none is named.
+    ais={"normal": GreedyAI, "easy": RandomGWAI, "hard": hard_ai},
     summary=SUMMARY,
 )
 

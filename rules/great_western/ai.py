@@ -10,6 +10,11 @@ from typing import Any
 from rules.engine import AIPlayer, Move
 from rules.great_western.board import CITIES, routes_for
 from rules.great_western.moves import DONE, Bid, Connect
+from rules.search import SearchAI, SearchBudget
+
+# What a cube bid away is worth in gold: it leaves the available pool for the build and comes back
+# only through income. At 0.5, two greedy seats outbid each other up to 11 cubes for one city.
+CUBE_COST = 0.75
 
 
 def greedy_plan(owners: Mapping[str, int], seat: int, p: int, f: int, a: int) -> list[str]:
@@ -94,7 +99,7 @@ class GreedyAI(AIPlayer):
         self, view: dict[str, Any], seat: int, owners: dict[str, int], me: dict[str, Any], legal: list[Move]
     ) -> Move:
         avail = me["available"]
-        best: tuple[float, int, int, int] | None = None  # (-score, train, lowest, loaded)
+        options: list[tuple[float, int, int, int]] = []  # (worth, train, lowest, loaded)
         for train in view["trains"]:
             if not train["in_play"]:
                 continue
@@ -102,17 +107,55 @@ class GreedyAI(AIPlayer):
             if lowest > avail:
                 continue
             p, f = _train_load(train)
-            plan = greedy_plan(owners, seat, p, f, avail - lowest)
-            value = sum(CITIES[c].gold for c in plan) + 0.3 * (p + f) - 0.2 * train["build_rank"]
+            value = self._train_value(view, seat, owners, train, avail - lowest)
             if lowest > max(1, math.floor(self.max_bid_share * value)):
                 continue
-            candidate = (-(value - 0.5 * lowest), train["id"], lowest, p + f)
-            if best is None or candidate < best:
-                best = candidate
-        if best is None:
+            options.append((value - CUBE_COST * lowest, train["id"], lowest, p + f))
+        if not options:
             free = [m for m in legal if isinstance(m, Bid) and m.amount <= 1]
             return free[0] if free else legal[0]
-        _, train_id, lowest, loaded = best
+        # Losing a train still leaves us another one, so a train is worth only what it builds more
+        # than the best other one: outbidding past that difference is a bidding war nobody wins.
+        options.sort(key=lambda o: (-o[0], o[1]))
+        _, train_id, lowest, loaded = options[0]
         amount = min(max(lowest, loaded - me["unavailable"], avail - 10), avail)
         move = Bid(train_id, amount)
         return move if move in legal else legal[0]
+
+    @staticmethod
+    def _train_value(
+        view: dict[str, Any], seat: int, owners: dict[str, int], train: dict[str, Any], available: int
+    ) -> float:
+        """Gold our greedy build would get from this train, after the trains that build before it.
+
+        A train earlier in the build order takes its cities first: its bidder's (or, with no bid yet,
+        the rival who would gain most from it) greedy build is played out before ours.
+        """
+        owners = dict(owners)
+        rank = train["build_rank"] or len(view["trains"]) + 1
+        earlier = sorted(
+            (t for t in view["trains"] if t["in_play"] and t is not train and (t["build_rank"] or 99) < rank),
+            key=lambda t: t["build_rank"],
+        )
+        rivals = [s["seat"] for s in view["seats"] if s["seat"] != seat]
+        for other in earlier:
+            p, f = _train_load(other)
+            builders = [other["bid"]["seat"]] if other["bid"] is not None else rivals
+            plans = [
+                greedy_plan(owners, rival, p, f, max(0, view["seats"][rival]["available"] - 1))
+                for rival in builders
+            ]
+            taken = max(plans, key=lambda plan: sum(CITIES[c].gold for c in plan), default=[])
+            for city in taken:
+                owners[city] = builders[0] if len(builders) == 1 else -1
+        p, f = _train_load(train)
+        plan = greedy_plan(owners, seat, p, f, available)
+        return sum(CITIES[c].gold for c in plan) + 0.3 * (p + f) - 0.2 * (train["build_rank"] or 0)
+
+
+SCORE_SCALE = 6.0  # a typical winning margin in gold
+
+
+def hard_ai() -> SearchAI:
+    """The hard level: greedy rollouts to the end of the game (a whole greedy game costs ~40 ms)."""
+    return SearchAI(GreedyAI, SearchBudget(rollouts=36, candidates=5), score_scale=SCORE_SCALE)

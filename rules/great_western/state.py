@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 from collections.abc import Mapping
 from typing import Any
 
@@ -626,6 +627,14 @@ class GreatWesternState(GameState):
                 blocked.append({"city": city, "route_cost": route.cost, "reason": problem})
         return options, blocked
 
+    # ------------------------------------------------------------------ sampled worlds (search AI)
+
+    def determinize(self, seat: int, rng: random.Random) -> GreatWesternState:
+        """Nothing is secret in this game but the future dice: a copy with a new RNG."""
+        world = self.reseeded_copy(rng)
+        assert isinstance(world, GreatWesternState)
+        return world
+
     # ------------------------------------------------------------------ persistence
 
     def to_json(self) -> dict[str, Any]:
@@ -678,4 +687,3 @@ class GreatWesternState(GameState):
             else {"seat": int(last["seat"]), "move": str(last["move"]), "route": list(last["route"])}
         )
         return state
-

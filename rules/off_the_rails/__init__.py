@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from rules.engine import GameDefinition, Option, RandomAI
-from rules.off_the_rails.ai import GreedyAI
+from rules.off_the_rails.ai import GreedyAI, hard_ai
 from rules.off_the_rails.setup import create
 from rules.off_the_rails.state import OffTheRailsState
 
@@ -41,6 +41,7 @@ DEFINITION = GameDefinition(
     options=OPTIONS,
     state_class=OffTheRailsState,
     create=create,
-    ais={"random": RandomAI, "greedy": GreedyAI},
+    # normal first: the bot seats and stands in with the first level when none is named.
+    ais={"normal": GreedyAI, "easy": RandomAI, "hard": hard_ai},
     summary=SUMMARY,
 )

@@ -16,14 +16,17 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from rules.engine import AIPlayer, Move
+from rules.engine import AIPlayer, GameState, Move
 from rules.off_the_rails import board
 from rules.off_the_rails.scoring import delivery_missions
+from rules.off_the_rails.state import OffTheRailsState
+from rules.search import SearchAI, SearchBudget, margin_value
 
 INF = 10_000.0
 STEP_COST = 0.15  # a step costs a little: speed is limited, and long routes pass other carts
 OCCUPIED_COST = 2.0  # a square with a cart on it may free up, but usually costs a turn
 PER_ACTION = 0.2  # points one action of route-building is worth
+OWN_BLOCK_COST = 1.0  # ending a run facing our own cart: one of them must move away or they collide
 GATHER_BONUS = 4.0  # what reaching a deposit is worth to a cart with room: about two gems, delivered
 
 
@@ -161,9 +164,11 @@ class Planner:
         """Expected future points from a cart standing here with this load."""
         b = self.board
         value = _load_value(load)
-        if self.last_run:
-            return -3.0 - value
         home = b.togo(b.home, square, front)
+        if self.last_run:
+            # Whatever stays on the board is lost; the distance home only steers the junction choices
+            # of a run that may still deliver.
+            return -3.0 - value - 0.01 * min(home, 100.0)
         count = board.gem_total(dict(load))
         # gems on the board are not banked yet: collisions, derails and the chasm may take them
         # no way home: at best the cart derails later (load lost, cart kept); in the chasm it is likely lost
@@ -180,11 +185,39 @@ class Planner:
         # where the chasm will open (a mine square) or spread (next to a rift), the cart may fall
         if self.stage == "collapse" and square in board.MINE_SQUARE_LABEL:
             best -= (3.0 + value) / 6
-        elif self.stage == "chasm" and any(
-            board.NEIGHBOUR[(square, e)] in self.board.rifts for e in board.EDGES
-        ):
-            best -= (3.0 + value) / 5
+        elif self.stage == "chasm":
+            best -= self.rift_risk(square) * (3.0 + value) * 1.5
         return best
+
+    def rift_risk(self, square: str) -> float:
+        """Chance that a rift opens on `square` before our next turn.
+
+        A token goes next to a rift of its own colour, and a rival who draws one puts it on our cart:
+        only colours still in the rift supply threaten a square, in proportion to their tokens.
+        """
+        supply = self.view["rift_supply"]
+        total = sum(supply.values())
+        if not total:
+            return 0.0
+        if self.view["options"].get("rift_die"):
+            # The die picks a mine square of the colour: no choice, one square in eight.
+            label = board.MINE_SQUARE_LABEL.get(square)
+            return 0.0 if label is None else supply.get(label[0], 0) / total / 8
+        rifts = self.board.rifts
+        near = [n for e in board.EDGES if (n := board.NEIGHBOUR[(square, e)]) is not None]
+        colours = {rifts[n] for n in near if n in rifts}
+        draw = sum(supply.get(c, 0) for c in colours) / total
+        # Two squares away, a rift of a colour with two tokens left can arrive in two placements.
+        further = {
+            rifts[m]
+            for n in near
+            if n not in rifts
+            for e in board.EDGES
+            if (m := board.NEIGHBOUR[(n, e)]) in rifts and supply.get(rifts[m], 0) >= 2
+        } - colours
+        draw += 0.3 * sum(supply.get(c, 0) for c in further) / total
+        rivals = self.view["num_seats"] - 1
+        return 1.0 - (1.0 - min(draw, 1.0)) ** max(rivals, 1)
 
     def choose_exit(self, square: str, exits: tuple[str, ...] | list[str], load: Mapping[str, int]) -> str:
         return max(exits, key=lambda e: (self.potential(square, e, load), -board.EDGES.index(e)))
@@ -195,10 +228,11 @@ class Planner:
         speed: int,
         extra_tiles: Mapping[str, str],
         occupied: Mapping[str, Mapping[str, Any]],
-    ) -> tuple[float, str | None]:
+    ) -> tuple[float, str | None, str | None]:
         """Run `cart` at `speed` on the board plus `extra_tiles` with carts on `occupied` squares.
 
-        Returns (value in points, incl. banked ones; the square where the cart ends, None if off the board).
+        Returns (value in points, incl. banked ones; the square where the cart ends and the edge it
+        faces there, None if off the board).
         """
         b = self.board
         tiles = b.tiles
@@ -209,25 +243,29 @@ class Planner:
             target = board.NEIGHBOUR[(sim.square, sim.front)]
             via = board.OPPOSITE[sim.front]
             if target is None or target in board.CENTRES:
-                return -_load_value(sim.load) - 0.5, None
+                return -_load_value(sim.load) - 0.5, None, None
             if target in b.rifts:
-                return -3.0 - _load_value(sim.load) * 1.5, None
+                return -3.0 - _load_value(sim.load) * 1.5, None, None
             if target in board.START:
                 if via != board.START[target][1]:
-                    return -_load_value(sim.load) - 0.5, None
+                    return -_load_value(sim.load) - 0.5, None, None
                 if target in occupied:
-                    return self.potential(sim.square, sim.back, sim.load) + 0.2, sim.square
-                return self._delivery(sim.load, target), None
+                    return (
+                        self.potential(sim.square, sim.back, sim.load) + 0.2,
+                        sim.square,
+                        sim.back,
+                    )
+                return self._delivery(sim.load, target), None, None
             tile = extra_tiles.get(target) or tiles.get(target)
             if tile is None or via not in tile:
-                return -_load_value(sim.load) - 0.5, None
+                return -_load_value(sim.load) - 0.5, None, None
             if target in occupied:
                 other = occupied[target]
                 if other["seat"] != self.seat:
                     bonus = 0.6 if other["load"] else 0.3
                 else:  # hitting our own cart costs it gems or derails it
-                    bonus = -1.5 - _load_value(other["load"]) / 2
-                return self.potential(sim.square, sim.back, sim.load) + bonus, sim.square
+                    bonus = -2.0 - 0.6 * _load_value(other["load"])
+                return self.potential(sim.square, sim.back, sim.load) + bonus, sim.square, sim.back
             sim.back, sim.square = via, target
             steps -= 1
             take = min(2 if steps == 0 else 1, board.CAPACITY - board.gem_total(sim.load))
@@ -242,21 +280,31 @@ class Planner:
             gems[target] = here
             exits = [e for e in tile if e != via]
             sim.front = exits[0] if len(exits) == 1 else self.choose_exit(target, exits, sim.load)
-        return self.potential(sim.square, sim.front, sim.load), sim.square
+        return self.potential(sim.square, sim.front, sim.load), sim.square, sim.front
 
     def run_all(self, carts: list[dict[str, Any]], extra_tiles: Mapping[str, str]) -> float:
-        """Value of running all our `carts` (at their speeds) one after the other, in our run order."""
-        ordered = run_order(carts)
+        """Value of running all our `carts` (at their speeds), in the better of the two orders (we pick it)."""
+        return max(self.run_in_order(order, extra_tiles) for order in run_orders(carts))
+
+    def run_in_order(self, ordered: list[dict[str, Any]], extra_tiles: Mapping[str, str]) -> float:
+        """Value of running our carts one after the other in this order."""
+        carts = ordered
         occupied = {c["square"]: c for c in self.board.carts if c["seat"] != self.seat}
         for c in carts:
             occupied[c["square"]] = c
         total = 0.0
         for cart in ordered:
             del occupied[cart["square"]]
-            value, end = self.simulate(cart, cart["speed"], extra_tiles, occupied)
+            value, end, front = self.simulate(cart, cart["speed"], extra_tiles, occupied)
             total += value
             if end is not None:
-                occupied[end] = cart
+                occupied[end] = dict(cart, square=end, front=front)
+        ours = [c for c in occupied.values() if c["seat"] == self.seat]
+        for cart in ours:
+            # A cart left facing our other cart runs into it next turn unless that one moves off first.
+            ahead = board.NEIGHBOUR[(cart["square"], cart["front"])] if cart["front"] else None
+            if any(other is not cart and other["square"] == ahead for other in ours):
+                total -= OWN_BLOCK_COST
         return total
 
     def _delivery(self, load: Mapping[str, int], square: str) -> float:
@@ -322,8 +370,13 @@ class Planner:
                     exits = tuple(tile)
                 else:
                     break
-                nxt = self.choose_exit(target, exits, load)
-                if self.potential(target, nxt, load) <= -3:
+                # New track never points straight at a cart: that only builds a collision.
+                clear = tuple(e for e in exits if board.NEIGHBOUR[(target, e)] not in b.cart_squares)
+                nxt = self.choose_exit(target, clear or exits, load)
+                # Late in the chasm every square looks bad; a route is still worth building if it
+                # leads home (a delivery banks the load before the cart is lost).
+                hopeless = b.togo(b.home, target, nxt) >= INF
+                if hopeless if self.stage == "chasm" else self.potential(target, nxt, load) <= -3:
                     break
                 if tile is None:
                     built.append(("lay", target, board.sort_edges(via + nxt)))
@@ -336,29 +389,36 @@ class Planner:
 class GreedyAI(AIPlayer):
     name = "greedy"
 
+    def __init__(self) -> None:
+        self.first_gains: dict[str, float] = {}  # first actions of the last action-phase plans, for rank()
+
+    def rank(self, view: dict[str, Any], legal: list[Move], rng: random.Random) -> list[Move]:
+        """Moves from best to worst for the hard level's shortlist: its choice, then the first actions
+        of its other plans by their value; any other move only after those."""
+        self.first_gains = {}
+        first = self.choose(view, legal, rng)
+        texts = {str(m): m for m in legal}
+        planned = [texts[t] for t, _ in sorted(self.first_gains.items(), key=lambda kv: -kv[1]) if t in texts]
+        if "end" in texts:
+            planned.append(texts["end"])
+        rest = [m for m in legal if m != first and m not in planned] if view["phase"] != "action" else []
+        return list(dict.fromkeys([first, *planned, *rest]))
+
     def choose(self, view: dict[str, Any], legal: list[Move], rng: random.Random) -> Move:
         seat = view["seat"]
         texts = {str(m): m for m in legal}
         phase = view["phase"]
         if phase == "action":
             return texts.get(self._action(view, seat, texts), legal[0])
-        pending = view["pending"] or {}
         if phase == "take":
             return max(legal, key=lambda m: board.GEM_POINTS[str(m).split()[1]])
         if phase == "go":
-            planner = Planner(view, seat)
-            mine = next(c for c in view["carts"] if c["seat"] == seat and c["choosing"])
-            edge = planner.choose_exit(pending["square"], [str(m).split()[1] for m in legal], mine["load"])
-            return texts[f"go {edge}"]
+            return texts[f"go {self._direction(view, seat, legal)}"]
         if phase == "split":
-            # the picker tends to take the bigger (left) hand: put the cheapest gems there
-            return min(legal, key=lambda m: sum(board.GEM_POINTS[g] for g in str(m).split()[1:]))
+            return self._split(view, seat, legal, rng)
         if phase == "pick":
-            return (
-                texts["pick left"]
-                if pending.get("left_size", 0) >= pending.get("right_size", 0)
-                else texts["pick right"]
-            )
+            # The picker cannot see the hands: a fair coin leaves a splitter nothing to exploit.
+            return texts["pick left"] if rng.random() < 0.5 else texts["pick right"]
         if phase == "rift":
             return max(legal, key=lambda m: self._rift_value(view, seat, str(m).split()[1]))
         if phase == "run":
@@ -367,9 +427,53 @@ class GreedyAI(AIPlayer):
 
     @staticmethod
     def _run_order(view: Mapping[str, Any], seat: int, legal: list[Move], texts: Mapping[str, Move]) -> Move:
-        mine = [c for c in view["carts"] if c["seat"] == seat and c["where"] == "board"]
-        first = run_order(mine)[0]["name"]
-        return texts.get(f"run {first}", legal[0])
+        # The same comparison the action phase planned with, so the carts run as planned.
+        planner = Planner(view, seat)
+        mine = [dict(c) for c in view["carts"] if c["seat"] == seat and c["where"] == "board"]
+        best = max(run_orders(mine), key=lambda order: planner.run_in_order(order, {}))
+        return texts.get(f"run {best[0]['name']}", legal[0])
+
+    @staticmethod
+    def _split(view: Mapping[str, Any], seat: int, legal: list[Move], rng: random.Random) -> Move:
+        """Hands as even in points as possible (the picked one drops), ties broken at random.
+
+        Against a picker who tosses a coin every split loses half the points on average; even hands
+        also leave a picker who reads our habits nothing to gain.
+        """
+        mine = next(
+            c
+            for c in view["carts"]
+            if c["seat"] == seat
+            and c["where"] == "board"
+            and c["name"] == (view["pending"] or {}).get("hit_cart")
+        )
+        total = board.gem_value(dict(mine["load"]))
+
+        def imbalance(move: Move) -> int:
+            left = sum(board.GEM_POINTS[g] for g in str(move).split()[1:])
+            return abs(2 * left - total)
+
+        fewest = min(imbalance(m) for m in legal)
+        return rng.choice([m for m in legal if imbalance(m) == fewest])
+
+    @staticmethod
+    def _direction(view: Mapping[str, Any], seat: int, legal: list[Move]) -> str:
+        """The exit whose rest of the run (with the steps left, past every cart) is worth most."""
+        planner = Planner(view, seat)
+        mine = next(c for c in view["carts"] if c["seat"] == seat and c["choosing"])
+        steps = (view["moving"] or {}).get("steps_left", 0)
+        occupied = {
+            c["square"]: c for c in planner.board.carts if c is not mine and c["square"] != mine["square"]
+        }
+        exits = [str(m).split()[1] for m in legal]
+
+        def value(edge: str) -> tuple[float, int]:
+            cart = dict(mine, front=edge)
+            if steps <= 0:
+                return planner.potential(mine["square"], edge, mine["load"]), -board.EDGES.index(edge)
+            return planner.simulate(cart, steps, {}, occupied)[0], -board.EDGES.index(edge)
+
+        return max(exits, key=value)
 
     @staticmethod
     def _rift_value(view: Mapping[str, Any], seat: int, square: str) -> float:
@@ -409,11 +513,12 @@ class GreedyAI(AIPlayer):
                         continue
                     value = planner.run_all([*others, dict(cart, speed=speed)], extra)
                     gain = value - baseline - 0.01 * (len(first) + len(build) + change)
-                    if gain > best_gain:
-                        acts = list(first) + [f"{v} {sq} {e}" for v, sq, e in build]
-                        direction = "up" if speed > cart["speed"] else "down"
-                        acts += [f"speed {cart['name']} {direction}"] * change
-                        if acts and acts[0] in texts:
+                    acts = list(first) + [f"{v} {sq} {e}" for v, sq, e in build]
+                    direction = "up" if speed > cart["speed"] else "down"
+                    acts += [f"speed {cart['name']} {direction}"] * change
+                    if acts and acts[0] in texts:
+                        self.first_gains[acts[0]] = max(gain, self.first_gains.get(acts[0], -INF))
+                        if gain > best_gain:
                             best_gain, best_first = gain, acts[0]
 
         if left > 0:
@@ -440,10 +545,30 @@ class GreedyAI(AIPlayer):
         return best_first
 
 
-def run_order(carts: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """Our carts in the order we run them: a cart that the other one is facing goes first."""
-    if len(carts) == 2:
-        a, b = carts
-        if a["front"] and board.NEIGHBOUR[(a["square"], a["front"])] == b["square"]:
-            return [b, a]
-    return list(carts)
+def run_orders(carts: list[dict[str, Any]]) -> list[list[dict[str, Any]]]:
+    """The orders our carts may run in (by name, so the plan and the run decision agree)."""
+    ordered = sorted(carts, key=lambda c: c["name"])
+    return [ordered, ordered[::-1]] if len(ordered) == 2 else [ordered]
+
+
+SCORE_SCALE = 8.0  # a typical winning margin in points
+
+
+def estimate(state: GameState, seat: int) -> float:
+    """A cut-off rollout judged by each seat's score so far plus most of the loads its carts carry."""
+    assert isinstance(state, OffTheRailsState)
+    scores = [float(sum(b.values())) for b in state.score_breakdowns()]
+    for cart in state.carts_on_board():
+        # A cart on the board is not in reserve (3 points) yet, and its load is not banked yet.
+        scores[cart.seat] += 0.7 * (board.gem_value(dict(cart.load)) + board.CART_POINTS)
+    return margin_value(scores, seat, SCORE_SCALE)
+
+
+def hard_ai() -> SearchAI:
+    """The hard level: short greedy rollouts (a greedy decision costs ~8 ms), judged by `estimate`."""
+    return SearchAI(
+        GreedyAI,
+        SearchBudget(rollouts=12, candidates=4, horizon=14),
+        evaluate=estimate,
+        score_scale=SCORE_SCALE,
+    )

@@ -5,6 +5,7 @@ from __future__ import annotations
 import copy
 import itertools
 import json
+import random
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
@@ -1137,6 +1138,58 @@ class OffTheRailsState(GameState):
         return out
 
     # ------------------------------------------------------------------ persistence
+
+    # ------------------------------------------------------------------ sampled worlds (search AI)
+
+    def determinize(self, seat: int, rng: random.Random) -> OffTheRailsState:
+        """The face-down cards and another seat's split hands resampled, with a new RNG (bag, rifts).
+
+        What everyone knows is kept: each layer of the deposit deck holds one card of each colour
+        (the collapse card in the second layer from the bottom), the chasm deck one per colour, and
+        every card already seen is out. Within that, the order of each layer's rest and which card
+        of a colour lies where are drawn from `rng`, from sorted pools, so secrets cannot leak in.
+        """
+        world = self.reseeded_copy(rng)
+        assert isinstance(world, OffTheRailsState)
+        hidden = [*self.deck, *self.chasm_deck, *self.unused_cards]
+        pools = {
+            colour: sorted(c for c in hidden if c != board.COLLAPSE and board.CARDS[c]["colour"] == colour)
+            for colour in board.COLOURS
+        }
+        for pool in pools.values():
+            rng.shuffle(pool)
+        # The colours left in each layer of the deck, in layer order (public: see create()).
+        layer_sizes = [4] * ((self.options_length() - 1) // 4)
+        layer_sizes[-2] += 1
+        drawn = len(self.revealed)
+        deck: list[str] = []
+        position = 0
+        for size in layer_sizes:
+            segment = self.deck[max(0, position - drawn) : max(0, position + size - drawn)]
+            position += size
+            kinds = sorted(
+                board.COLLAPSE if c == board.COLLAPSE else board.CARDS[c]["colour"] for c in segment
+            )
+            rng.shuffle(kinds)
+            deck += [kind if kind == board.COLLAPSE else pools[kind].pop() for kind in kinds]
+        world.deck = deck
+        world.chasm_deck = [pools[board.CARDS[c]["colour"]].pop() for c in self.chasm_deck]
+        world.unused_cards = sorted(c for pool in pools.values() for c in pool)
+        collision = world.flow.get("collision")
+        if (
+            collision
+            and "left" in collision
+            and collision["hit_seat"] != seat
+            and not self.options.get("auto_split")
+        ):
+            # The hit cart still carries both hands (public); only how they are split is secret.
+            hit = world.carts[collision["hit_seat"]][collision["hit_cart"]]
+            left = list(rng.choice(split_options(hit.load)))
+            right = board.gem_list(dict(hit.load))
+            for gem in left:
+                right.remove(gem)
+            collision["left"], collision["right"] = left, right
+        return world
 
     # The table settings and the RNG are GameState.base_json's.
     _FIELDS: ClassVar[tuple[str, ...]] = (

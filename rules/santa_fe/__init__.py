@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from rules.engine import GameDefinition, Option, RandomAI
-from rules.santa_fe.ai import GreedyAI
+from rules.santa_fe.ai import GreedyAI, hard_ai
 from rules.santa_fe.state import SantaFeState
 
 SUMMARY = (
@@ -36,6 +36,7 @@ DEFINITION = GameDefinition(
     ),
     state_class=SantaFeState,
     create=SantaFeState.create,
-    ais={"random": RandomAI, "greedy": GreedyAI},
+    # normal first: the bot seats and stands in with the first level when none is named.
+    ais={"normal": GreedyAI, "easy": RandomAI, "hard": hard_ai},
     summary=SUMMARY,
 )

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import random
 from collections import Counter
 from collections.abc import Mapping
 from typing import Any
@@ -45,6 +46,7 @@ ENDINGS = {
     "E2": "The game ended: a player could not lay any track.",
     "E3": "The game ended: everyone passed in a lay pass.",
 }
+
 
 class SantaFeState(GameState):
     """The whole game. Lanes are stored per section: None (empty) or [rr, line, from_city, tiles]."""
@@ -768,6 +770,43 @@ class SantaFeState(GameState):
             if skip in legal:
                 return skip
         return None
+
+    # ------------------------------------------------------------------ sampled worlds (search AI)
+
+    def determinize(self, seat: int, rng: random.Random) -> SantaFeState:
+        """Everything `seat` cannot see resampled: other hands, the deck, face-down discards,
+        choices not yet revealed, and the RNG.
+
+        The city cards nobody has shown `seat` (the deck, other hands, others' discards) are pooled,
+        sorted, shuffled with `rng` and dealt back in the public counts. A hidden card choice
+        becomes a random play from the new hand (with the seat's branch card, as the rules force),
+        a hidden engineer answer a random affordable one.
+        """
+        world = self.reseeded_copy(rng)
+        assert isinstance(world, SantaFeState)
+        others = [s for s in range(self.num_seats) if s != seat]
+        pool = sorted([*self.deck, *(c for s in others for c in (*self.cities[s], *self.discarded[s]))])
+        rng.shuffle(pool)
+        for other in others:
+            held = len(self.cities[other])
+            world.cities[other] = sorted(pool[:held])
+            del pool[:held]
+            gone = len(self.discarded[other])
+            world.discarded[other] = pool[:gone]
+            del pool[:gone]
+            # Which cards went out and came in is the owner's secret; the counts stay public.
+            world.exchange_history[other] = [
+                {"round": h["round"], "out": [], "in": []} for h in self.exchange_history[other]
+            ]
+            if self.phase == "choose" and self.chosen[other] and self.choice[other] is not None:
+                world.choice[other] = str(rng.choice(world.plays(other)))
+            if self.phase == "engineer" and self.engineer_choice[other] is not None:
+                can_buy = self.money[other] >= ENGINEER_PRICE and self.engineers_left > 0
+                world.engineer_choice[other] = can_buy and rng.random() < 0.5
+        world.deck = pool
+        # Private lines of the last events belong to their seats only.
+        world.log = [[text, seats] for text, seats in self.log if seats is None or seat in seats]
+        return world
 
     # ------------------------------------------------------------------ scoring
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from rules.engine import GameDefinition, Option, RandomAI
-from rules.trans_europa.ai import GreedyAI
+from rules.trans_europa.ai import GreedyAI, hard_ai
 from rules.trans_europa.state import TransEuropaState, create
 
 SUMMARY = (
@@ -31,7 +31,8 @@ DEFINITION = GameDefinition(
     ),
     state_class=TransEuropaState,
     create=create,
-    ais={"random": RandomAI, "greedy": GreedyAI},
+    # normal first: the bot seats and stands in with the first level when none is named.
+    ais={"normal": GreedyAI, "easy": RandomAI, "hard": hard_ai},
     summary=SUMMARY,
 )
 

@@ -5,9 +5,12 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from rules.engine import AIPlayer, Move
+from rules.engine import AIPlayer, GameState, Move
+from rules.search import SearchAI, SearchBudget, margin_value
 from rules.trans_europa import board
 from rules.trans_europa.moves import End, Lay, Start, Vex
+from rules.trans_europa.setup import piles_for
+from rules.trans_europa.state import TransEuropaState
 
 
 def _edge(track: dict[str, Any]) -> int:
@@ -24,6 +27,65 @@ def seat_board(view: dict[str, Any], seat: int) -> tuple[frozenset[int], frozens
     for track in view["tracks"]:
         (zero if track["owner"] in (None, seat) else blocked).add(_edge(track))
     return frozenset(zero), frozenset(blocked)
+
+
+def _shortening_lines(
+    terminals: tuple[int, ...], zero: frozenset[int], blocked: frozenset[int], weight: int, lines: list[int]
+) -> list[int]:
+    """The lines that, once built, lower the tracks our cities still need."""
+    return [e for e in lines if board.steiner_cost(terminals, zero | {e}, blocked) < weight]
+
+
+# Tracks a seat loses in a typical round: how fast scores fall towards the end of the game.
+_PENALTY_PER_ROUND = 4
+
+
+def _vex_allowance(view: dict[str, Any], seat: int) -> bool:
+    """Whether this round's share of our coloured tracks is not spent yet.
+
+    Tracks that last the whole game are spread over the rounds it is expected to last (until the lowest
+    score reaches 0), so later rounds still have some to block with.
+    """
+    left = int(view["coloured_left"][str(seat)])
+    if view["options"].get("vexation_refill") == "round":
+        return left > 0
+    lowest = min(int(score) for score in view["scores"].values())
+    rounds_left = max(1, -(-lowest // _PENALTY_PER_ROUND))
+    used_this_round = sum(1 for track in view["tracks"] if track["owner"] == seat)
+    return used_this_round < -(-(left + used_this_round) // rounds_left)
+
+
+def _vex_hurts(view: dict[str, Any], seat: int, edge: int) -> bool:
+    """Whether a coloured track here (instead of a black one) likely costs some opponent a track.
+
+    Opponents' cities are secret, so this takes every city this seat has not seen as equally likely (one
+    per colour, as dealt) and asks how likely it is that blocking the line lengthens the way from that
+    opponent's marker to at least one of its cities. Coloured tracks are few; one that blocks nobody's
+    path only saves a black track.
+    """
+    seen = {h["id"] for h in view["hand"]}
+    revealed = {entry["seat"] for entry in view["completed"]}
+    for entry in view["completed"]:
+        seen.update(c["id"] for c in entry["cities"])
+    piles = piles_for(view["num_seats"])
+    for key, token in sorted(view["markers"].items()):
+        other = int(key)
+        if other == seat or other in revealed:
+            continue
+        marker = board.junction_of(token)
+        assert marker is not None
+        their_zero, their_blocked = seat_board(view, other)
+        near = board.distances_from(marker, their_zero | {edge}, their_blocked)
+        far = board.distances_from(marker, their_zero, their_blocked | {edge})
+        untouched = 1.0
+        for pile in piles.values():
+            unseen = [board.CITY_BY_ID[c].junction for c in pile if c not in seen]
+            if unseen:
+                longer = sum(1 for v in unseen if far[v] > near[v])
+                untouched *= 1 - longer / len(unseen)
+        if untouched <= 0.5:
+            return True
+    return False
 
 
 class GreedyAI(AIPlayer):
@@ -44,21 +106,34 @@ class GreedyAI(AIPlayer):
         vexes = {m.edge: m for m in legal if isinstance(m, Vex)}
         marker = board.junction_of(view["markers"][str(seat)])
         terminals = tuple(sorted({marker, *cities}))
-        _weight, tree = board.steiner_tree(terminals, zero, blocked)
+        weight, tree = board.steiner_tree(terminals, zero, blocked)
         options = [e for e in tree if e not in zero and (e in lays or e in vexes)]
         if view["step"] == 1:
             singles = [e for e in options if board.EDGES[e].cost == 1]
             options = singles or options
         if not options:
+            # The tree's next line may be a double line (too big for step 2) while another minimum tree
+            # goes on with a single line: any line that shortens our remaining path is worth laying.
+            options = _shortening_lines(terminals, zero, blocked, weight, sorted({*lays, *vexes}))
+        if not options:
             end = End()
             return end if end in legal else rng.choice(legal)
         edge = rng.choice(sorted(options))
-        if edge in vexes:
-            line = board.EDGES[edge]
-            others = set()
-            for other, junctions in view["networks"].items():
-                if other != str(seat):
-                    others.update(board.junction_of(j) for j in junctions)
-            if edge not in lays or line.a in others or line.b in others:
-                return vexes[edge]
+        if edge in vexes and (edge not in lays or (_vex_allowance(view, seat) and _vex_hurts(view, seat, edge))):
+            return vexes[edge]
         return lays[edge]
+
+
+def estimate(state: GameState, seat: int) -> float:
+    """A cut-off rollout judged as if the round ended now: each score minus the tracks still needed."""
+    assert isinstance(state, TransEuropaState)
+    scores = [
+        state.scores[s] - (0 if s in state.completed or state.phase == "game_over" else state.penalty(s))
+        for s in range(state.num_seats)
+    ]
+    return margin_value(scores, seat, 6.0)
+
+
+def hard_ai() -> SearchAI:
+    """The hard level: short greedy rollouts (one greedy decision costs ~4 ms), judged by `estimate`."""
+    return SearchAI(GreedyAI, SearchBudget(rollouts=16, candidates=4, horizon=24), evaluate=estimate, score_scale=6.0)

@@ -206,6 +206,12 @@ def _merged(rows: list[list[int]], splits: list[tuple[int, int]]) -> list[int]:
     return best
 
 
+def distances_from(source: int, zero: frozenset[int] = frozenset(),
+                   blocked: frozenset[int] = frozenset()) -> tuple[int, ...]:
+    """Least tracks from `source` to every junction (zero lines free, blocked ones unusable)."""
+    return _distances_from(source, zero, blocked)
+
+
 @lru_cache(maxsize=4096)
 def _distances_from(source: int, zero: frozenset[int], blocked: frozenset[int]) -> tuple[int, ...]:
     dist = [INF] * len(JUNCTIONS)

@@ -11,6 +11,7 @@ of its five cities alone (the best any marker could do). At game end the last bo
 
 from __future__ import annotations
 
+import random
 from collections.abc import Iterator, Mapping
 from typing import Any
 
@@ -111,6 +112,33 @@ class TransEuropaState(GameState):
         for seat in range(self.num_seats):
             events.append(private(seat, f"Your cities in round {self.round}: {city_list(self.hands[seat])}."))
         return events
+
+    # ------------------------------------------------------------------ sampled worlds (search AI)
+
+    def determinize(self, seat: int, rng: random.Random) -> TransEuropaState:
+        """Unrevealed hands of the other seats and the RNG resampled, consistently with the board.
+
+        Each such hand gets one city per colour from the cards `seat` has not seen (its own hand and the
+        hands revealed by completing are seen), and never a hand its network already joins: that seat
+        would have completed. Candidates are sorted before `rng` picks, so the worlds depend only on what
+        `seat` knows.
+        """
+        world = self.reseeded_copy(rng)
+        assert isinstance(world, TransEuropaState)
+        hidden = [s for s in range(self.num_seats) if s != seat and s not in self.completed]
+        seen = {c for s in range(self.num_seats) if s not in hidden for c in self.hands[s]}
+        unseen = {colour: sorted(c for c in pile if c not in seen) for colour, pile in self.piles.items()}
+        taken: set[str] = set()
+        for other in hidden:
+            for _attempt in range(20):
+                hand = [rng.choice([c for c in unseen[colour] if c not in taken]) for colour in board.COLOUR_KEYS]
+                world.hands[other] = hand
+                world._cache = {}
+                if not world.is_complete(other):
+                    break
+            taken.update(world.hands[other])
+        world._cache = {}
+        return world
 
     # ------------------------------------------------------------------ derived facts
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from rules.engine import GameDefinition, Option, RandomAI
-from rules.ttr_cards.ai import GreedyAI
+from rules.ttr_cards.ai import GreedyAI, hard_ai
 from rules.ttr_cards.setup import create
 from rules.ttr_cards.state import TTRCardsState
 
@@ -40,6 +40,7 @@ DEFINITION = GameDefinition(
     ),
     state_class=TTRCardsState,
     create=create,
-    ais={"random": RandomAI, "greedy": GreedyAI},
+    # normal first: the bot seats and stands in with the first level when none is named.
+    ais={"normal": GreedyAI, "easy": RandomAI, "hard": hard_ai},
     summary=SUMMARY,
 )

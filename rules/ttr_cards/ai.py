@@ -6,9 +6,12 @@ import itertools
 import random
 from typing import Any
 
-from rules.engine import AIPlayer, Move
+from rules.engine import AIPlayer, GameState, Move
+from rules.search import SearchAI, SearchBudget
 from rules.ttr_cards.cards import COLOURS, LOCO, TICKETS
 from rules.ttr_cards.moves import Complete, Done, DrawDeck, DrawTickets, Keep, Take, Undo, Yard
+from rules.ttr_cards.scoring import best_completion
+from rules.ttr_cards.state import TTRCardsState
 
 
 def _needs(ticket_ids: list[int]) -> dict[str, int]:
@@ -17,6 +20,12 @@ def _needs(ticket_ids: list[int]) -> dict[str, int]:
         for colour, count in TICKETS[tid].cards.items():
             need[colour] += count
     return need
+
+
+def _open_needs(view: dict[str, Any]) -> dict[str, int]:
+    """Cards of each colour our tickets need beyond what our track stack already holds."""
+    track = _track(view)
+    return {c: max(0, n - track.get(c, 0)) for c, n in _needs(view["tickets"]).items()}
 
 
 def _ticket_set_value(ticket_ids: tuple[int, ...], have: dict[str, int]) -> float:
@@ -28,10 +37,31 @@ def _ticket_set_value(ticket_ids: tuple[int, ...], have: dict[str, int]) -> floa
     return points - 4.0 * colours - 3.0 * missing
 
 
+def _track(view: dict[str, Any]) -> dict[str, int]:
+    """Our own track stack as we remember it (spec D7 and its AI hints: step 1 moved public yard
+    cards), or as the view shows it when the stacks are open; empty when nothing tells us."""
+    shown = view["seats"][view["seat"]]["track"]
+    return dict(shown if shown is not None else view.get("track_memory") or {})
+
+
+def _last_turn(view: dict[str, Any]) -> bool:
+    """Our turn in the final round of the last deck: no card reaches our track stack any more."""
+    return view["final_round"] is not None and view["deck_number"] == view["decks_total"]
+
+
 class GreedyAI(AIPlayer):
-    """Reads only its own view: its hand, its tickets, the public yards and the display."""
+    """Reads only its own view: its hand, its tickets, the public yards and the display, plus the memory
+    of what its own step 1 moved to its track stack."""
 
     name = "greedy"
+
+    def decide(self, state: GameState, seat: int, legal: list[Move], rng: random.Random) -> Move:
+        view = state.view(seat)
+        if view["seats"][seat]["track"] is None:
+            assert isinstance(state, TTRCardsState)
+            # What a player with perfect memory knows: its own step-1 moves, all public at the time.
+            view["track_memory"] = dict(state.tracks[seat])
+        return self.choose(view, legal, rng)
 
     def choose(self, view: dict[str, Any], legal: list[Move], rng: random.Random) -> Move:
         seat = view["seat"]
@@ -43,13 +73,14 @@ class GreedyAI(AIPlayer):
             return self._keep(view, legal)
         me = view["seats"][seat]
         hand: dict[str, int] = view["hand"]
-        need = _needs(view["tickets"])
+        need = _open_needs(view)
         in_yard = {row["colour"]: row["locos"] + row["coloured"] for row in me["yard"]}
 
-        yard_moves = [m for m in legal if isinstance(m, Yard)]
-        best_yard = max(yard_moves, key=lambda m: self._yard_value(view, m, need), default=None)
+        rows = self._rows_to_rob(view)
+        valued = [(self._yard_value(view, m, need, rows), m) for m in legal if isinstance(m, Yard)]
+        # max keeps the first of equal values, as legal's notation order did before.
+        value, best_yard = max(valued, key=lambda pair: pair[0], default=(0.0, None))
         if best_yard is not None:
-            value = self._yard_value(view, best_yard, need)
             deck_empty = not any(isinstance(m, (DrawDeck, Take)) for m in legal)
             if value >= 6 or (deck_empty and value > 0) or (view["deck_count"] <= 6 and value >= 3):
                 return best_yard
@@ -84,26 +115,34 @@ class GreedyAI(AIPlayer):
                 return move
         return legal[0]
 
-    def _yard_value(self, view: dict[str, Any], move: Yard, need: dict[str, int]) -> float:
-        seat = view["seat"]
+    @staticmethod
+    def _rows_to_rob(view: dict[str, Any]) -> dict[str, int]:
+        """Cards in other seats' rows by colour: what a bigger set of that colour would rob."""
+        rows: dict[str, int] = {}
+        for other in view["seats"]:
+            if other["seat"] != view["seat"]:
+                for row in other["yard"]:
+                    rows[row["colour"]] = rows.get(row["colour"], 0) + row["locos"] + row["coloured"]
+        return rows
+
+    def _yard_value(self, view: dict[str, Any], move: Yard, need: dict[str, int], rows: dict[str, int]) -> float:
         colours = move.colours
         distinct = set(colours)
         value = 0.0
         if len(distinct) == 1:
             colour = colours[0]
             size = len(move.cards)
+            robbed = rows.get(colour, 0)
+            if not need[colour]:
+                # A row no ticket needs only feeds the track stack useless cards and waits to be robbed:
+                # worth it to rob a row, or to empty a full hand late in the game.
+                return 2.0 * robbed - 0.5 * move.locos + (1.0 if size >= 4 and view["deck_count"] <= 6 else 0.0)
             # Locomotives reach the track stack first and complete anything: keep a few for robbing.
-            value = size * (2.0 if need[colour] else 0.8) - 0.5 * move.locos
-            for other in view["seats"]:
-                if other["seat"] == seat:
-                    continue
-                for row in other["yard"]:
-                    if row["colour"] == colour:
-                        value += 2.0 * (row["locos"] + row["coloured"])
+            value = size * 2.0 - 0.5 * move.locos + 2.0 * robbed
             if size >= 4:
                 value += 2
         else:
-            value = sum(1.5 if need[c] else 0.5 for c in distinct)
+            value = sum(1.5 if need[c] else 0.0 for c in distinct)
         return value
 
     def _keep_setup(self, view: dict[str, Any], legal: list[Move]) -> Move:
@@ -120,6 +159,8 @@ class GreedyAI(AIPlayer):
 
     def _keep(self, view: dict[str, Any], legal: list[Move]) -> Move:
         """Keep drawn tickets that use colours we already collect, while the expected cards suffice."""
+        if _last_turn(view):
+            return self._keep_last(view)
         spare = self._spare_cards(view)
         profile = self._profile(view)
         kept = []
@@ -131,6 +172,22 @@ class GreedyAI(AIPlayer):
         return Keep(tuple(sorted(kept)))
 
     @staticmethod
+    def _keep_last(view: dict[str, Any]) -> Keep:
+        """On our last turn the track stack is final: keep exactly the drawn tickets it completes on top
+        of the tickets we hold (an uncompleted ticket costs its points)."""
+        track = _track(view)
+        held = list(view["tickets"])
+
+        def net_points(kept: tuple[int, ...]) -> int:
+            tickets = [*held, *kept]
+            done = set(best_completion(tickets, track))
+            return sum(TICKETS[t].points if t in done else -TICKETS[t].points for t in tickets)
+
+        pending = sorted(view["pending"])
+        subsets = [c for size in range(len(pending) + 1) for c in itertools.combinations(pending, size)]
+        return Keep(max(subsets, key=lambda kept: (net_points(kept), -len(kept))))
+
+    @staticmethod
     def _profile(view: dict[str, Any]) -> dict[str, float]:
         """How strongly we collect each colour: rows in our yard, cards in hand, current tickets."""
         me = view["seats"][view["seat"]]
@@ -139,8 +196,12 @@ class GreedyAI(AIPlayer):
             profile[row["colour"]] += 2 + row["coloured"]
         for colour in COLOURS:
             profile[colour] += view["hand"].get(colour, 0) / 2
+        # Cards on our track stack make a colour cheap for new tickets too, so it stays in the profile.
         for colour, count in _needs(view["tickets"]).items():
             profile[colour] += count
+        for colour, count in _track(view).items():
+            if colour in profile:
+                profile[colour] += count / 2
         return profile
 
     @staticmethod
@@ -153,7 +214,9 @@ class GreedyAI(AIPlayer):
     def _spare_cards(view: dict[str, Any]) -> float:
         """Expected track cards (stack, yard, part of the hand) minus what our tickets need."""
         me = view["seats"][view["seat"]]
-        supply = me["track_count"] + sum(row["locos"] + row["coloured"] for row in me["yard"])
+        supply = me["track_count"]
+        if not _last_turn(view):  # after our last turn the yard never reaches the track stack
+            supply += sum(row["locos"] + row["coloured"] for row in me["yard"])
         if view["final_round"] is None and view["deck_count"] > 0:
             supply += 0.5 * me["hand_count"]
         demand = sum(TICKETS[t].card_count for t in view["tickets"])
@@ -168,3 +231,8 @@ class GreedyAI(AIPlayer):
             if isinstance(move, Done):
                 return move
         return next(m for m in legal if not isinstance(m, Undo))
+
+
+def hard_ai() -> SearchAI:
+    """The hard level: rollouts to the end with greedy players (a whole game costs ~30 ms)."""
+    return SearchAI(GreedyAI, SearchBudget(rollouts=24, candidates=4), score_scale=15.0)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import itertools
 import json
+import random
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
@@ -120,6 +121,48 @@ class TTRCardsState(GameState):
         for name, value in _copy_fields({name: data[name] for name in cls._FIELDS}).items():
             setattr(state, name, value)
         return state
+
+    # ------------------------------------------------------------------ sampled worlds (search AI)
+
+    def determinize(self, seat: int, rng: random.Random) -> TTRCardsState:
+        """Other seats' hands, tickets and choices, the deck orders, the closed cards and the RNG resampled.
+
+        Kept: everything in `seat`'s view and every track stack (their cards left public yards in step 1,
+        so a player with perfect memory knows them, spec D7). Pools are sorted before `rng` shuffles
+        them, so the worlds depend on what `seat` knows, never on the hidden values themselves.
+        """
+        world = self.reseeded_copy(rng)
+        assert isinstance(world, TTRCardsState)
+        others = [s for s in range(self.num_seats) if s != seat]
+        cards = [kind for s in others for kind in KINDS for _ in range(self.hands[s][kind])]
+        cards += [*self.deck, *(kind for kind in KINDS for _ in range(self.closed[kind]))]
+        cards.sort()
+        rng.shuffle(cards)
+        for s in others:
+            size = sum(self.hands[s].values())
+            world.hands[s] = counts_of(cards[:size])
+            del cards[:size]
+        world.deck = cards[: len(self.deck)]
+        world.closed = counts_of(cards[len(self.deck) :])
+        final_reveal = self.phase == "over" or (self.phase == "choose" and self.scoring_kind == "final")
+        if final_reveal:
+            return world  # every ticket is on the table now
+        tickets = sorted([*self.ticket_deck, *(t for s in others for t in (*self.tickets[s], *self.pending[s]))])
+        rng.shuffle(tickets)
+        for s in others:
+            size = len(self.tickets[s])
+            world.tickets[s] = sorted(tickets[:size])
+            del tickets[:size]
+            size = len(self.pending[s])
+            world.pending[s] = tickets[:size]
+            del tickets[:size]
+            if self.setup_choice[s] is not None:
+                # How many they kept is secret too: most players keep two or three.
+                kept = min(len(world.pending[s]), rng.choice((2, 2, 3)))
+                world.setup_choice[s] = sorted(world.pending[s][:kept])
+            world.picks[s] = []  # picks in an intermediate scoring are private until confirmed
+        world.ticket_deck = tickets
+        return world
 
     # ------------------------------------------------------------------ whose decision
 

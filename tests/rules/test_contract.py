@@ -72,6 +72,7 @@ def test_definition_is_complete(key: str) -> None:
     definition = registry.get(key)
     assert definition.key == key and definition.title and definition.summary
     assert 1 <= definition.min_players <= definition.max_players <= 6
-    assert set(definition.ais) >= {"random", "greedy"}
+    assert list(definition.ais)[:1] == ["normal"] and set(definition.ais) >= {"easy", "normal", "hard"}
+    assert type(definition.ai("greedy")) is type(definition.ai("normal"))  # kinds stored by older tables
     defaults = definition.resolve_options({})
     assert defaults == {o.key: o.default for o in definition.options}

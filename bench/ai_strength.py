@@ -1,0 +1,113 @@
+"""AI strength bench: win shares of one AI against others per game and player count, and time per decision.
+
+    PYTHONPATH=$PWD python bench/ai_strength.py                       # every game, 2 and 4 players
+    PYTHONPATH=$PWD python bench/ai_strength.py --games ttr_cards --players 2 --count 100 --jobs 2
+
+Matchups: `hard-normal` seats one hard AI among normals, `normal-frozen` one normal among the greedy AIs
+frozen from main before issue 15 (bench/frozen_ai). The tested AI's seat rotates with the game number so
+every seat is played equally. A win counts 1, a shared first place 1/winners. The margin printed is the
+95% half-width (1.96 standard errors): ±5% needs about 385 games at a 50% share, 280 at 25%.
+Time per decision is the CPU time (time.process_time) of the tested AI's own decisions: what one core
+spends, whatever else shares the machine.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import math
+import statistics
+import sys
+import time
+from collections.abc import Callable
+from multiprocessing import Pool
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from rules import registry  # noqa: E402
+from rules.engine import AIPlayer, GameState, ai_move  # noqa: E402
+
+MATCHUPS = ("hard-normal", "normal-frozen")
+MAX_DECISIONS = 20_000
+
+
+def _frozen(key: str) -> Callable[[], AIPlayer]:
+    module = importlib.import_module(f"bench.frozen_ai.{key}")
+    return module.GreedyAI
+
+
+def _players(key: str, matchup: str) -> tuple[Callable[[], AIPlayer], Callable[[], AIPlayer]]:
+    definition = registry.get(key)
+    tested, field = matchup.split("-")
+    opponent = _frozen(key) if field == "frozen" else (lambda: definition.ai(field))
+    return (lambda: definition.ai(tested)), opponent
+
+
+def play_one(job: tuple[str, str, int, int, int]) -> tuple[float, list[float]]:
+    """One game: the tested AI's win share in it and the seconds of each of its decisions."""
+    key, matchup, players, seed, seat = job
+    tested_factory, field_factory = _players(key, matchup)
+    state: GameState = registry.get(key).new_game(players, {}, seed)
+    brains = {s: (tested_factory() if s == seat else field_factory()) for s in range(players)}
+    times: list[float] = []
+    for _ in range(MAX_DECISIONS):
+        acting = state.to_act()
+        if not acting:
+            break
+        actor = min(acting)
+        started = time.process_time()
+        move = ai_move(state, actor, brains[actor])
+        if actor == seat:
+            times.append(time.process_time() - started)
+        state.apply(actor, move)
+    result = state.result()
+    if result is None:
+        return 0.0, times
+    winners = [s.seat for s in result.seats if s.rank == 1]
+    return (1.0 / len(winners) if seat in winners else 0.0), times
+
+
+def run(key: str, matchup: str, players: int, count: int, jobs: int, first_seed: int) -> str:
+    work = [(key, matchup, players, first_seed + i, i % players) for i in range(count)]
+    started = time.perf_counter()
+    if jobs > 1:
+        with Pool(jobs) as pool:
+            outcomes = pool.map(play_one, work, chunksize=1)
+    else:
+        outcomes = [play_one(job) for job in work]
+    wall = time.perf_counter() - started
+    shares = [share for share, _ in outcomes]
+    times = sorted(t for _, ts in outcomes for t in ts)
+    share = sum(shares) / len(shares)
+    margin = 1.96 * math.sqrt(max(share * (1 - share), 1e-9) / len(shares))
+    median = statistics.median(times) if times else 0.0
+    p95 = times[min(len(times) - 1, int(0.95 * len(times)))] if times else 0.0
+    fair = 1 / players
+    return (
+        f"{key:14} {players}p {matchup:14} games {len(shares):4}  win share {100 * share:5.1f}% "
+        f"± {100 * margin:4.1f}  (fair {100 * fair:.0f}%)  decision median {1000 * median:7.1f} ms  "
+        f"p95 {1000 * p95:7.1f} ms  max {1000 * (times[-1] if times else 0):7.1f} ms  [{wall:.0f} s]"
+    )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", nargs="*", default=list(registry.GAMES))
+    parser.add_argument("--players", nargs="*", type=int, default=[2, 4])
+    parser.add_argument("--matchups", nargs="*", default=list(MATCHUPS), choices=MATCHUPS)
+    parser.add_argument("--count", type=int, default=400, help="games per game, player count and matchup")
+    parser.add_argument("--jobs", type=int, default=1, help="worker processes (one per free core)")
+    parser.add_argument("--seed", type=int, default=10_000, help="seed of the first game")
+    args = parser.parse_args()
+    for key in args.games:
+        definition = registry.get(key)
+        for players in args.players:
+            if not definition.min_players <= players <= definition.max_players:
+                continue
+            for matchup in args.matchups:
+                print(run(key, matchup, players, args.count, args.jobs, args.seed), flush=True)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,449 @@
+"""Off the Rails greedy AI: cost-to-go tables over (square, facing), simulated runs, best short plan.
+
+It reads only its own seat's view. Two backward shortest-path tables give, for a cart on a square
+facing an edge, the cost (tiles to lay, plus a little per step) to reach a delivery (any start square
+entered by its inward edge) or a square with gems. A plan for the action phase is: place a cart or
+not, lay/upgrade the first k missing tiles of the cart's cheapest route, set its speed; every plan is
+simulated step by step (pick-ups, junction choices, derails, rifts, collisions) and valued; the first
+action of the best plan is played, and the plan is recomputed at the next decision.
+"""
+
+from __future__ import annotations
+
+import heapq
+import random
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from rules.engine import AIPlayer, Move
+from rules.off_the_rails import board
+from rules.off_the_rails.scoring import delivery_missions
+
+INF = 10_000.0
+STEP_COST = 0.15  # a step costs a little: speed is limited, and long routes pass other carts
+OCCUPIED_COST = 2.0  # a square with a cart on it may free up, but usually costs a turn
+PER_ACTION = 0.2  # points one action of route-building is worth
+GATHER_BONUS = 4.0  # what reaching a deposit is worth to a cart with room: about two gems, delivered
+
+
+@dataclass
+class Sim:
+    """A cart being simulated: position, facing, load."""
+
+    square: str
+    front: str
+    back: str | None
+    load: dict[str, int]
+
+
+# (edges of a tile, edge entered by) -> the edges the cart may leave by
+_EXITS: dict[tuple[str, str], tuple[str, ...]] = {
+    (edges, via): tuple(e for e in edges if e != via)
+    for edges in (*board.TILE_TYPE_OF, "nesw")
+    for via in board.EDGES
+}
+# (square, facing) -> (the square ahead, the edge it is entered by)
+_AHEAD: dict[tuple[str, str], tuple[str, str]] = {
+    (sq, f): (board.NEIGHBOUR[(sq, f)], board.OPPOSITE[f])  # type: ignore[misc]
+    for sq in board.SQUARES
+    for f in board.EDGES
+    if board.NEIGHBOUR[(sq, f)] is not None
+}
+# (square, facing f) -> [(via, (pred, g))]: carts that enter `square` by `via` and could then face f
+_BEHIND: dict[tuple[str, str], list[tuple[str, tuple[str, str]]]] = {
+    (sq, f): [
+        (via, (board.NEIGHBOUR[(sq, via)], board.OPPOSITE[via]))  # type: ignore[misc]
+        for via in board.EDGES
+        if via != f and board.NEIGHBOUR[(sq, via)] is not None
+    ]
+    for sq in board.SQUARES
+    for f in board.EDGES
+}
+
+
+class Board:
+    """The board as the AI sees it in a view, with what it needs to plan."""
+
+    def __init__(self, view: Mapping[str, Any], seat: int) -> None:
+        self.seat = seat
+        self.tiles: dict[str, str] = dict(view["tiles"])
+        self.gems: dict[str, dict[str, int]] = {k: dict(v) for k, v in view["gems"].items()}
+        self.rifts: dict[str, str] = dict(view["rifts"])
+        self.carts = [c for c in view["carts"] if c["where"] == "board"]
+        self.cart_squares = {c["square"]: c for c in self.carts}
+        self.entries = {(t, v): self.entry(t, v, "home") for t in board.SQUARES for v in board.EDGES}
+        self.home = self._table(goal="home")
+        self.mine = self._table(goal="gems")
+
+    # -- what entering square `target` by edge `via` costs and where the cart may face afterwards
+
+    def entry(self, target: str | None, via: str, goal: str) -> tuple[float, tuple[str, ...], bool]:
+        """(cost, exits, goal reached on entering). cost INF = impossible."""
+        if target is None or target in board.CENTRES or target in self.rifts:
+            return INF, (), False
+        if target in board.START:
+            if via != board.START[target][1] or target in self.cart_squares:
+                return INF, (), False
+            return STEP_COST, (), goal == "home"
+        extra = OCCUPIED_COST if target in self.cart_squares else 0.0
+        tile = self.tiles.get(target)
+        reached = goal == "gems" and target in self.gems
+        if tile is None:
+            return 1.0 + STEP_COST + extra, _EXITS[("nesw", via)], reached
+        if via in tile:
+            return STEP_COST + extra, _EXITS[(tile, via)], reached
+        if target in self.cart_squares:
+            return INF, (), False
+        if len(tile) in (2, 3):  # upgrade to a T (keeping both edges) or to a cross
+            return 1.0 + STEP_COST, tuple(tile), reached
+        return INF, (), False
+
+    def _table(self, goal: str) -> dict[tuple[str, str], float]:
+        """Backward Dijkstra: cost-to-go for a cart on square S facing edge f."""
+        cost: dict[tuple[str, str], float] = {}
+        best: dict[tuple[str, str], float] = {}
+        heap: list[tuple[float, str, str]] = []
+        entries = self.entries
+        gems = self.gems if goal == "gems" else None
+        # seed: states whose next entry reaches the goal
+        for (square, f), (target, via) in _AHEAD.items():
+            c, _exits, home = entries[(target, via)]
+            reached = home if gems is None else target in gems and target not in board.START
+            if reached and c < INF:
+                heap.append((c, square, f))
+                best[(square, f)] = c
+        heapq.heapify(heap)
+        while heap:
+            c, square, f = heapq.heappop(heap)
+            if (square, f) in cost:
+                continue
+            cost[(square, f)] = c
+            # predecessors: a cart on `pred` facing g enters `square` by `via`, then may face f
+            for via, pred_state in _BEHIND[(square, f)]:
+                if pred_state in cost:
+                    continue
+                step, exits, home = entries[(square, via)]
+                if step >= INF or f not in exits or (home if gems is None else square in gems):
+                    continue
+                total = c + step
+                if total < best.get(pred_state, INF):
+                    best[pred_state] = total
+                    heapq.heappush(heap, (total, *pred_state))
+        return cost
+
+    def togo(self, table: dict[tuple[str, str], float], square: str, front: str | None) -> float:
+        if front is None:
+            return min((table.get((square, f), INF) for f in board.EDGES), default=INF)
+        return table.get((square, front), INF)
+
+
+def _load_value(load: Mapping[str, int]) -> float:
+    return board.gem_value(dict(load)) + 0.3 * load.get("ruby", 0) + 0.1 * board.gem_total(dict(load))
+
+
+class Planner:
+    """Evaluates cart positions and simulates runs on a Board."""
+
+    def __init__(self, view: Mapping[str, Any], seat: int) -> None:
+        self.view = view
+        self.seat = seat
+        self.board = Board(view, seat)
+        stage = self.stage = view["stage"]
+        supply = sum(view["rift_supply"].values())
+        # the later in the game, the more a cart on the board risks being lost (3 points) with its load
+        self.danger = {"mining": 0.0, "collapse": 1.0, "chasm": 2.5 + (16 - supply) * 0.3}[stage]
+        self.missions = set(view["face_up"])
+        # with at most one token per seat left, our carts do not move again: what stays on the board is lost
+        self.last_run = stage == "chasm" and supply <= view["num_seats"]
+
+    def potential(self, square: str, front: str | None, load: Mapping[str, int]) -> float:
+        """Expected future points from a cart standing here with this load."""
+        b = self.board
+        value = _load_value(load)
+        if self.last_run:
+            return -3.0 - value
+        home = b.togo(b.home, square, front)
+        count = board.gem_total(dict(load))
+        # gems on the board are not banked yet: collisions, derails and the chasm may take them
+        # no way home: at best the cart derails later (load lost, cart kept); in the chasm it is likely lost
+        stuck = -value - (3.0 if self.stage == "chasm" else 1.5)
+        best = stuck if home >= INF else 0.85 * value - PER_ACTION * home
+        room = board.CAPACITY - count
+        # a cart with three gems or more heads home: the mining phase is short, banked gems are safe
+        if room and count <= 2 and self.danger < 3:
+            gather = b.togo(b.mine, square, front)
+            if gather < INF and home < INF:
+                bonus = GATHER_BONUS * min(room, 2) / 2
+                best = max(best, 0.85 * value + bonus - PER_ACTION * gather - 0.4 * self.danger)
+        best -= self.danger * (1.0 + 0.3 * value) / 2
+        # where the chasm will open (a mine square) or spread (next to a rift), the cart may fall
+        if self.stage == "collapse" and square in board.MINE_SQUARE_LABEL:
+            best -= (3.0 + value) / 6
+        elif self.stage == "chasm" and any(
+            board.NEIGHBOUR[(square, e)] in self.board.rifts for e in board.EDGES
+        ):
+            best -= (3.0 + value) / 5
+        return best
+
+    def choose_exit(self, square: str, exits: tuple[str, ...] | list[str], load: Mapping[str, int]) -> str:
+        return max(exits, key=lambda e: (self.potential(square, e, load), -board.EDGES.index(e)))
+
+    def simulate(
+        self,
+        cart: Mapping[str, Any],
+        speed: int,
+        extra_tiles: Mapping[str, str],
+        occupied: Mapping[str, Mapping[str, Any]],
+    ) -> tuple[float, str | None]:
+        """Run `cart` at `speed` on the board plus `extra_tiles` with carts on `occupied` squares.
+
+        Returns (value in points, incl. banked ones; the square where the cart ends, None if off the board).
+        """
+        b = self.board
+        tiles = b.tiles
+        sim = Sim(cart["square"], cart["front"], cart["back"], dict(cart["load"]))
+        gems: dict[str, dict[str, int]] = {}
+        steps = speed
+        while steps > 0:
+            target = board.NEIGHBOUR[(sim.square, sim.front)]
+            via = board.OPPOSITE[sim.front]
+            if target is None or target in board.CENTRES:
+                return -_load_value(sim.load) - 0.5, None
+            if target in b.rifts:
+                return -3.0 - _load_value(sim.load) * 1.5, None
+            if target in board.START:
+                if via != board.START[target][1]:
+                    return -_load_value(sim.load) - 0.5, None
+                if target in occupied:
+                    return self.potential(sim.square, sim.back, sim.load) + 0.2, sim.square
+                return self._delivery(sim.load, target), None
+            tile = extra_tiles.get(target) or tiles.get(target)
+            if tile is None or via not in tile:
+                return -_load_value(sim.load) - 0.5, None
+            if target in occupied:
+                other = occupied[target]
+                if other["seat"] != self.seat:
+                    bonus = 0.6 if other["load"] else 0.3
+                else:  # hitting our own cart costs it gems or derails it
+                    bonus = -1.5 - _load_value(other["load"]) / 2
+                return self.potential(sim.square, sim.back, sim.load) + bonus, sim.square
+            sim.back, sim.square = via, target
+            steps -= 1
+            take = min(2 if steps == 0 else 1, board.CAPACITY - board.gem_total(sim.load))
+            here = dict(gems.get(target) or b.gems.get(target, {}))
+            while take > 0 and here:
+                kind = "rock" if "rock" in here else max(here, key=lambda k: board.GEM_POINTS[k])
+                here[kind] -= 1
+                if not here[kind]:
+                    del here[kind]
+                sim.load[kind] = sim.load.get(kind, 0) + 1
+                take -= 1
+            gems[target] = here
+            exits = [e for e in tile if e != via]
+            sim.front = exits[0] if len(exits) == 1 else self.choose_exit(target, exits, sim.load)
+        return self.potential(sim.square, sim.front, sim.load), sim.square
+
+    def run_all(self, carts: list[dict[str, Any]], extra_tiles: Mapping[str, str]) -> float:
+        """Value of running all our `carts` (at their speeds) one after the other, in our run order."""
+        ordered = run_order(carts)
+        occupied = {c["square"]: c for c in self.board.carts if c["seat"] != self.seat}
+        for c in carts:
+            occupied[c["square"]] = c
+        total = 0.0
+        for cart in ordered:
+            del occupied[cart["square"]]
+            value, end = self.simulate(cart, cart["speed"], extra_tiles, occupied)
+            total += value
+            if end is not None:
+                occupied[end] = cart
+        return total
+
+    def _delivery(self, load: Mapping[str, int], square: str) -> float:
+        value = _load_value(load) + 0.2 * self.danger
+        if not board.gem_total(dict(load)):
+            return 0.1 * self.danger
+        colours = self.view["colours"]
+        met = delivery_missions(load, board.START[square][0], colours, colours[self.seat])
+        if any(m in self.missions for m in met):
+            value += 3.0
+        return value + 1.0
+
+    def escapes(self, cart: Mapping[str, Any]) -> list[tuple[str, str, str]]:
+        """Upgrades of a tile on the track ahead of the cart: a way to turn off (or derail) before a rift."""
+        b = self.board
+        out: list[tuple[str, str, str]] = []
+        square, front = cart["square"], cart["front"]
+        for _ in range(board.MAX_SPEED):
+            target = board.NEIGHBOUR[(square, front)]
+            via = board.OPPOSITE[front]
+            tile = b.tiles.get(target) if target else None
+            if tile is None or via not in tile or target in b.cart_squares:
+                break
+            if len(tile) == 2:
+                out.extend(
+                    ("upgrade", target, new)
+                    for new in board.UPGRADES
+                    if len(new) == 3 and set(tile) < set(new)
+                )
+            elif len(tile) == 3:
+                out.append(("upgrade", target, "nesw"))
+            exits = [e for e in tile if e != via]
+            if len(exits) != 1:
+                break
+            square, front = target, exits[0]
+        return out
+
+    def route(self, cart: Mapping[str, Any], limit: int) -> list[tuple[str, str, str]]:
+        """The first `limit` tiles to build on the cart's best route: (verb, square, edges)."""
+        b = self.board
+        load = cart["load"]
+        square, front = cart["square"], cart["front"]
+        built: list[tuple[str, str, str]] = []
+        seen = set()
+        for _ in range(40):
+            if len(built) >= limit or (square, front) in seen:
+                break
+            seen.add((square, front))
+            target = board.NEIGHBOUR[(square, front)]
+            via = board.OPPOSITE[front]
+            if target is None or target in board.START or target in board.CENTRES or target in b.rifts:
+                break
+            if target in b.cart_squares:
+                break
+            tile = b.tiles.get(target)
+            if tile is not None and via in tile:
+                exits = tuple(e for e in tile if e != via)
+                nxt = self.choose_exit(target, exits, load)
+            else:
+                if tile is None:
+                    exits = tuple(e for e in board.EDGES if e != via)
+                elif len(tile) in (2, 3):
+                    exits = tuple(tile)
+                else:
+                    break
+                nxt = self.choose_exit(target, exits, load)
+                if self.potential(target, nxt, load) <= -3:
+                    break
+                if tile is None:
+                    built.append(("lay", target, board.sort_edges(via + nxt)))
+                else:
+                    built.append(("upgrade", target, board.sort_edges(tile + via)))
+            square, front = target, nxt
+        return built
+
+
+class GreedyAI(AIPlayer):
+    name = "greedy"
+
+    def choose(self, view: dict[str, Any], legal: list[Move], rng: random.Random) -> Move:
+        seat = view["seat"]
+        texts = {str(m): m for m in legal}
+        phase = view["phase"]
+        if phase == "action":
+            return texts.get(self._action(view, seat, texts), legal[0])
+        pending = view["pending"] or {}
+        if phase == "take":
+            return max(legal, key=lambda m: board.GEM_POINTS[str(m).split()[1]])
+        if phase == "go":
+            planner = Planner(view, seat)
+            mine = next(c for c in view["carts"] if c["seat"] == seat and c["choosing"])
+            edge = planner.choose_exit(pending["square"], [str(m).split()[1] for m in legal], mine["load"])
+            return texts[f"go {edge}"]
+        if phase == "split":
+            # the picker tends to take the bigger (left) hand: put the cheapest gems there
+            return min(legal, key=lambda m: sum(board.GEM_POINTS[g] for g in str(m).split()[1:]))
+        if phase == "pick":
+            return (
+                texts["pick left"]
+                if pending.get("left_size", 0) >= pending.get("right_size", 0)
+                else texts["pick right"]
+            )
+        if phase == "rift":
+            return max(legal, key=lambda m: self._rift_value(view, seat, str(m).split()[1]))
+        if phase == "run":
+            return self._run_order(view, seat, legal, texts)
+        return legal[0]  # claim: any mission is worth the same
+
+    @staticmethod
+    def _run_order(view: Mapping[str, Any], seat: int, legal: list[Move], texts: Mapping[str, Move]) -> Move:
+        mine = [c for c in view["carts"] if c["seat"] == seat and c["where"] == "board"]
+        first = run_order(mine)[0]["name"]
+        return texts.get(f"run {first}", legal[0])
+
+    @staticmethod
+    def _rift_value(view: Mapping[str, Any], seat: int, square: str) -> float:
+        value = 0.0
+        for cart in view["carts"]:
+            if cart["where"] != "board":
+                continue
+            near = cart["square"] == square
+            adjacent = any(board.NEIGHBOUR[(cart["square"], e)] == square for e in board.EDGES)
+            sign = -1 if cart["seat"] == seat else 1
+            value += sign * (10 if near else 2 if adjacent else 0)
+        return value
+
+    def _action(self, view: Mapping[str, Any], seat: int, texts: Mapping[str, Move]) -> str:
+        planner = Planner(view, seat)
+        left = view["actions_max"] - view["actions_used"]
+        colour = view["colours"][seat]
+        mine = [c for c in view["carts"] if c["seat"] == seat]
+        on_board = [dict(c) for c in mine if c["where"] == "board"]
+        baseline = planner.run_all(on_board, {})
+        best_gain, best_first = 0.05, "end"
+
+        def consider(
+            cart: dict[str, Any], others: list[dict[str, Any]], first: list[str], budget: int
+        ) -> None:
+            nonlocal best_gain, best_first
+            route = planner.route(cart, budget)
+            builds = [route[:k] for k in range(len(route) + 1)]
+            if not first and budget >= 1:
+                builds += [[b] for b in planner.escapes(cart)]
+            for build in builds:
+                extra = {sq: e for _v, sq, e in build}
+                spare = budget - len(build)
+                for speed in range(board.MIN_SPEED, board.MAX_SPEED + 1):
+                    change = abs(speed - cart["speed"])
+                    if change > spare:
+                        continue
+                    value = planner.run_all([*others, dict(cart, speed=speed)], extra)
+                    gain = value - baseline - 0.01 * (len(first) + len(build) + change)
+                    if gain > best_gain:
+                        acts = list(first) + [f"{v} {sq} {e}" for v, sq, e in build]
+                        direction = "up" if speed > cart["speed"] else "down"
+                        acts += [f"speed {cart['name']} {direction}"] * change
+                        if acts and acts[0] in texts:
+                            best_gain, best_first = gain, acts[0]
+
+        if left > 0:
+            for cart in on_board:
+                consider(cart, [c for c in on_board if c is not cart], [], left)
+            if planner.danger < 2.5:
+                occupied = {c["square"] for c in view["carts"] if c["where"] == "board"}
+                reserve = [c for c in mine if c["where"] == "reserve"]
+                if reserve:
+                    name = reserve[0]["name"]  # both reserve carts are alike
+                    for square in board.START_OF_COLOUR[colour]:
+                        if square in occupied:
+                            continue
+                        placed = {
+                            "seat": seat,
+                            "name": name,
+                            "square": square,
+                            "back": None,
+                            "front": board.START[square][1],
+                            "speed": board.START_SPEED,
+                            "load": {},
+                        }
+                        consider(placed, on_board, [f"cart {name} {square}"], left - 1)
+        return best_first
+
+
+def run_order(carts: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Our carts in the order we run them: a cart that the other one is facing goes first."""
+    if len(carts) == 2:
+        a, b = carts
+        if a["front"] and board.NEIGHBOUR[(a["square"], a["front"])] == b["square"]:
+            return [b, a]
+    return list(carts)

@@ -1,0 +1,138 @@
+"""The "hard" AI level: compares a shortlist of moves by rollouts in sampled worlds, never reading a secret."""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from rules.engine import AIPlayer, GameState, Move, Result
+
+# How a search scores a finished or cut-off rollout for its seat: larger is better, about -1..2.
+Evaluate = Callable[[GameState, int], float]
+
+
+class Ranker(Protocol):
+    """A policy that can also order moves from best to worst for the shortlist (optional)."""
+
+    def rank(self, view: dict[str, Any], legal: list[Move], rng: random.Random) -> list[Move]: ...
+
+
+@dataclass(frozen=True)
+class SearchBudget:
+    """How much a decision may cost, in rollouts rather than seconds so choices are reproducible.
+
+    `rollouts` is spent by sequential halving over `candidates` moves; `horizon` cuts each rollout after
+    that many decisions (None: play to the end), where the game's `evaluate` must judge the position.
+    """
+
+    rollouts: int = 48
+    candidates: int = 6
+    horizon: int | None = None
+
+
+def outcome_value(result: Result, seat: int, scale: float) -> float:
+    """1 for a win (shared among tied winners), plus the score margin over the best other seat,
+    squashed so a crushing win cannot outweigh winning more often."""
+    winners = [s.seat for s in result.seats if s.rank == 1]
+    win = 1.0 / len(winners) if seat in winners else 0.0
+    mine = result.score_of(seat)
+    best_other = max((s.score for s in result.seats if s.seat != seat), default=mine)
+    return win + math.tanh((mine - best_other) / scale)
+
+
+def margin_value(scores: Sequence[float], seat: int, scale: float) -> float:
+    """The same yardstick as `outcome_value` for an estimate of every seat's final score."""
+    mine = scores[seat]
+    others = [s for i, s in enumerate(scores) if i != seat]
+    best_other = max(others, default=mine)
+    win = 1.0 if mine > best_other else (0.5 if mine == best_other else 0.0)
+    return win + math.tanh((mine - best_other) / scale)
+
+
+class SearchAI(AIPlayer):
+    """Determinized rollouts with common random numbers, shortlist from the game's greedy policy.
+
+    Each round samples worlds with `state.determinize(seat, rng)` (own secrets kept, everyone else's
+    resampled), plays every surviving candidate in the same worlds with the same rollout seed (so
+    luck cancels out between candidates), then keeps the better half.
+    """
+
+    name = "hard"
+
+    def __init__(
+        self,
+        policy: Callable[[], AIPlayer],
+        budget: SearchBudget,
+        evaluate: Evaluate | None = None,
+        score_scale: float = 10.0,
+    ) -> None:
+        self.policy = policy()
+        self.budget = budget
+        self.score_scale = score_scale
+        self.evaluate = evaluate
+        if budget.horizon is not None and evaluate is None:
+            raise ValueError("a search cut off by a horizon needs the game's evaluate")
+
+    def choose(self, view: dict[str, Any], legal: list[Move], rng: random.Random) -> Move:
+        # Without the state (a caller that only has a view) it plays like its rollout policy.
+        return self.policy.choose(view, legal, rng)
+
+    def decide(self, state: GameState, seat: int, legal: list[Move], rng: random.Random) -> Move:
+        if len(legal) == 1:
+            return legal[0]
+        if type(state).determinize is GameState.determinize:  # no way to sample worlds fairly yet
+            return self.policy.choose(state.view(seat), legal, rng)
+        view = state.view(seat)
+        candidates = self.shortlist(view, legal, rng)
+        if len(candidates) == 1:
+            return candidates[0]
+        totals = dict.fromkeys(candidates, 0.0)
+        counts = dict.fromkeys(candidates, 0)
+        alive = list(candidates)
+        rounds = max(1, math.ceil(math.log2(len(alive))))
+        for round_number in range(rounds):
+            worlds = max(1, self.budget.rollouts // (rounds * len(alive)))
+            for _ in range(worlds):
+                world = state.determinize(seat, rng)
+                rollout_seed = rng.getrandbits(64)
+                for move in alive:
+                    totals[move] += self._rollout(world.copy(), seat, move, random.Random(rollout_seed))
+                    counts[move] += 1
+            if round_number < rounds - 1:
+                # Ties keep the shortlist's order: the policy's own preference wins them.
+                alive.sort(key=lambda m: -totals[m] / counts[m])
+                alive = alive[: max(1, math.ceil(len(alive) / 2))]
+        return max(alive, key=lambda m: totals[m] / counts[m])
+
+    def shortlist(self, view: dict[str, Any], legal: list[Move], rng: random.Random) -> list[Move]:
+        """The policy's choice first, then its ranking when it has one, else a sample of the rest."""
+        wanted = self.budget.candidates
+        rank = getattr(self.policy, "rank", None)
+        if rank is not None:
+            ranked = list(dict.fromkeys(rank(view, legal, rng)))
+            return ranked[:wanted]
+        first = self.policy.choose(view, legal, rng)
+        rest = [m for m in legal if m != first]
+        return [first, *rng.sample(rest, min(len(rest), wanted - 1))]
+
+    def _rollout(self, world: GameState, seat: int, move: Move, rng: random.Random) -> float:
+        world.apply(seat, move)
+        steps = 0
+        horizon = self.budget.horizon
+        while True:
+            acting = world.to_act()
+            if not acting or (horizon is not None and steps >= horizon):
+                break
+            actor = min(acting)
+            legal = world.legal_moves(actor)
+            # decide, not choose: a policy may use what its seat remembers (TTR's own track stack).
+            world.apply(actor, legal[0] if len(legal) == 1 else self.policy.decide(world, actor, legal, rng))
+            steps += 1
+        result = world.result()
+        if result is not None:
+            return outcome_value(result, seat, self.score_scale)
+        assert self.evaluate is not None
+        return self.evaluate(world, seat)
