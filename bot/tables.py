@@ -557,13 +557,23 @@ class Tables:
             info.seats = seats
             return info
 
+    async def check_add_ai(self, game_id: int, user_id: int) -> TableInfo:
+        """Refused now if this user could not add an AI (before they are asked which level)."""
+        info = await self._lobby(game_id)
+        self._may_add_ai(info, user_id)
+        return info
+
+    @staticmethod
+    def _may_add_ai(info: TableInfo, user_id: int) -> None:
+        if info.seat_of(user_id) is None and user_id != info.row.creator_id:
+            raise Refused(NOT_SEATED)
+        if len(info.seats) >= info.definition.max_players:
+            raise Refused(f"The table is full ({info.definition.max_players} players).")
+
     async def add_ai(self, game_id: int, user_id: int, kind: str | None = None) -> TableInfo:
         async with self.lock(game_id):
             info = await self._lobby(game_id)
-            if info.seat_of(user_id) is None and user_id != info.row.creator_id:
-                raise Refused(NOT_SEATED)
-            if len(info.seats) >= info.definition.max_players:
-                raise Refused(f"The table is full ({info.definition.max_players} players).")
+            self._may_add_ai(info, user_id)
             # The seat keeps the level key; old kind names (greedy, random) are read as their level.
             kind = level_of(kind or DEFAULT_AI_LEVEL)
             if kind not in AI_LEVELS and kind not in info.definition.ais:

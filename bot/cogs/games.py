@@ -441,7 +441,9 @@ class GamesCog(CommandCog):
                     await self.flush(game_id)
                     return
             elif action == "ai":
-                # The level is a second, private choice: the lobby stays one row of buttons.
+                # The level is a second, private choice: the lobby stays one row of buttons. Who may not
+                # add an AI hears why now, not after choosing a level.
+                await self.tables.check_add_ai(game_id, user.id)
                 await self._reply(interaction, f"Which AI joins game #{game_id}?", view=ai_level_view(game_id))
                 return
             elif action == "cancel":
