@@ -786,8 +786,11 @@ class Tables:
         if ids.get("board_message_id") is not None:
             ids = {**ids, "board_posted_at": self.now()}  # a board older than an hour is reposted, not edited
         await self.store.set_game_fields(game_id, **ids)
-        if game_id in self._live:
-            self._live[game_id].row = await self._row(game_id)
+        row = await self._row(game_id)
+        # Looked up after the await: a failed move elsewhere may have dropped the live copy meanwhile.
+        live = self._live.get(game_id)
+        if live is not None:
+            live.row = row
 
     # ------------------------------------------------------------------ internals
 
