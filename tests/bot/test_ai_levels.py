@@ -4,7 +4,13 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+import os
 import random
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -184,3 +190,55 @@ async def test_other_games_are_answered_while_a_hard_ai_thinks(store):
         assert answered.applied[1][1] == str(ai_move(replayed, 1, REGISTRY["trans_europa"].ai("hard")))
     finally:
         pool.close()
+
+
+async def test_a_dead_worker_is_replaced_and_the_decision_still_made():
+    pool = AIPool(1)
+    try:
+        await pool.warm_up()
+        worker = await asyncio.get_running_loop().run_in_executor(pool._pool, os.getpid)
+        os.kill(worker, signal.SIGKILL)
+        definition = REGISTRY["ttr_cards"]
+        state = position("ttr_cards", 90)
+        seat = min(state.to_act())
+        move = await pool.decide(definition, state, seat, "hard")
+        assert str(move) == str(ai_move(state, seat, definition.ai("hard")))
+    finally:
+        pool.close()
+
+
+BOT_WITH_POOL = """
+import asyncio, os, sys, time
+from bot.ai_pool import AIPool
+
+async def main():
+    pool = AIPool(1)
+    await pool.warm_up()
+    worker = await asyncio.get_running_loop().run_in_executor(pool._pool, os.getpid)
+    print(worker, flush=True)
+    time.sleep(600)
+
+asyncio.run(main())
+"""
+
+
+def test_ai_workers_end_when_the_bot_is_killed():
+    """A SIGKILLed bot cannot shut its pool down: its worker notices the parent is gone and exits."""
+    root = Path(__file__).resolve().parents[2]
+    bot = subprocess.Popen([sys.executable, "-c", BOT_WITH_POOL], stdout=subprocess.PIPE, text=True,
+                           env={**os.environ, "PYTHONPATH": str(root)}, cwd=root)
+    try:
+        worker = int(bot.stdout.readline())
+        os.kill(worker, 0)  # alive while the bot is
+    finally:
+        bot.kill()
+        bot.wait()
+        bot.stdout.close()
+    for _ in range(200):  # the worker checks every 0.5 s; allow a loaded machine 20 s
+        try:
+            os.kill(worker, 0)
+        except ProcessLookupError:
+            return
+        time.sleep(0.1)
+    os.kill(worker, signal.SIGKILL)
+    pytest.fail(f"AI worker {worker} outlived its bot")
