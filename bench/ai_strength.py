@@ -68,14 +68,20 @@ def play_one(job: tuple[str, str, int, int, int]) -> tuple[float, list[float]]:
     return (1.0 / len(winners) if seat in winners else 0.0), times
 
 
-def run(key: str, matchup: str, players: int, count: int, jobs: int, first_seed: int) -> str:
+def run(key: str, matchup: str, players: int, count: int, jobs: int, first_seed: int, progress: bool = False) -> str:
     work = [(key, matchup, players, first_seed + i, i % players) for i in range(count)]
     started = time.perf_counter()
     if jobs > 1:
         with Pool(jobs) as pool:
             outcomes = pool.map(play_one, work, chunksize=1)
     else:
-        outcomes = [play_one(job) for job in work]
+        outcomes = []
+        for job in work:
+            outcomes.append(play_one(job))
+            if progress:  # a long run still leaves figures behind if it is stopped
+                done = [share for share, _ in outcomes]
+                print(f"  {key} {players}p {matchup}: {len(done)} games, win share {100 * sum(done) / len(done):.1f}%",
+                      flush=True)
     wall = time.perf_counter() - started
     shares = [share for share, _ in outcomes]
     times = sorted(t for _, ts in outcomes for t in ts)
@@ -99,6 +105,7 @@ def main() -> None:
     parser.add_argument("--count", type=int, default=400, help="games per game, player count and matchup")
     parser.add_argument("--jobs", type=int, default=1, help="worker processes (one per free core)")
     parser.add_argument("--seed", type=int, default=10_000, help="seed of the first game")
+    parser.add_argument("--progress", action="store_true", help="print the running share after each game")
     args = parser.parse_args()
     for key in args.games:
         definition = registry.get(key)
@@ -106,7 +113,7 @@ def main() -> None:
             if not definition.min_players <= players <= definition.max_players:
                 continue
             for matchup in args.matchups:
-                print(run(key, matchup, players, args.count, args.jobs, args.seed), flush=True)
+                print(run(key, matchup, players, args.count, args.jobs, args.seed, args.progress), flush=True)
 
 
 if __name__ == "__main__":
