@@ -57,7 +57,8 @@ class SearchAI(AIPlayer):
 
     Each round samples worlds with `state.determinize(seat, rng)` (own secrets kept, everyone else's
     resampled), plays every surviving candidate in the same worlds with the same rollout seed (so
-    luck cancels out between candidates), then keeps the better half.
+    luck cancels out between candidates), then keeps the better half, always with the policy's own
+    move, which it leaves at the end only for a move that did clearly better.
     """
 
     name = "hard"
@@ -68,8 +69,10 @@ class SearchAI(AIPlayer):
         budget: SearchBudget,
         evaluate: Evaluate | None = None,
         score_scale: float = 10.0,
+        switch_margin: float = 0.1,
     ) -> None:
         self.policy = policy()
+        self.switch_margin = switch_margin
         self.budget = budget
         self.score_scale = score_scale
         self.evaluate = evaluate
@@ -102,10 +105,15 @@ class SearchAI(AIPlayer):
                     totals[move] += self._rollout(world.copy(), seat, move, random.Random(rollout_seed))
                     counts[move] += 1
             if round_number < rounds - 1:
-                # Ties keep the shortlist's order: the policy's own preference wins them.
-                alive.sort(key=lambda m: -totals[m] / counts[m])
-                alive = alive[: max(1, math.ceil(len(alive) / 2))]
-        return max(alive, key=lambda m: totals[m] / counts[m])
+                # The policy's own move always stays: few rollouts are noisy, and it is the safe default.
+                others = sorted(alive[1:], key=lambda m: -totals[m] / counts[m])
+                alive = [alive[0], *others[: max(0, math.ceil(len(alive) / 2) - 1)]]
+        favourite = alive[0]
+        best = max(alive, key=lambda m: totals[m] / counts[m])
+        # Leave the policy's move only for one that did clearly better in the same worlds.
+        if totals[best] / counts[best] > totals[favourite] / counts[favourite] + self.switch_margin:
+            return best
+        return favourite
 
     def shortlist(self, view: dict[str, Any], legal: list[Move], rng: random.Random) -> list[Move]:
         """The policy's choice first, then its ranking when it has one, else a sample of the rest."""

@@ -136,4 +136,4 @@ def estimate(state: GameState, seat: int) -> float:
 
 def hard_ai() -> SearchAI:
     """The hard level: short greedy rollouts (one greedy decision costs ~4 ms), judged by `estimate`."""
-    return SearchAI(GreedyAI, SearchBudget(rollouts=16, candidates=4, horizon=24), evaluate=estimate, score_scale=6.0)
+    return SearchAI(GreedyAI, SearchBudget(rollouts=8, candidates=3, horizon=12), evaluate=estimate, score_scale=6.0)
