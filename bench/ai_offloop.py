@@ -1,6 +1,6 @@
 """How long another game waits while a hard AI thinks: the search in a thread of the bot vs in a worker process.
 
-    PYTHONPATH=$PWD python bench/ai_offloop.py --decisions 5
+    PYTHONPATH=$PWD python bench/ai_offloop.py --decisions 12
 
 Game A is a 2-player Trans Europa with a hard AI seat (seconds of search per decision); game B a Ticket to
 Ride table. While A's human move runs its hard AI reply, B is asked for its status (Tables.info, the
@@ -79,7 +79,7 @@ def figures(samples: list[float]) -> str:
 
 async def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--decisions", type=int, default=5, help="hard AI decisions to wait through per mode")
+    parser.add_argument("--decisions", type=int, default=12, help="hard AI decisions to wait through per mode")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as folder:
         for workers, label in ((0, "thread (JUNCTION_AI_WORKERS=0)"), (1, "worker process (JUNCTION_AI_WORKERS=1)")):
