@@ -14,7 +14,7 @@ from rules.engine import AI_ALIASES, GameDefinition, GameState, Move, ai_move
 
 log = logging.getLogger("bot.ai")
 
-# Levels that search (seconds of CPU per decision, all of it holding the GIL): a thread would stall
+# Levels that search (up to a second or two of CPU per decision, all of it holding the GIL): a thread would stall
 # every other game's replies, so they go to a process. The policies (easy, normal) answer in
 # milliseconds and stay in a thread, where the state needs no copy.
 SEARCH_LEVELS = frozenset({"hard"})
