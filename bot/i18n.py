@@ -348,6 +348,8 @@ JA: dict[str, str] = {
     "hard": "強い",
     "Which AI joins game #{id}?": "ゲーム #{id} にどの強さの AI を加えますか？",
     "{name} ({level}) takes a seat.": "{name}（{level}）が席に着きました。",
+    "Seat an AI player in this channel's lobby": "このチャンネルのロビーに AI プレイヤーを座らせます",
+    "How well it plays (default normal)": "AI の強さ（既定は普通）",
     "The AI level that plays for a player who times out or leaves": "時間切れや離脱したプレイヤーの代わりに指す AI の強さ",
     "Start": "開始",
     "Cancel": "中止",

@@ -682,6 +682,19 @@ class GamesCog(CommandCog):
         async def join(interaction: discord.Interaction) -> None:
             await lobby_action(interaction, "join")
 
+        @group.command(name="add-ai", description="Seat an AI player in this channel's lobby")
+        @app_commands.describe(level="How well it plays (default normal)")
+        @app_commands.choices(level=[app_commands.Choice(name=level, value=level) for level in AI_LEVELS])
+        async def add_ai(interaction: discord.Interaction, level: str = "normal") -> None:
+            try:
+                game_id = await here(interaction)
+                info = await tables.add_ai(game_id, interaction.user.id, level)
+            except Refused as refused:
+                await cog._reply(interaction, refused.reason)
+                return
+            await cog._reply(interaction, f"{info.seats[-1].name} ({level}) takes a seat.")
+            await cog.refresh_lobby(game_id)
+
         @group.command(name="leave", description="Leave the lobby, or hand your seat in a running game to the AI")
         async def leave(interaction: discord.Interaction) -> None:
             await lobby_action(interaction, "leave")

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import sqlite3
+
 from bot.app import create_bot
 from rules.engine import ai_move
 from rules.registry import GAMES
@@ -29,6 +31,12 @@ async def test_a_lobby_adds_a_hard_ai_that_plays_the_game_to_the_end(fake_discor
     await fake.wait_for(lambda: "2. AI 1 (hard)" in fake.message(lobby.id).content, what="lobby shows the level")
     assert "on timeout the AI (hard) plays" in fake.message(lobby.id).content
     assert "AI 1 (hard)" in (await fake.slash(ann, games, "game status")).content
+    # The same by command, and away again with the lobby's seat count.
+    ix = await fake.slash(ann, games, "game add-ai", options={"level": "easy"})
+    assert ix.ephemeral and ix.content == "AI 2 (easy) takes a seat."
+    await fake.wait_for(lambda: "3. AI 2 (easy)" in fake.message(lobby.id).content, what="lobby shows AI 2")
+    ix = await fake.slash(fake.user("Bob"), games, "game add-ai")
+    assert ix.ephemeral and ix.content == "You are not playing in this game."
 
     await fake.click(ann, lobby, label="Start")
     await fake.wait_for(lambda: table_snapshot(db, GW)[4] == "running" and table_snapshot(db, GW)[2] == 0,
@@ -48,13 +56,16 @@ async def test_a_lobby_adds_a_hard_ai_that_plays_the_game_to_the_end(fake_discor
     assert status == "over" and state.is_over()
     assert any("Game over" in m.content for m in games.messages if not m.ephemeral)
 
-    # Every move of the AI seat is the hard level's, as ai_move computes it in this process.
-    replayed = GW.new_game(2, state.options, state.seed)
-    ai_moves = 0
+    # Every move of an AI seat is its own level's, as ai_move computes it in this process.
+    with sqlite3.connect(db) as raw:
+        levels = [r[0] for r in raw.execute("SELECT ai_kind FROM seats WHERE game_id = 1 ORDER BY seat")]
+    assert levels == [None, "hard", "easy"]
+    replayed = GW.new_game(3, state.options, state.seed)
+    ai_moves = {"hard": 0, "easy": 0}
     for seat, notation in moves:
-        if users[seat] is None:
-            assert notation == str(ai_move(replayed, seat, GW.ai("hard"))), f"move {replayed.moves_applied}"
-            ai_moves += 1
+        if levels[seat] is not None:
+            assert notation == str(ai_move(replayed, seat, GW.ai(levels[seat]))), f"move {replayed.moves_applied}"
+            ai_moves[levels[seat]] += 1
         replayed.apply(seat, replayed.parse_move(notation))
-    assert ai_moves >= 3 and replayed == state
+    assert min(ai_moves.values()) >= 3 and replayed == state
     await fake.stop_bot(bot)
