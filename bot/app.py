@@ -14,6 +14,7 @@ import discord
 from discord.ext import commands
 
 from bot import i18n
+from bot.ai_pool import AIPool, workers_from_env
 from bot.render_pool import Renderer, RenderPool
 from bot.scheduler import Scheduler
 from bot.store import Store
@@ -75,6 +76,7 @@ class JunctionBot(commands.Bot):
         hand_renderer: Renderer | None,
         render_workers: int,
         dev_guild: int | None,
+        ai_workers: int = 0,
         defer_after: float,
         now: Callable[[], float] | None = None,
         **bot_kwargs: Any,
@@ -92,6 +94,7 @@ class JunctionBot(commands.Bot):
         self.dev_guild = dev_guild
         self.defer_after = defer_after
         self.renderer = RenderPool(board_renderer, hand_renderer, render_workers)
+        self.ai_pool = AIPool(ai_workers)
         self.store: Store | None = None
         self.tables: Tables = None  # type: ignore[assignment]  # set in setup_hook
         self.junction: Any = None  # the GamesCog; components call into it
@@ -118,7 +121,7 @@ class JunctionBot(commands.Bot):
 
         if self.store is None:
             self.store = await Store.open(self.db_path)
-        self.tables = Tables(self.store, games=self.games, now=self.now)
+        self.tables = Tables(self.store, games=self.games, now=self.now, ai_pool=self.ai_pool)
         await self.tables.load()  # the index only; states load on first use
         self.tables.on_clocks = self.scheduler.schedule
         for game_id, due in (await self.tables.due_times()).items():  # deadlines survive restarts
@@ -144,8 +147,16 @@ class JunctionBot(commands.Bot):
         else:
             await self.tree.sync()
         await self.renderer.warm_up()
+        if self.games is None:  # only the registry's games search in the AI pool: start its worker now
+            self._ai_warm = asyncio.create_task(self._warm_ai_pool())
         # Build the translation catalogs off the loop (~0.3 s in all) so no first Japanese post waits.
         self._catalogs_warm = asyncio.create_task(asyncio.to_thread(i18n.warm))
+
+    async def _warm_ai_pool(self) -> None:
+        try:
+            await self.ai_pool.warm_up()
+        except Exception:  # the first hard decision will start the worker instead
+            log.warning("the AI worker did not start ahead of time", exc_info=True)
 
     async def on_ready(self) -> None:
         if self.application_id:
@@ -213,6 +224,9 @@ class JunctionBot(commands.Bot):
         self.closing = True
         await self.scheduler.stop()
         await self.finish_interactions()
+        ai_warming = getattr(self, "_ai_warm", None)
+        if ai_warming is not None:
+            ai_warming.cancel()
         warming = getattr(self, "_catalogs_warm", None)
         if warming is not None:
             await warming  # a thread cannot be cancelled; it is done in well under a second
@@ -222,6 +236,7 @@ class JunctionBot(commands.Bot):
             await super().close()
         finally:
             self.renderer.close()
+            self.ai_pool.close()
             if self.store is not None:
                 await self.store.close()
                 self.store = None
@@ -239,6 +254,7 @@ def create_bot(
     board_renderer: Renderer | None = None,
     hand_renderer: Renderer | None = None,
     render_workers: int | None = None,
+    ai_workers: int | None = None,
     dev_guild: int | str | None = None,
     defer_after: float = 1.5,
     now: Callable[[], float] | None = None,
@@ -249,6 +265,7 @@ def create_bot(
     """Build the bot. `games`/renderers default to the registry and `render`; the rest goes to Bot.
 
     render_workers: render processes; default one per spare core (at least 1, at most 4).
+    ai_workers: processes for the searching (hard) AI; default JUNCTION_AI_WORKERS, else 1; 0: a thread.
     dev_guild: sync commands to that guild only (instant in development) instead of globally.
     defer_after: seconds of work after which an interaction is deferred (Discord allows 3).
     now: the clock of turn timers (epoch seconds; default time.time); tests pass one they move.
@@ -265,6 +282,7 @@ def create_bot(
         board_renderer=board_renderer,
         hand_renderer=hand_renderer,
         render_workers=render_workers if render_workers is not None else max(1, min(4, (os.cpu_count() or 2) - 1)),
+        ai_workers=ai_workers if ai_workers is not None else workers_from_env(),
         dev_guild=int(dev_guild) if dev_guild else None,
         defer_after=defer_after,
         now=now,

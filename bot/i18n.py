@@ -277,6 +277,8 @@ JA: dict[str, str] = {
     "A bot cannot take a seat; use /seat ai to let the AI play it.":
         "ボットは席に着けません。AI に任せるには /seat ai を使ってください。",
     "Unknown AI {name}; choose from {choices}.": "不明な AI {name} です。{choices} から選んでください。",
+    "Unknown AI level {name}; choose from {choices}.": "不明な AI の強さ {name} です。{choices} から選んでください。",
+    "The stand-in AI plays at one of these levels: {levels}.": "代わりに指す AI の強さは次のいずれかです：{levels}。",
     "Time ran out for {who}: the game ends with the current standings.":
         "{who} の時間切れ：その時点の順位でゲームを終了します。",
     "Time ran out for {who}: {what}": "{who} の時間切れ：{what}",
@@ -345,6 +347,17 @@ JA: dict[str, str] = {
     "Join": "参加",
     "Leave": "抜ける",
     "Add AI": "AI を追加",
+    "Easy": "弱い",
+    "Normal": "普通",
+    "Hard": "強い",
+    "easy": "弱い",
+    "normal": "普通",
+    "hard": "強い",
+    "Which AI joins game #{id}?": "ゲーム #{id} にどの強さの AI を加えますか？",
+    "{name} ({level}) takes a seat.": "{name}（{level}）が席に着きました。",
+    "Seat an AI player in this channel's lobby": "このチャンネルのロビーに AI プレイヤーを座らせます",
+    "How well it plays (default normal)": "AI の強さ（既定は普通）",
+    "The AI level that plays for a player who times out or leaves": "時間切れや離脱したプレイヤーの代わりに指す AI の強さ",
     "Start": "開始",
     "Cancel": "中止",
     "Take turn": "手番を指す",
@@ -365,6 +378,7 @@ JA: dict[str, str] = {
         "手番タイマー：{hours} 時間 · 時間切れのときは{action} · {n} 回連続で時間切れになると AI が席を引き継ぐ · "
         "休暇は 1 人 {vacation} 時間まで",
     "the AI plays": "AI が指す",
+    "the AI ({level}) plays": "AI（{level}）が指す",
     # ---- final standings (bot.tables.result_lines; the categories come translated)
     "{rank}. {name}: {score} ({parts})": "{rank}. {name}：{score}（{parts}）",
     "{rank}. {name}: {score}": "{rank}. {name}：{score}",

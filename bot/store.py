@@ -349,6 +349,7 @@ class GameRow:
     vacation_hours: int = 72  # clock pause each seat may take in this game
     board_posted_at: float | None = None
     version: int = 0  # writes to this game so far (migration 7): a copy older than this is stale
+    stand_in: str = "normal"  # the AI level that plays for a player who timed out or left
 
     @property
     def place_id(self) -> int:
@@ -438,11 +439,18 @@ _GAME_COLUMNS = (
 )
 
 
+# The table's stand-in AI level rides in the options column under this key (no migration for one
+# word); GameRow.options is only the game's own options, as the engine validates them.
+STAND_IN_KEY = "_stand_in"
+
+
 def _game(row: Sequence[Any]) -> GameRow:
+    options = json.loads(row[2])
+    stand_in = options.pop(STAND_IN_KEY, None) or "normal"
     return GameRow(
         id=row[0],
         game_key=row[1],
-        options=json.loads(row[2]),
+        options=options,
         seed=row[3],
         status=row[4],
         seat_order=row[5],
@@ -463,6 +471,7 @@ def _game(row: Sequence[Any]) -> GameRow:
         vacation_hours=row[20],
         board_posted_at=row[21],
         version=row[22],
+        stand_in=stand_in,
     )
 
 
@@ -753,6 +762,7 @@ class Store:
         timeout_action: str = "ai",
         max_timeouts: int = 3,
         vacation_hours: int = 72,
+        stand_in: str = "normal",
     ) -> int:
         """Insert a lobby (and its creator's seat, if any); StoreError if the place has an open game."""
         now = self.now()
@@ -762,7 +772,8 @@ class Store:
                     "INSERT INTO games (game_key, options, seed, status, seat_order, guild_id, channel_id,"
                     " thread_id, creator_id, created_at, updated_at, turn_hours, timeout_action, max_timeouts,"
                     " vacation_hours) VALUES (?, ?, ?, 'lobby', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
-                    (game_key, _dumps(options), seed, seat_order, guild_id, channel_id, thread_id,
+                    (game_key, _dumps({**options, STAND_IN_KEY: stand_in}), seed, seat_order, guild_id, channel_id,
+                     thread_id,
                      creator_id, now, now, turn_hours, timeout_action, max_timeouts, vacation_hours),
                 )
                 game_id = rows[0][0]

@@ -28,6 +28,7 @@ from datetime import UTC, datetime, timedelta, timezone, tzinfo
 from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
+from bot.ai_pool import AIPool, level_of
 from bot.store import (
     ClockRow,
     GameRow,
@@ -41,7 +42,8 @@ from bot.store import (
     UserPrefs,
 )
 from rules.engine import (
-    AIPlayer,
+    AI_LEVELS,
+    DEFAULT_AI_LEVEL,
     Catalog,
     GameDefinition,
     GameState,
@@ -139,13 +141,6 @@ class _GameLock:
             finally:
                 self._held = None
                 self._lock.release()
-
-
-async def _think(state: GameState, seat: int, player: AIPlayer) -> Move:
-    """An AI's decision, in a thread: the event loop keeps answering other games meanwhile (Ticket to
-    Ride's exact ticket search can take over half a second). The AI only reads the state; the move is
-    applied back on the loop, under the game's lock."""
-    return await asyncio.to_thread(ai_move, state, seat, player)
 
 
 def _not_your_turn(live: _Live) -> str:
@@ -267,6 +262,7 @@ class ClockSettings:
     timeout_action: str = "ai"
     max_timeouts: int = 3
     vacation_hours: int = 72
+    stand_in: str = DEFAULT_AI_LEVEL  # the AI level that plays for a player who timed out or left
 
     @classmethod
     def resolve(cls, given: Mapping[str, Any] | None, defaults: Mapping[str, Any] | None = None) -> ClockSettings:
@@ -285,6 +281,8 @@ class ClockSettings:
             raise Refused("Timeouts in a row before the AI takes over: 1 to 20.")
         if not 0 <= settings.vacation_hours <= 24 * 60:
             raise Refused("Vacation per player goes from 0 to 1440 hours.")
+        if settings.stand_in not in AI_LEVELS:
+            raise Refused(f"The stand-in AI plays at one of these levels: {', '.join(AI_LEVELS)}.")
         return settings
 
 
@@ -388,7 +386,7 @@ class Tables:
     """
 
     def __init__(self, store: Store, games: Mapping[str, GameDefinition] | None = None,
-                 now: Callable[[], float] | None = None) -> None:
+                 now: Callable[[], float] | None = None, ai_pool: AIPool | None = None) -> None:
         if games is None:
             from rules.registry import GAMES
 
@@ -398,6 +396,7 @@ class Tables:
         self.now: Callable[[], float] = now or time.time
         store.now = self.now
         store.on_version = self._on_version
+        self.ai_pool = ai_pool  # searching levels think there; None: every AI thinks in a thread
         self.on_clocks: Callable[[int, float | None], None] | None = None
         self._locks: defaultdict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
         self._index: dict[int, int] = {}  # place (channel or thread id) -> open game id
@@ -563,7 +562,7 @@ class Tables:
         """Open a lobby with its creator in the first seat.
 
         `clock`: ClockSettings fields; what is not given comes from the guild settings (keys
-        `turn_hours`, `timeout_action`, `max_timeouts`, `vacation_hours`), else the defaults.
+        `turn_hours`, `timeout_action`, `max_timeouts`, `vacation_hours`, `stand_in`), else the defaults.
         """
         definition = self.definition(game_key)
         settings = ClockSettings.resolve(clock, await self.store.guild_settings(guild_id) if guild_id else None)
@@ -581,6 +580,7 @@ class Tables:
                 creator_id=user_id, seat_order=seat_order, first_seat=(user_id, None, safe_name(user_name)),
                 turn_hours=settings.turn_hours, timeout_action=settings.timeout_action,
                 max_timeouts=settings.max_timeouts, vacation_hours=settings.vacation_hours,
+                stand_in=settings.stand_in,
             )
         except StoreError as error:
             raise Refused(str(error)) from None
@@ -615,17 +615,27 @@ class Tables:
             info.seats = seats
             return info
 
+    async def check_add_ai(self, game_id: int, user_id: int) -> TableInfo:
+        """Refused now if this user could not add an AI (before they are asked which level)."""
+        info = await self._lobby(game_id)
+        self._may_add_ai(info, user_id)
+        return info
+
+    @staticmethod
+    def _may_add_ai(info: TableInfo, user_id: int) -> None:
+        if info.seat_of(user_id) is None and user_id != info.row.creator_id:
+            raise Refused(NOT_SEATED)
+        if len(info.seats) >= info.definition.max_players:
+            raise Refused(f"The table is full ({info.definition.max_players} players).")
+
     async def add_ai(self, game_id: int, user_id: int, kind: str | None = None) -> TableInfo:
         async with self.lock(game_id):
             info = await self._lobby(game_id)
-            if info.seat_of(user_id) is None and user_id != info.row.creator_id:
-                raise Refused(NOT_SEATED)
-            if len(info.seats) >= info.definition.max_players:
-                raise Refused(f"The table is full ({info.definition.max_players} players).")
-            kinds = list(info.definition.ais) or ["random"]
-            kind = kind or self._ai_kind(info.definition)
-            if kind not in kinds:
-                raise Refused(f"Unknown AI {kind!r}; choose from {', '.join(kinds)}.")
+            self._may_add_ai(info, user_id)
+            # The seat keeps the level key; old kind names (greedy, random) are read as their level.
+            kind = level_of(kind or DEFAULT_AI_LEVEL)
+            if kind not in AI_LEVELS and kind not in info.definition.ais:
+                raise Refused(f"Unknown AI level {kind!r}; choose from {', '.join(AI_LEVELS)}.")
             taken = {s.name for s in info.seats}
             number = next(i for i in range(1, 100) if f"AI {i}" not in taken)
             seats = [*info.seats, SeatRow(len(info.seats), None, kind, f"AI {number}")]
@@ -794,7 +804,7 @@ class Tables:
             if seat is None:
                 raise Refused(NOT_SEATED)
             old = live.seats[seat]
-            live.seats[seat] = SeatRow(seat, None, self._ai_kind(live.definition), f"{old.name} (AI)")
+            live.seats[seat] = SeatRow(seat, None, self._stand_in(live), f"{old.name} (AI)")
             line = f"{old.name} left the game; the AI plays their seat."
             if all(s.is_ai for s in live.seats):
                 await self.store.replace_seats(game_id, live.seats)
@@ -897,7 +907,7 @@ class Tables:
             if not waiting:
                 break
             seat = waiting[0]
-            move = await _think(state, seat, live.definition.ai(live.seats[seat].ai_kind or "random"))
+            move = await self._think(live.definition, state, seat, live.seats[seat].ai_kind)
             events += state.apply(seat, move)
             applied.append((seat, str(move)))
             live.seat_moves[seat] += 1
@@ -1191,7 +1201,7 @@ class Tables:
                     break
                 move = state.timeout_move(seat) if row.timeout_action == "skip" else None
                 if move is None:  # the rules allow no skip here: the AI decides instead
-                    move = await _think(state, seat, live.definition.ai(self._ai_kind(live.definition)))
+                    move = await self._think(live.definition, state, seat, live.row.stand_in)
                 else:
                     skipped = True
                 events += state.apply(seat, move)
@@ -1205,7 +1215,7 @@ class Tables:
                                                          else "the AI played for them."))
             if prefs.timeouts >= row.max_timeouts:
                 user = live.seats[seat].user_id
-                live.seats[seat] = SeatRow(seat, None, self._ai_kind(live.definition), f"{name} (AI)")
+                live.seats[seat] = SeatRow(seat, None, self._stand_in(live), f"{name} (AI)")
                 prefs = replace(prefs, timeouts=0, away_user_id=user, away_name=name)
                 seats_changed = True
                 lines.append(f"{name} timed out {row.max_timeouts} times in a row: the AI takes the seat for good"
@@ -1254,9 +1264,19 @@ class Tables:
         return await self.cancel(game_id, row.creator_id, admin=True)
 
     @staticmethod
-    def _ai_kind(definition: GameDefinition) -> str:
-        kinds = list(definition.ais) or ["random"]
-        return "greedy" if "greedy" in kinds else kinds[0]
+    def _stand_in(live: _Live) -> str:
+        """The level that plays for a player who timed out, conceded or stepped away: the table's."""
+        return level_of(live.row.stand_in)
+
+    async def _think(self, definition: GameDefinition, state: GameState, seat: int, kind: str | None) -> Move:
+        """An AI's decision off the event loop, so other games keep their replies meanwhile: a searching
+        level in the AI pool's worker process (it holds the GIL for seconds), a policy in a thread (Ticket
+        to Ride's exact ticket search can take over half a second). The AI only reads the state; the move
+        is applied back on the loop, under the game's lock."""
+        level = level_of(kind)
+        if self.ai_pool is not None and self.ai_pool.takes(definition, level):
+            return await self.ai_pool.decide(definition, state, seat, level)
+        return await asyncio.to_thread(ai_move, state, seat, definition.ai(level))
 
     async def _seated_live(self, game_id: int, user_id: int) -> tuple[_Live, int]:
         live = await self._running(game_id)
@@ -1334,7 +1354,7 @@ class Tables:
             live, seat = await self._seated_live(game_id, user_id)
             old = live.seats[seat]
             before = self._secrets(live)
-            live.seats[seat] = SeatRow(seat, None, self._ai_kind(live.definition), f"{old.name} (AI)")
+            live.seats[seat] = SeatRow(seat, None, self._stand_in(live), f"{old.name} (AI)")
             prefs = replace(live.prefs.get(seat, SeatPrefs(seat)), away_user_id=user_id, away_name=old.name,
                             timeouts=0)
             live.prefs[seat] = prefs

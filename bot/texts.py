@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from bot.ai_pool import level_of
 from bot.store import SeatRow
 from bot.tables import TableInfo
 from rules.engine import GameDefinition, name_seats, seat_token
@@ -46,7 +47,7 @@ def options_line(definition: GameDefinition, options: dict) -> str:
 
 def lobby_text(info: TableInfo) -> str:
     d, row = info.definition, info.row
-    seats = "\n".join(f"{i + 1}. {who(s)}" + (f" (AI: {s.ai_kind})" if s.is_ai else "")
+    seats = "\n".join(f"{i + 1}. {who(s)}" + (f" ({level_of(s.ai_kind)})" if s.is_ai else "")
                       for i, s in enumerate(info.seats)) or "(nobody yet)"
     status = {"lobby": "Lobby open", "running": "Started", "over": "Finished", "cancelled": "Cancelled"}[row.status]
     lines = [f"**{d.title}** · game #{row.id} · {status}",
@@ -55,7 +56,8 @@ def lobby_text(info: TableInfo) -> str:
     if d.options:
         lines.append(f"Options: `{options_line(d, row.options)}`")
     if getattr(row, "turn_hours", 0):
-        action = {"ai": "the AI plays", "skip": "the turn is skipped", "end": "the game ends"}.get(row.timeout_action, "")
+        stand_in = f"the AI ({level_of(row.stand_in)})"
+        action = {"ai": f"{stand_in} plays", "skip": "the turn is skipped", "end": "the game ends"}.get(row.timeout_action, "")
         lines.append(f"Turn timer: {row.turn_hours} h · on timeout {action} · the AI takes a seat after "
                      f"{row.max_timeouts} timeouts in a row · vacation up to {row.vacation_hours} h each")
     lines.append(seats)

@@ -26,8 +26,9 @@ from bot import i18n, texts
 from bot.cogs import CommandCog
 from bot.store import OutboxRow
 from bot.tables import STALE_MOVE, ClockSettings, Outcome, Refused, Repeated, TableInfo, Tables, result_lines
-from bot.ui.components import board_view, lobby_view, picker_view
+from bot.ui.components import ai_level_view, board_view, lobby_view, picker_view
 from bot.ui.picker import autocomplete, menu
+from rules.engine import AI_LEVELS
 
 if TYPE_CHECKING:
     from bot.app import JunctionBot
@@ -461,13 +462,26 @@ class GamesCog(CommandCog):
                     await self.flush(game_id)
                     return
             elif action == "ai":
-                await self.tables.add_ai(game_id, user.id)
+                # The level is a second, private choice: the lobby stays one row of buttons. Who may not
+                # add an AI hears why now, not after choosing a level.
+                await self.tables.check_add_ai(game_id, user.id)
+                await self._reply(interaction, f"Which AI joins game #{game_id}?", view=ai_level_view(game_id))
+                return
             elif action == "cancel":
                 await self.tables.cancel(game_id, user.id, admin=_is_moderator(interaction))
         except Refused as refused:
             await self._reply(interaction, refused.reason)
             return
         await self.refresh_lobby(game_id, interaction)
+
+    async def on_add_ai(self, interaction: discord.Interaction, game_id: int, level: str) -> None:
+        try:
+            info = await self.tables.add_ai(game_id, interaction.user.id, level)
+        except Refused as refused:
+            await self._reply(interaction, refused.reason)
+            return
+        await self._update(interaction, f"{info.seats[-1].name} ({level}) takes a seat.", None)
+        await self.refresh_lobby(game_id)
 
     async def on_take_turn(self, interaction: discord.Interaction, game_id: int) -> None:
         try:
@@ -596,18 +610,20 @@ class GamesCog(CommandCog):
                                timer="Hours per turn (0: no timer; default 24 or the server's)",
                                timeout="What happens when a player's time runs out",
                                strikes="Timeouts in a row before the AI takes the seat (default 3)",
-                               vacation="Hours each player may pause their clock (default 72)")
+                               vacation="Hours each player may pause their clock (default 72)",
+                               stand_in="The AI level that plays for a player who times out or leaves")
         @app_commands.choices(game=game_choices, seats=[app_commands.Choice(name="shuffled", value="shuffle"),
                                                         app_commands.Choice(name="join order", value="join")],
                               timeout=[app_commands.Choice(name="the AI plays the turn", value="ai"),
                                        app_commands.Choice(name="skip the turn (where the rules allow)", value="skip"),
-                                       app_commands.Choice(name="end the game with the standings", value="end")])
+                                       app_commands.Choice(name="end the game with the standings", value="end")],
+                              stand_in=[app_commands.Choice(name=level, value=level) for level in AI_LEVELS])
         async def new(interaction: discord.Interaction, game: str, thread: bool = False, options: str = "",
                       seats: str = "shuffle", timer: app_commands.Range[int, 0, 720] | None = None,
                       timeout: str | None = None, strikes: app_commands.Range[int, 1, 20] | None = None,
-                      vacation: app_commands.Range[int, 0, 1440] | None = None) -> None:
+                      vacation: app_commands.Range[int, 0, 1440] | None = None, stand_in: str | None = None) -> None:
             clock = {"turn_hours": timer, "timeout_action": timeout, "max_timeouts": strikes,
-                     "vacation_hours": vacation}  # unset ones: the server's defaults, else built-in
+                     "vacation_hours": vacation, "stand_in": stand_in}  # unset ones: the server's defaults, else built-in
             try:
                 definition = tables.definition(game)
                 given = texts.parse_options(options)
@@ -686,6 +702,19 @@ class GamesCog(CommandCog):
         @group.command(name="join", description="Take a seat in this channel's lobby")
         async def join(interaction: discord.Interaction) -> None:
             await lobby_action(interaction, "join")
+
+        @group.command(name="add-ai", description="Seat an AI player in this channel's lobby")
+        @app_commands.describe(level="How well it plays (default normal)")
+        @app_commands.choices(level=[app_commands.Choice(name=level, value=level) for level in AI_LEVELS])
+        async def add_ai(interaction: discord.Interaction, level: str = "normal") -> None:
+            try:
+                game_id = await here(interaction)
+                info = await tables.add_ai(game_id, interaction.user.id, level)
+            except Refused as refused:
+                await cog._reply(interaction, refused.reason)
+                return
+            await cog._reply(interaction, f"{info.seats[-1].name} ({level}) takes a seat.")
+            await cog.refresh_lobby(game_id)
 
         @group.command(name="leave", description="Leave the lobby, or hand your seat in a running game to the AI")
         async def leave(interaction: discord.Interaction) -> None:

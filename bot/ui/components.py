@@ -108,6 +108,30 @@ class HandButton(GameButton, kind="hand", label="My hand"):
         await _cog(interaction).on_hand(interaction, self.game_id)
 
 
+AI_LEVEL_BUTTONS = {"easy": ("Easy", discord.ButtonStyle.secondary), "normal": ("Normal", discord.ButtonStyle.primary),
+                    "hard": ("Hard", discord.ButtonStyle.danger)}
+
+
+class AddAIButton(discord.ui.DynamicItem[discord.ui.Button],
+                  template=rf"jn:addai:{GAME}:(?P<level>{'|'.join(AI_LEVEL_BUTTONS)})"):
+    """One level of the choice the lobby's Add AI button opens (ephemeral; persistent like the rest)."""
+
+    def __init__(self, game_id: int, level: str) -> None:
+        label, style = AI_LEVEL_BUTTONS[level]
+        super().__init__(discord.ui.Button(label=label, style=style, custom_id=f"jn:addai:{game_id}:{level}"))
+        self.game_id, self.level = game_id, level
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button,
+                             match: re.Match[str]) -> AddAIButton:
+        return cls(int(match["game"]), match["level"])
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        if await refused(interaction, self.game_id):
+            return
+        await _cog(interaction).on_add_ai(interaction, self.game_id, self.level)
+
+
 class PickSelect(discord.ui.DynamicItem[discord.ui.Select], template=rf"jn:pick:{GAME}:(?P<token>{NUMBER})"):
     """The picker's select. Values: `m:<move>` plays a move, `g:<prefix>` opens a group."""
 
@@ -157,13 +181,20 @@ class PickPage(discord.ui.DynamicItem[discord.ui.Button],
         await _cog(interaction).on_picker_page(interaction, self.game_id, self.token, self.prefix, self.page)
 
 
-DYNAMIC_ITEMS = (LobbyButton, TurnButton, HandButton, PickSelect, PickPage)
+DYNAMIC_ITEMS = (LobbyButton, AddAIButton, TurnButton, HandButton, PickSelect, PickPage)
 
 
 def lobby_view(game_id: int) -> discord.ui.View:
     view = discord.ui.View(timeout=None)
     for action in LOBBY_ACTIONS:
         view.add_item(LobbyButton(action, game_id))
+    return view
+
+
+def ai_level_view(game_id: int) -> discord.ui.View:
+    view = discord.ui.View(timeout=None)
+    for level in AI_LEVEL_BUTTONS:
+        view.add_item(AddAIButton(game_id, level))
     return view
 
 

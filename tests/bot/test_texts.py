@@ -43,7 +43,7 @@ def test_lobby_text_shows_ai_kind_and_options():
     info.row = type("Row", (), {"id": 3, "status": "lobby", "seat_order": "shuffle", "creator_id": 5,
                                 "options": {"rounds": 4}})()
     text = texts.lobby_text(info)
-    assert "1. <@5>" in text and "2. AI 1 (AI: random)" in text and "rounds=4 span=3" in text
+    assert "1. <@5>" in text and "2. AI 1 (easy)" in text and "rounds=4 span=3" in text
 
 
 async def test_find_game_prefers_the_place_then_the_callers_running_game(tables):

@@ -23,8 +23,8 @@ async def test_round_end_image_precedes_the_board_post(fake_discord, tmp_path):
     ann, games = fake.user("Ann"), fake.channel("games")
     await fake.slash(ann, games, "game new", options={"game": "trans_europa", "seats": "join"})
     lobby = next(m for m in games.messages if "Lobby open" in m.content)
-    await fake.click(ann, lobby, label="Add AI")
-    await fake.click(ann, lobby, label="Add AI")
+    for _ in range(2):  # Add AI asks for a level
+        await fake.click(ann, (await fake.click(ann, lobby, label="Add AI")).reply, label="Normal")
     await fake.click(ann, lobby, label="Start")
     await fake.wait_for(lambda: snapshot(db)[1] == 0 and any("game #1 · move" in m.content for m in games.messages))
     greedy = TE.ai("greedy")

@@ -326,7 +326,10 @@ async def test_thread_ai_seats_status_log_rules_board_leave_and_cancel(fake_disc
     ix = await fake.click(bob, lobby, label="Add AI")
     assert ix.ephemeral and ix.content == NOT_SEATED
     ix = await fake.click(ann, lobby, label="Add AI")
-    assert ix.response_type == 7 and "AI 1" in fake.message(lobby.id).content
+    assert ix.ephemeral and [b["label"] for b in ix.reply.buttons()] == ["Easy", "Normal", "Hard"]
+    ix = await fake.click(ann, ix.reply, label="Normal")
+    assert ix.response_type == 7 and ix.content == "AI 1 (normal) takes a seat."
+    await fake.wait_for(lambda: "AI 1 (normal)" in fake.message(lobby.id).content, what="lobby edit")
     ix = await fake.click(dee, lobby, label="Cancel")
     assert ix.ephemeral and "Only the player who created" in ix.content
     ix = await fake.slash(bob, thread, "game join")

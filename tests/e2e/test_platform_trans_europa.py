@@ -114,8 +114,8 @@ async def test_one_player_against_two_ai_seats(fake_discord, tmp_path):
     games = fake.channel("games")
     await fake.slash(ann, games, "game new", options={"game": "trans_europa", "seats": "join"})
     lobby = next(m for m in games.messages if "Lobby open" in m.content)
-    await fake.click(ann, lobby, label="Add AI")
-    await fake.click(ann, lobby, label="Add AI")
+    for _ in range(2):  # Add AI asks for a level
+        await fake.click(ann, (await fake.click(ann, lobby, label="Add AI")).reply, label="Normal")
     await fake.click(ann, lobby, label="Start")
     await fake.wait_for(lambda: snapshot(db)[4] == "running" and snapshot(db)[2] == 0
                         and any("game #1 · move" in m.content for m in games.messages), what="start posts")
