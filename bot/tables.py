@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import copy
 import hashlib
 import json
 import logging
@@ -45,6 +46,7 @@ from rules.engine import (
     AI_LEVELS,
     DEFAULT_AI_LEVEL,
     Catalog,
+    Event,
     GameDefinition,
     GameState,
     IllegalMove,
@@ -141,6 +143,21 @@ class _GameLock:
             finally:
                 self._held = None
                 self._lock.release()
+
+
+async def _apply(state: GameState, seat: int, move: Move | str) -> tuple[GameState, list[Event]]:
+    """One engine move off the event loop: applied in a thread to a copy, which the caller makes the
+    live state. Most moves take well under a millisecond, but a Ticket to Ride scoring picks the best
+    ticket set exactly and can take seconds with a huge hand (bench/ttr_completion.py); in a thread the
+    loop keeps answering every game meanwhile (its stalls stay within the GIL's switch interval), and
+    readers outside the game's lock (autocomplete, /board) see the state before the move, never half
+    of it. IllegalMove leaves `state` untouched, as the engine promises."""
+
+    def work() -> tuple[GameState, list[Event]]:
+        after = copy.deepcopy(state)
+        return after, after.apply(seat, move)
+
+    return await asyncio.to_thread(work)
 
 
 def _not_your_turn(live: _Live) -> str:
@@ -784,7 +801,7 @@ class Tables:
             previous_view = state.view(None)  # for the images a move calls for (round-end summary)
             try:
                 move = state.parse_move(text)
-                events = state.apply(seat, move)
+                live.state, events = await _apply(state, seat, move)
             except IllegalMove as error:
                 raise Refused(name_seats(error.reason, live.names)) from None
             applied = [(seat, str(move))]
@@ -908,7 +925,9 @@ class Tables:
                 break
             seat = waiting[0]
             move = await self._think(live.definition, state, seat, live.seats[seat].ai_kind)
-            events += state.apply(seat, move)
+            live.state, moved = await _apply(state, seat, move)
+            state = live.state
+            events += moved
             applied.append((seat, str(move)))
             live.seat_moves[seat] += 1
             paused |= set(range(len(live.seats))) - state.to_act()
@@ -1204,7 +1223,9 @@ class Tables:
                     move = await self._think(live.definition, state, seat, live.row.stand_in)
                 else:
                     skipped = True
-                events += state.apply(seat, move)
+                live.state, moved = await _apply(state, seat, move)
+                state = live.state
+                events += moved
                 applied.append((seat, str(move)))
                 live.seat_moves[seat] += 1
                 paused |= set(range(len(live.seats))) - state.to_act()

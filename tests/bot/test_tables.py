@@ -263,3 +263,35 @@ async def test_resume_plays_the_ai_turns_a_crash_left_owed(db_path):
     assert await tables.resume(game_id) is None  # nothing owed any more: Ann must act
     assert [m.seat for m in await store.moves(game_id)] == [1]
     await store.close()
+
+
+async def test_a_move_is_applied_off_the_event_loop_and_readers_see_the_state_before_it(tables, monkeypatch):
+    """A slow engine call (a Ticket to Ride scoring of a huge hand) must not stop the loop: here the
+    move cannot finish until a coroutine on the loop lets it, which only happens if apply runs off it.
+    Meanwhile another reader of the game sees the state before the move, never half of it."""
+    import threading
+
+    game_id = await lobby(tables, users=(ANN, BOB))
+    await tables.start(game_id, ANN)
+    info = await tables.info(game_id)
+    user = info.seats[info.to_act[0]].user_id
+    _, token, legal = await tables.legal_moves(game_id, user)
+    state_class = DEFINITION.state_class
+    original = state_class.apply
+    entered, release = threading.Event(), threading.Event()
+
+    def slow_apply(self, seat, move):
+        entered.set()
+        release.wait(10)
+        return original(self, seat, move)
+
+    monkeypatch.setattr(state_class, "apply", slow_apply)
+    before = await tables.public_view(game_id)
+    move = asyncio.ensure_future(tables.play(game_id, user, legal[0], token=token))
+    while not entered.is_set():
+        await asyncio.sleep(0.01)
+    assert await tables.public_view(game_id) == before  # the loop answers, with the state before the move
+    release.set()
+    outcome = await move
+    assert outcome.applied[0] == (info.to_act[0], legal[0])
+    assert release.is_set()
