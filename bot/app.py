@@ -93,6 +93,9 @@ class JunctionBot(commands.Bot):
         self.games = games
         self.dev_guild = dev_guild
         self.defer_after = defer_after
+        # Seconds between two edits of one game's board post (Discord's per-channel rate limit);
+        # tests that play whole games lower it.
+        self.edit_interval = 1.0
         self.renderer = RenderPool(board_renderer, hand_renderer, render_workers)
         self.ai_pool = AIPool(ai_workers)
         self.store: Store | None = None

@@ -174,6 +174,13 @@ MIGRATIONS: tuple[str, ...] = (
     ALTER TABLE games ADD COLUMN flush_owner TEXT;
     ALTER TABLE games ADD COLUMN flush_until REAL;
     """,
+    # 8: the words of a game's current board post (the previous turn summed up, and this turn's
+    # lines so far: edits of the post grow them, a restart keeps them), and each user's choice of
+    # DMs: all (default), turn (only when their turn begins, with the private news of the turn) or off.
+    """
+    ALTER TABLE games ADD COLUMN post_words TEXT;
+    ALTER TABLE user_prefs ADD COLUMN dms TEXT;
+    """,
 )
 
 # The same migrations, number for number, in PostgreSQL's dialect: Discord ids need BIGINT (SQLite's
@@ -318,6 +325,11 @@ POSTGRES_MIGRATIONS: tuple[str, ...] = (
     ALTER TABLE games ADD COLUMN version INTEGER NOT NULL DEFAULT 0;
     ALTER TABLE games ADD COLUMN flush_owner TEXT;
     ALTER TABLE games ADD COLUMN flush_until DOUBLE PRECISION;
+    """,
+    # 8
+    """
+    ALTER TABLE games ADD COLUMN post_words TEXT;
+    ALTER TABLE user_prefs ADD COLUMN dms TEXT;
     """,
 )
 
@@ -905,6 +917,7 @@ class Store:
         prefs: Sequence[SeatPrefs] = (),
         to_act: Sequence[int] | None = None,
         interaction_id: int | None = None,
+        post_words: dict[str, Any] | None = None,
     ) -> None:
         """Append moves first_n.. with the snapshot after them and the posts they owe: one transaction.
 
@@ -927,8 +940,11 @@ class Store:
             if not starting and (not stored or stored[0][0] != first_n):
                 raise StaleGame(f"game {game_id}: moves from {first_n} built on a stale copy "
                                 f"(the store has {stored[0][0] if stored else 'no'} moves)")
-            version = await self._bump(tx, game_id, "status = ?, result = ?, to_act = ?, ",
-                                       (status, None if result is None else _dumps(result), _to_act(to_act)))
+            words = () if post_words is None else (_dumps(post_words),)
+            version = await self._bump(tx, game_id, "status = ?, result = ?, to_act = ?, "
+                                       + ("post_words = ?, " if words else ""),
+                                       (status, None if result is None else _dumps(result), _to_act(to_act),
+                                        *words))
             if interaction_id is not None:
                 # ON CONFLICT DO NOTHING, not a caught error: a failed statement aborts a PostgreSQL
                 # transaction, and the row count says the same thing on both backends.
@@ -966,6 +982,16 @@ class Store:
             " ON CONFLICT (game_id, seat) DO UPDATE SET digest = excluded.digest",
             [(game_id, p.seat, p.payload["digest"]) for p in posts if p.kind == "dm" and "digest" in p.payload],
         )
+
+    async def post_words(self, game_id: int) -> dict[str, Any]:
+        """The words of the game's current board post (migration 8): {"summary": [...], "lines": [...]}."""
+        rows = await self._db.fetch("SELECT post_words FROM games WHERE id = ?", (game_id,))
+        return json.loads(rows[0][0]) if rows and rows[0][0] else {"summary": [], "lines": []}
+
+    async def set_post_words(self, game_id: int, words: dict[str, list[str]]) -> None:
+        async with self._db.transaction() as tx:
+            version = await self._bump(tx, game_id, "post_words = ?, ", (_dumps(words),))
+        self._saw(game_id, version)
 
     async def dm_digests(self, game_id: int) -> dict[int, str]:
         """Seat -> digest of the private view last owed to it by DM (see migration 4)."""

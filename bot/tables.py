@@ -218,6 +218,11 @@ class _Live(_Table):
     prefs: dict[int, SeatPrefs] = field(default_factory=dict)  # as stored
     user_prefs: dict[int, UserPrefs] = field(default_factory=dict)  # quiet hours of the seated users
     version: int = -1  # the game's stored version this copy matches (-1: unknown, reload before use)
+    # The words of the board post in the channel: the previous turn summed up (fixed when the post
+    # is made) and this turn's lines so far (grown by each edit); stored with the moves.
+    post_summary: list[str] = field(default_factory=list)
+    post_lines: list[str] = field(default_factory=list)
+    dm_news: dict[int, list[str]] = field(default_factory=dict)  # private news waiting for its seat's next DM
 
 
 MAX_NAME = 32  # Discord's own display-name limit
@@ -731,12 +736,18 @@ class Tables:
             live.row = replace(info.row, status="running")
             # The welcome DMs carry the opening hands.
             live.dm_sent = {seat: secret_digest(part) for seat, part in self._secrets(live).items()}
+            live.post_summary = list(opening_lines)
+            if not ai_opens:
+                await self.store.set_post_words(game_id, {"summary": live.post_summary, "lines": []})
             self._live[game_id] = live
             humans = frozenset(s.seat for s in seats if not s.is_ai)
             if ai_opens:
                 # AI seats that open the game play now; their DMs merge with the welcome DMs, and
                 # the deal commits with their moves.
-                outcome = await self._run_ai(live, [], [], self._secrets(live), starting=posts, seats_changed=True)
+                # The opening lines lead the first post's words; that post pings whoever must act.
+                live.post_lines = list(opening_lines)
+                outcome = await self._run_ai(live, [], [], self._secrets(live), starting=posts[1:],
+                                             seats_changed=True, opening=True)
                 return Outcome(game_id, outcome.applied, (*opening_lines, *outcome.public_lines),
                                outcome.private_lines, humans, outcome.to_act, outcome.status)
             self._clocks_changed(game_id)
@@ -902,6 +913,7 @@ class Tables:
         paused: set[int] | None = None,
         starting: list[PendingPost] = (),
         interaction_id: int | None = None,
+        opening: bool = False,
     ) -> Outcome:
         """Play AI seats until a human must act or the game ends, then commit everything at once.
 
@@ -940,28 +952,40 @@ class Tables:
         after = self._secrets(live)
         humans = [s.seat for s in live.seats if not s.is_ai]
         changed = frozenset(s for s in humans if s in private_lines or before.get(s) != after.get(s))
-        # When a DM goes out: at once for private news (events only that seat sees); otherwise a
-        # changed view is sent when it matters, as the seat's turn begins or the game ends, so a
-        # player is not sent a DM after every move of every other player (their view may change
-        # with each public move, e.g. a count derived from the board).
         to_act_now = state.to_act()
-        # "Since your last turn": a seat whose turn begins after others moved gets the summary.
-        since = {s for s in humans if s in to_act_now and s not in was_to_act
-                 and any(mover != s for mover, _ in applied)}
-        dm_now = sorted(s for s in humans if s in private_lines or s in since or s in dm_seats or (
-            (state.is_over() or (s in to_act_now and s not in was_to_act))
-            and secret_digest(after.get(s)) != live.dm_sent.get(s)))
+        # A new channel post (with a ping) only when a turn begins: a seat is awaited that was not
+        # awaited before, or stopped being awaited during the batch (its turn passed and came back).
+        # Decisions inside a turn and simultaneous choices edit the current post, which never pings.
+        new_turn = sorted(s for s in to_act_now if opening or s in paused or s not in was_to_act)
+        # DMs that matter: private news (events only that seat sees) waits, batched, for the seat's
+        # next DM, which goes out when its turn begins (with its hand if it changed since the last
+        # DM, and what happened since) or when the game ends; never for someone else's public move.
+        for seat in humans:
+            live.dm_news[seat] = [*live.dm_news.get(seat, []), *private_lines.get(seat, [])]
+        since = {s for s in humans if s in new_turn and any(mover != s for mover, _ in applied)}
+        dm_now = sorted(s for s in humans if s in dm_seats or ((state.is_over() or s in new_turn) and (
+            s in since or live.dm_news[s] or secret_digest(after.get(s)) != live.dm_sent.get(s))))
+        news = {s: live.dm_news.pop(s) for s in dm_now}
+        live.dm_news = {s: lines for s, lines in live.dm_news.items() if lines}
         for seat in dm_now:
             live.dm_sent[seat] = secret_digest(after.get(seat))
         result = state.result()
         status = "over" if state.is_over() else "running"
-        board: dict[str, Any] = {"lines": public_lines}
+        edit = bool(applied) and not opening and not extra_lines and not state.is_over() and not new_turn
+        if edit:
+            live.post_lines += public_lines
+            board: dict[str, Any] = {"lines": [*live.post_summary, *live.post_lines], "edit": True}
+        else:
+            # The new post sums up the turn that just passed (its decisions were edits of the last post).
+            summary = [*live.post_lines, *public_lines]
+            live.post_summary, live.post_lines = summary, []
+            board = {"lines": summary, "ping": new_turn}
         if applied and previous_view is not None:
             board["previous_view"] = previous_view
         if result is not None:
             board["result"] = result_lines(result, names)
         posts = [PendingPost("board", None, board)] if (applied or extra_lines) else []
-        posts += [PendingPost("dm", s, {"lines": private_lines.get(s, []),
+        posts += [PendingPost("dm", s, {"lines": news[s],
                                         **({"since": True} if s in since else {}),
                                         **({"welcome": True} if s in dm_seats else {}),
                                         "digest": live.dm_sent[s]}) for s in dm_now]
@@ -972,6 +996,8 @@ class Tables:
                 status=status, result=None if result is None else result.to_json(),
                 clocks=list(clocks.values()), seats=live.seats if seats_changed else None, prefs=list(prefs),
                 to_act=state.to_act(), interaction_id=interaction_id,
+                post_words={"summary": live.post_summary, "lines": live.post_lines,
+                            "news": {str(s): lines for s, lines in live.dm_news.items()}},
             )
         except BaseException:
             # The memory is ahead of the store: drop it, the next use reloads the truth.
@@ -1044,6 +1070,9 @@ class Tables:
         live.clocks = {c.seat: c for c in await self.store.clocks(game_id)}
         live.prefs = await self.store.seat_prefs(game_id)
         live.dm_sent = await self.store.dm_digests(game_id)
+        words = await self.store.post_words(game_id)
+        live.post_summary, live.post_lines = list(words["summary"]), list(words["lines"])
+        live.dm_news = {int(s): list(lines) for s, lines in words.get("news", {}).items()}
         live.user_prefs = {s.user_id: await self.store.user_prefs(s.user_id) for s in seats if not s.is_ai}
         if row.status == "running":
             self._live[game_id] = live

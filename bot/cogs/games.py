@@ -15,6 +15,7 @@ from __future__ import annotations
 import asyncio
 import io
 import logging
+import time
 from collections import defaultdict
 from collections.abc import Awaitable
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -109,6 +110,7 @@ class GamesCog(CommandCog):
         self.tables: Tables = bot.tables
         self._flush_locks: defaultdict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
         self._flushing: set[asyncio.Future] = set()
+        self._last_edit: dict[int, float] = {}  # game -> monotonic time of its last board edit
         self.commands_built = self._build_commands()
 
 
@@ -208,12 +210,14 @@ class GamesCog(CommandCog):
         """Board posts, then DMs, marking each done once sent."""
         info = await self.tables.info(game_id)
         boards = [p for p in owed if p.kind == "board"]
-        for batch, rows in await self._batches(boards):
-            lines = [line for p in rows for line in p.payload.get("lines", [])]
-            result = next((p.payload["result"] for p in reversed(rows) if "result" in p.payload), None)
-            # The view before the first move of these posts: interlude images compare it with now.
-            previous = next((p.payload["previous_view"] for p in rows if "previous_view" in p.payload), None)
-            if not await self._post_board(info, lines, result, previous, nonce=post_nonce("b", batch, info)):
+        batches = await self._batches(boards)
+        for index, (batch, rows) in enumerate(batches):
+            later = [r for _, more in batches[index + 1:] for r in more]
+            if all(r.payload.get("edit") for r in rows) and any(not r.payload.get("edit") for r in later):
+                # A new post follows, and its summary holds these lines: the edit is not worth sending.
+                await self.tables.posts_done([p.id for p in rows])
+                continue
+            if not await self._send_board_batch(info, batch, rows):
                 break  # later batches wait, so the channel reads in order
             await self.tables.posts_done([p.id for p in rows])
         if boards and info.row.status in ("over", "cancelled"):
@@ -234,8 +238,81 @@ class GamesCog(CommandCog):
         if reminders and self.bot.clock is not None:  # turn reminders (bot/cogs/clock.py)
             await self.bot.clock.send_reminders(info, reminders)
 
+    async def _send_board_batch(self, info: TableInfo, batch: int, rows: list[OutboxRow]) -> bool:
+        """The board rows of one outbox batch, as new posts and edits of the current post.
+
+        A row marked `edit` (a decision inside a turn, a simultaneous choice) updates the post that
+        row follows; any other row starts a new post. Rows from the service carry every line their
+        post shows, so the last row of a run stands for the whole run: a run of edits is one edit
+        (coalesced), and edits followed by a new post are dropped (its summary holds their lines).
+        Edits are idempotent and a new post keeps its nonce, so a retry after a crash neither loses
+        nor doubles a post."""
+        runs: list[list[OutboxRow]] = []
+        for row in rows:
+            if row.payload.get("edit") and runs:
+                runs[-1].append(row)
+            else:
+                runs.append([row])
+        if len(runs) > 1 and runs[0][0].payload.get("edit"):
+            runs = runs[1:]
+        for index, run in enumerate(runs):
+            head, last = run[0], run[-1]
+            if len(run) > 1 or "ping" in head.payload or head.payload.get("edit"):
+                lines = list(last.payload.get("lines", []))
+            else:  # rows that only add their own lines (the deal, a cancel)
+                lines = [line for p in run for line in p.payload.get("lines", [])]
+            result = next((p.payload["result"] for p in reversed(run) if "result" in p.payload), None)
+            # The view before the first move of the run: interlude images compare it with now.
+            previous = next((p.payload["previous_view"] for p in run if "previous_view" in p.payload), None)
+            nonce = post_nonce("b", batch, info) + (f"{index}" if index else "")
+            if head.payload.get("edit"):
+                if await self._edit_board(info, lines, previous):
+                    continue
+                pings: list[int] | None = []  # the post is gone: post anew, still pinging nobody
+            else:
+                pings = head.payload.get("ping")
+            if not await self._post_board(info, lines, result, previous, nonce=nonce, ping_seats=pings):
+                return False
+        return True
+
+    async def _edit_board(self, info: TableInfo, lines: list[str], previous: dict[str, Any] | None) -> bool:
+        """Update the current board post in place (no ping); False when it must be posted anew
+        (no post yet, deleted, or the moves ended a round: a round end keeps its own post)."""
+        message_id = info.row.board_message_id
+        if message_id is None:
+            return False
+        locale = self.place_locale(info.row.guild_id)
+        lang = i18n.lang(locale)
+        files: list[discord.File] = []
+        try:
+            view, names = await self.tables.public_view(info.row.id)
+            if previous is not None and await self.bot.renderer.interludes(previous, view, names, lang):
+                return False
+            alt = i18n.localize(locale, await self.bot.renderer.describe(view, names))
+            files.append(_png(await self.bot.renderer.board(view, names, lang), "board.png", alt))
+        except Exception:
+            log.exception("rendering the board of game %s failed", info.row.id)
+        text = texts.clip(i18n.localize(locale, texts.board_text(info, lines, None)))
+        # At most about one edit per second per game: the flush lock is held meanwhile, so the
+        # decisions made during the wait reach Discord as one edit.
+        wait = self._last_edit.get(info.row.id, 0.0) + self.bot.edit_interval - time.monotonic()
+        if wait > 0:
+            await asyncio.sleep(wait)
+        channel = self.bot.get_partial_messageable(info.row.place_id, guild_id=info.row.guild_id)
+        try:
+            await channel.get_partial_message(message_id).edit(
+                content=text, attachments=files, allowed_mentions=NO_MENTIONS,
+                view=i18n.localize_view(board_view(info.row.id, False), locale))
+        except discord.NotFound:
+            log.info("board post of game %s is gone; posting anew", info.row.id)
+            return False
+        finally:
+            self._last_edit[info.row.id] = time.monotonic()
+        return True
+
     async def _post_board(self, info: TableInfo, lines: list[str], result: list[str] | None,
-                          previous: dict[str, Any] | None = None, nonce: str | None = None) -> bool:
+                          previous: dict[str, Any] | None = None, nonce: str | None = None,
+                          ping_seats: list[int] | None = None) -> bool:
         """The board post of a batch; its earlier lines first in posts of their own if they do not fit.
 
         `nonce` (from the batch, stable across restarts) makes every message of the post idempotent:
@@ -278,7 +355,9 @@ class GamesCog(CommandCog):
                 text = texts.board_text(info, lines, result + revealed)
         text = texts.clip(i18n.localize(locale, text))
         # Only the seats whose turn it is are pinged, whatever a player's name looks like.
-        pings = mentioning(*(info.seats[s].user_id for s in info.to_act)) if not over else NO_MENTIONS
+        # `ping_seats`: the seats whose turn begins with this post (None: every seat to act).
+        ping_seats = list(info.to_act) if ping_seats is None else [s for s in ping_seats if s in info.to_act]
+        pings = mentioning(*(info.seats[s].user_id for s in ping_seats)) if not over else NO_MENTIONS
 
         def part(key: str) -> dict[str, Any]:
             return {"nonce": f"{nonce}.{key}"} if nonce else {}

@@ -138,11 +138,20 @@ def _result_lines() -> dict[str, str]:
     out: dict[str, str] = {}
     parts = ", ".join(f"{c} {{{c}}}" for c in scoring.CATEGORIES)
     out[f"{{score}} ({parts})"] = "{score}（" + "、".join(f"{CATEGORY_JA[c]} {{{c}}}" for c in scoring.CATEGORIES) + "）"
+    # the same in the player's words (scoring.RESULT_LABELS), as the bot writes them now
+    words = ", ".join(f"{scoring.RESULT_LABELS.get(c, c)} {{{c}}}" for c in scoring.CATEGORIES)
+    out[f"{{score}} ({words})"] = out[f"{{score}} ({parts})"]
     for category in scoring.CATEGORIES:
         out[f"{category}: {{n}}"] = f"{CATEGORY_JA[category]}：{{n}}"
+        out[f"{scoring.RESULT_LABELS.get(category, category)}: {{n}}"] = f"{CATEGORY_JA[category]}：{{n}}"
     gems_english = "; ".join(f"{k}: {{{k}}}" for k in board.GEM_KINDS)
     gems_japanese = "・".join(f"{GEM_JA[k]} {{{k}}}" for k in board.GEM_KINDS)
     out[gems_english] = gems_japanese
+    # a gems detail as the bot writes it in words ("rock 0, ruby 1, ..."), and a seat's revealed line
+    gems_inline = ", ".join(f"{k} {{{k}}}" for k in board.GEM_KINDS)
+    out[gems_inline] = "、".join(f"{GEM_JA[k]} {{{k}}}" for k in board.GEM_KINDS)
+    out[f"{{who}}: colour: {{colour}}; missions: {{missions}}; gems: {gems_inline}; carts in reserve: {{carts}}"] = (
+        f"{{who}}：色 {{colour}}、ミッション {{missions}}、宝石 {out[gems_inline]}、手元のトロッコ {{carts}}")
     out[f"{{who}}: colour {{colour}}; missions {{missions}}; gems {gems_english}; carts_in_reserve {{carts}}"] = (
         f"{{who}}：色 {{colour}}、ミッション {{missions}}、宝石 {gems_japanese}、手元のトロッコ {{carts}}")
     return out
@@ -199,6 +208,10 @@ JA: dict[str, str] = {
     "{who} ends the action phase after {n} action(s).": "{who} がアクションフェーズを終えた（{n} アクション）。",
     "{who} ends the action phase after {n} actions.": "{who} がアクションフェーズを終えた（{n} アクション）。",
     "{who} ends the action phase after {n} action.": "{who} がアクションフェーズを終えた（{n} アクション）。",
+    # the source's shape (the count and its noun come from rules.engine.plural): kept for the source scan
+    "{who} ends the action phase after {actions}.": "{who} がアクションフェーズを終えた（{actions}）。",
+    "{n} action": "{n} アクション",
+    "{n} actions": "{n} アクション",
     "{who} undoes the last action.": "{who} が直前のアクションを取り消した。",
     "{who} lays {kind} {edges} on {square}.": "{who} が {square} に{kind}タイル `{edges}` を置いた。",
     "{who} upgrades {square} from {old} to {edges}.": "{who} が {square} の線路を `{old}` から `{edges}` に改良した。",

@@ -63,6 +63,7 @@ JA: dict[str, str] = {
     # ---- double-turn exchange
     "{who} exchanged {n} card.": "{who} が {n} 枚交換した。",
     "{who} exchanged {n} cards.": "{who} が {n} 枚交換した。",
+    "{who} exchanged {cards}.": "{who} が {cards}交換した。",
     "{who}'s unused {rr} branch card leaves the game.": "{who} が使わなかった {rr} の分岐カードはゲームから取り除かれた。",
     "You drew {city}.": "あなたは {city} を引いた。",
     "You discarded {out} and drew {drawn}.": "あなたは {out} を捨て、{drawn} を引いた。",
@@ -113,6 +114,9 @@ JA: dict[str, str] = {
     "You have no {city} card to exchange.": "交換する {city} の都市カードを持っていません。",
     "The deck holds only {n} card.": "山札には {n} 枚しかありません。",
     "The deck holds only {n} cards.": "山札には {n} 枚しかありません。",
+    "The deck holds only {cards}.": "山札には {cards}しかありません。",
+    "{n} card": "{n} 枚",
+    "{n} cards": "{n} 枚",
     "You must lay a tile while you can; passing is only allowed in the advanced game.":
         "置ける限り線路タイルを置かなければなりません。パスできるのはアドバンスゲームだけです。",
     "You have not played a {rr} branch card this round.": "このラウンドに {rr} の分岐カードを出していません。",

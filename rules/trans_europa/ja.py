@@ -101,3 +101,4 @@ for _count in range(2, 7):
 for _count in range(1, 7):
     _english, _japanese = _low_seats(_count)
     JA[f"After round {{round}}: {_english} points."] = f"第 {{round}} ラウンド終了時：{_japanese}。"
+    JA[f"Round {{round}}: {_english}"] = f"第 {{round}} ラウンド：{_japanese}"  # results stored before the wording

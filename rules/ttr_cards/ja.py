@@ -121,9 +121,10 @@ JA: dict[str, str] = {
     "failed_ids": "未達成の目的地カード",
     "deck": "電車カードの山札が尽きて終了",
     # the same keys in the player's words (scoring.RESULT_LABELS), as the bot shows them
-    "tickets at the first scoring": "1 回目の得点計算",
-    "tickets completed": "達成した目的地カード",
-    "tickets failed": "未達成の目的地カード",
+    "points for tickets at the first scoring": "1 回目の得点計算の目的地カードの得点",
+    "points for completed tickets": "達成した目的地カードの得点",
+    "points lost for failed tickets": "未達成の目的地カードの失点",
+    "number of tickets completed": "達成した目的地カードの枚数",
     "Big City bonuses": "ビッグシティボーナス",
     "Big City bonus cards": "ビッグシティボーナスカード",
     "completed ticket numbers": "達成した目的地カードの番号",
@@ -135,6 +136,22 @@ JA: dict[str, str] = {
     "tickets_final: {n}": "達成した目的地カード：{n}",
     "tickets_failed: {n}": "未達成の目的地カード：{n}",
     "big_cities: {n}": "ビッグシティボーナス：{n}",
+    # the same in the player's words (the engine's RESULT_LABELS), as the bot now writes them
+    "points for tickets at the first scoring: {n}": "1 回目の得点計算：{n}",
+    "points for completed tickets: {n}": "達成した目的地カード：{n}",
+    "points lost for failed tickets: {n}": "未達成の目的地カード：{n}",
+    "Big City bonuses: {n}": "ビッグシティボーナス：{n}",
+    "{rank}. {who}: {score} (points for tickets at the first scoring {deck1}, points for completed tickets {final}, "
+    "points lost for failed tickets {failed}, Big City bonuses {cities})": (
+        "{rank}. {who}：{score} 点（1 回目の得点計算 {deck1}、達成 {final}、未達成 {failed}、ビッグシティ {cities}）"
+    ),
+    "{who}: Big City bonus cards: {cards}; number of tickets completed: {n}; completed ticket numbers: {ids}; "
+    "failed ticket numbers: {failed}": (
+        "{who}：ビッグシティボーナスカード {cards}／達成 {n} 枚：{ids}／未達成：{failed}"
+    ),
+    "{who}: Big City bonus cards: {cards}; number of tickets completed: {n}; completed ticket numbers: {ids}": (
+        "{who}：ビッグシティボーナスカード {cards}／達成 {n} 枚：{ids}"
+    ),
     # the bot's end-of-game lines: standings with the breakdown (bot.tables.result_lines) and what each
     # seat's details reveal (bot.texts.revealed_lines, clipped when long: then the last values are cut)
     "{rank}. {who}: {score} (tickets_deck1 {deck1}, tickets_final {final}, tickets_failed {failed}, "

@@ -226,12 +226,12 @@ def big_city_winners(completed_by_seat: list[list[int]]) -> dict[str, list[int]]
 
 # The result's keys in a player's words (bot posts and files show these; ja.py translates them).
 RESULT_LABELS: dict[str, str] = {
-    "tickets_deck1": "tickets at the first scoring",
-    "tickets_final": "tickets completed",
-    "tickets_failed": "tickets failed",
+    "tickets_deck1": "points for tickets at the first scoring",
+    "tickets_final": "points for completed tickets",
+    "tickets_failed": "points lost for failed tickets",
     "big_cities": "Big City bonuses",
     "big_city_cards": "Big City bonus cards",
-    "completed": "tickets completed",
+    "completed": "number of tickets completed",
     "completed_ids": "completed ticket numbers",
     "failed_ids": "failed ticket numbers",
     "deck": "The game ended: the train deck ran out and everyone had a last turn.",

@@ -28,15 +28,16 @@ def test_report_has_standings_breakdown_details_and_every_move():
     assert report.startswith("Ticket to Ride: The Card Game · game #1")
     for line in result["seats"]:
         for category, points in line["breakdown"].items():
-            assert f"     {category}: {points}" in report
-    assert "completed_ids (revealed): " in report and f"Moves ({len(log)}):" in report
+            assert f"     {result['labels'][category]}: {points}" in report  # in words, not the engine's key
+    assert "completed ticket numbers (revealed): " in report and f"Moves ({len(log)}):" in report
+    assert "tickets_deck1" not in report and "completed_ids" not in report
     assert all(line in report for line in lines)
 
 
 def test_revealed_lines_are_short_and_only_when_there_are_details():
     info, _, result = finished("great_western")
     lines = revealed_lines(result, ["Ann", "Bob"])
-    assert lines[0] == "**Revealed:**" and len(lines) == 3
+    assert lines[0] == "**At the end:**" and len(lines) == 3  # nothing in Great Western was secret
     assert all(len(line) <= 180 for line in lines) and lines[1].split(":")[0] in ("Ann", "Bob")
     assert sum(map(len, lines)) < MAX_CONTENT
     assert revealed_lines({"seats": [{"seat": 0, "score": 1, "rank": 1, "breakdown": {}, "details": {}}]},

@@ -104,7 +104,7 @@ def test_ticket_to_ride_reveals_tickets_in_words() -> None:
     shown = end_of_game_texts("ttr_cards", state, "en-US")
     assert "**Revealed:**" in shown["post"] and "completed ticket numbers:" in shown["post"]
     assert "The game ended: the train deck ran out" in shown["post"]
-    assert "tickets at the first scoring: " in shown["file"]
+    assert "points for tickets at the first scoring: " in shown["file"]
 
 
 def test_every_event_line_in_words(finished: tuple[str, GameState, list]) -> None:

@@ -217,8 +217,20 @@ async def test_dms_owed_only_for_changed_private_views_and_no_secret_in_public_l
     assert outcome.private_lines == {0: ("You bid 3.",)}
     assert outcome.public_lines == ("Ann has bid.",)
     owed = await tables.owed_posts(game_id)
-    assert [(p.kind, p.seat) for p in owed] == [("board", None), ("dm", 0)]
+    # Her own bid is no news worth a DM now: it waits for her next DM, as her turn begins. The bid
+    # edits the round's post (Bob and Cid are still to bid).
+    assert [(p.kind, p.seat, p.payload.get("edit")) for p in owed] == [("board", None, True)]
     assert all("3" not in line for p in owed if p.kind == "board" for line in p.payload["lines"])
+    await tables.posts_done([p.id for p in owed])
+    await tables.play(game_id, BOB, "bid 1")
+    assert [(p.kind, p.seat) for p in await tables.owed_posts(game_id)] == [("board", None)]
+    await tables.play(game_id, CID, "bid 2")  # the bids are done: Ann's guessing turn begins
+    owed = await tables.owed_posts(game_id)
+    assert [(p.kind, p.seat) for p in owed if p.kind == "board" and "ping" in p.payload] == [("board", None)]
+    assert [p.payload.get("ping") for p in owed if p.kind == "board"][-1] == [0]
+    ann_dms = [p for p in owed if p.kind == "dm" and p.seat == 0]
+    assert len(ann_dms) == 1 and "You bid 3." in ann_dms[0].payload["lines"]
+    assert all("You bid 3." not in p.payload["lines"] for p in owed if p.kind == "dm" and p.seat != 0)
 
 
 async def test_concede_hands_the_seat_to_the_ai_and_last_human_ends_it(tables, store):

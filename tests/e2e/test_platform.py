@@ -9,6 +9,7 @@ import sqlite3
 
 from bot.app import create_bot, invite_url
 from bot.tables import NOT_SEATED, NOT_YOUR_TURN, STALE_MOVE
+from bot.ui import picker as picker_groups
 from tests.bot import guess_game
 
 
@@ -53,6 +54,11 @@ def board_posts(channel):
     return [m for m in channel.messages if not m.ephemeral and m.attachments and "game #" in m.content]
 
 
+def board_updates(channel):
+    """Board posts made plus their edits: what a player sees change after a decision."""
+    return sum(1 + m.edits for m in board_posts(channel))
+
+
 async def open_table(fake, channel, users, options=None, **new_options):
     ann = users[0]
     opts = {"game": "guess", **new_options}
@@ -75,7 +81,7 @@ async def pick_move(fake, user, picker, move, narrowings=8):
         assert len(values) <= 25
         if "m:" + move in values:
             return await fake.select(user, picker, ["m:" + move]), opened
-        group = next(v for v in values if v.startswith("g:") and move.startswith(v[2:]))
+        group = next(v for v in values if v.startswith("g:") and picker_groups.under(move, v[2:]))
         await fake.select(user, picker, [group])
         picker = fake.message(picker.id)
     raise AssertionError(f"{move!r} not offered after {narrowings} groups")
@@ -109,19 +115,24 @@ async def test_lobby_game_and_picker_through_buttons(fake_discord, tmp_path):
         seat = min(state.to_act())
         user = users[seats(db)[seat]]
         target = str(rng.choice(state.legal_moves(seat)))
-        posts_before = len(board_posts(general))
+        posts_before = board_updates(general)
         board = board_posts(general)[-1]
         ix = await fake.click(user, board, label="Take turn")
         assert ix.ephemeral and ix.reply.visible_to == user.id
         ix, opened = await pick_move(fake, user, ix.reply, target, narrowings=5)
         clicks += opened
         assert ix.content == f"You played `{target}`.", ix.content
-        await fake.wait_for(lambda n=posts_before: len(board_posts(general)) > n, what="board post")
+        await fake.wait_for(lambda n=posts_before: board_updates(general) > n, what="board post or edit")
     assert clicks > 0  # with 3 seats and span 20 there are 41 guess moves: groups were used
     moves = db_moves(db)
     final = board_posts(general)[-1]
     assert "Game over" in final.content and "1. " in final.content
-    assert len(board_posts(general)) == len(moves) + 1
+    # The bids of a round are one simultaneous step: the first bid edits the round's post, the last
+    # one ends it (the guessing turn begins with a new post); each guess begins the next turn.
+    bids = sum(1 for m in moves if m[2].startswith("bid"))
+    assert len(board_posts(general)) == len(moves) + 1 - bids * 2 // 3, [m.content[:60] for m in board_posts(general)]
+    edits = sum(m.edits for m in board_posts(general))
+    assert edits == bids * 2 // 3
     assert all(p.attachments[0].is_png for p in board_posts(general))
     assert "Take turn" not in [b.get("label") for b in final.buttons()]
     await fake.wait_for(lambda: "Finished" in fake.message(lobby.id).content, what="lobby says finished")
@@ -261,8 +272,9 @@ async def test_owed_posts_and_ai_turns_are_finished_after_a_crash(fake_discord, 
     await store.close()
     posts = len(board_posts(general))
     await fake.start_bot(make_bot(fake, db))
-    post = await fake.wait_for(lambda: len(board_posts(general)) > posts and board_posts(general)[-1])
-    assert "Ann has bid." in post.content
+    # A bid inside the simultaneous step edits the round's post in place (Bob is still to bid).
+    post = await fake.wait_for(lambda: "Ann has bid." in board_posts(general)[-1].content and board_posts(general)[-1])
+    assert len(board_posts(general)) == posts and post.edits == 1
     await fake.wait_for(lambda: not store_fingerprint(db)[2], what="outbox drained")
 
 
@@ -381,12 +393,15 @@ async def test_killed_mid_move_then_restarted_loses_and_doubles_nothing(fake_dis
         if kill_after_reply:
             assert ix.content == "You played `bid 2`." and moves == [(0, 0, "bid 2")]
         if moves:  # committed: its board post is owed and arrives after the restart, once
+            # (an edit of the round's post: Bob is still to bid)
             await fake.wait_for(lambda c=channel, n=posts: any("Ann has bid." in m.content
-                                                               for m in board_posts(c)[n:]))
+                                                               for m in board_posts(c)[n - 1:]))
         again = await fake.slash(ann, channel, "play", options={"move": "bid 2"})
         assert again.content == (f"{NOT_YOUR_TURN} Waiting for Bob." if moves else "You played `bid 2`.")
         await fake.slash(bob, channel, "play", options={"move": "bid 1"})
         assert db_moves(db) == [(0, 0, "bid 2"), (1, 1, "bid 1")]
         await fake.wait_for(lambda db=db: not store_fingerprint(db)[2], what="posts after restart")
-        assert sum("Ann has bid." in m.content for m in board_posts(channel)) == 1
+        # One new post for the turn Bob's bid began (summing up the bids), and the bid edit before it.
+        assert len(board_posts(channel)) == posts + 1
+        assert sum("Ann has bid." in m.content for m in board_posts(channel)) == 2
         await fake.stop_bot(bot)

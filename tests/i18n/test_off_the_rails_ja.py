@@ -67,7 +67,9 @@ def test_the_end_of_game_lines_are_translated(played: tuple[set[str], list[GameS
     lines: list[str] = []
     for state, result in ((s, s.result()) for s in states if s.result() is not None):
         names = SEAT_NAMES[: state.num_seats]
-        lines += tables.result_lines(result, names) + texts.revealed_lines(result.to_json(), names)
+        # as the bot draws them: each category, detail name and listed value in the reader's words
+        word = lambda english: i18n.localize("ja", english)  # noqa: E731
+        lines += tables.result_lines(result, names, word) + texts.revealed_lines(result.to_json(), names, word=word)
         for line in result.seats:  # the final report: one category, or one revealed detail, per line
             lines += [f"     {category}: {points}" for category, points in line.breakdown.items()]
             lines += [f"     {key} (revealed): {texts._detail(value)}" for key, value in line.details.items()]

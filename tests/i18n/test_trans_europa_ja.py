@@ -116,7 +116,8 @@ def test_worked_examples() -> None:
         "Bob が二本線の路線 Wien–i19 に線路を引いた（黒い線路 残り 40 本）。")
     assert ja("{s0} needs 3 tracks: 13 − 3 = 10.") == "Ann は線路があと 3 本必要：13 − 3 = 10。"
     assert ja("The game is over: {s0} and {s2} win with 7.") == "ゲーム終了：Ann、Cid が 7 点で勝利。"
-    assert ja("Round 4: {s1} at -1, {s3} at 0") == "第 4 ラウンド：Bob -1 点、Dee 0 点"
+    assert ja("Round 4: {s1} at -1, {s3} at 0") == "第 4 ラウンド：Bob -1 点、Dee 0 点"  # a result stored earlier
+    assert ja("After round 4: {s1} at -1, {s3} at 0 points.") == "第 4 ラウンド終了時：Bob -1 点、Dee 0 点。"
     assert ja("{s2} has only one legal move: lay g13 g14.") == "Cid に可能な手は `lay g13 g14` だけ。"
     labels = render_catalog("trans_europa", "ja")
     assert labels is not None

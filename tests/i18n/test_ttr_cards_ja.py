@@ -75,9 +75,10 @@ def test_end_of_game_lines_are_japanese(played: tuple[set[str], list]) -> None:
         result = state.result()
         if result is not None:
             names = PLAYERS[: state.num_seats]
-            lines += result_lines(result, names) + texts.revealed_lines(result.to_json(), names)
+            word = lambda english: i18n.localize("ja", english)  # noqa: E731  (as the bot draws them)
+            lines += result_lines(result, names, word) + texts.revealed_lines(result.to_json(), names, word=word)
             lines += [f"{category}: {points}" for line in result.seats for category, points in line.breakdown.items()]
-    assert any("failed_ids" in line for line in lines)
+    assert any("未達成の目的地カードの番号" in line for line in lines)  # the revealed details came up
     assert untranslated(lines, NAMES + PLAYERS) == {}
 
 
