@@ -252,6 +252,7 @@ JA: dict[str, str] = {
     "a face-up locomotive counts as two cards: take it only as your first card": (
         "表向きの機関車カードは 2 枚分です：1 枚目としてだけ取れます"
     ),
+    "there is no card called {card}": "{card} というカードはありません",
     "you do not have {n} {kind} in your hand (you have {have})": (
         "手札に{kind}が {n} 枚ありません（{have} 枚です）"
     ),

@@ -15,6 +15,7 @@ from rules.engine import (
     Move,
     Result,
     SeatResult,
+    quote,
     rank_by,
     seat_token,
 )
@@ -375,6 +376,9 @@ class TTRCardsState(GameState):
     def yard_reason(self, seat: int, move: Yard) -> str | None:
         """Why this yard play is illegal for the seat (checks in the spec's order), or None."""
         hand = self.hands[seat]
+        unknown = next((card for card in move.cards if card not in KINDS), None)
+        if unknown is not None:  # a hand-built move: no such card
+            return f"there is no card called {quote(str(unknown))}"
         wanted = counts_of(list(move.cards))
         for kind in KINDS:
             if wanted[kind] > hand[kind]:
