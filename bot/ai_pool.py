@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import multiprocessing
 import os
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
+from bot.workers import spawn_pool
 from rules.engine import AI_ALIASES, GameDefinition, GameState, Move, ai_move
 
 log = logging.getLogger("bot.ai")
@@ -68,12 +68,7 @@ class AIPool:
     def _new_pool(self) -> ProcessPoolExecutor | None:
         if self._workers <= 0:
             return None
-        from bot.render_pool import _exit_with  # here: the game-host service need not import Pillow
-
-        # Same start as the render pool: spawn (no inherited sockets or threads), and each worker
-        # watches the bot's pid, so a SIGKILLed bot leaves no search running.
-        return ProcessPoolExecutor(max_workers=self._workers, mp_context=multiprocessing.get_context("spawn"),
-                                   initializer=_exit_with, initargs=(os.getpid(),))
+        return spawn_pool(self._workers)  # a SIGKILLed bot leaves no search running
 
     def takes(self, definition: GameDefinition, level: str) -> bool:
         if self._pool is None or level_of(level) not in SEARCH_LEVELS:

@@ -6,33 +6,19 @@ import asyncio
 import functools
 import importlib.util
 import logging
-import multiprocessing
-import os
-import threading
-import time
 from collections.abc import Callable
-from concurrent.futures import Executor, ProcessPoolExecutor
+from concurrent.futures import Executor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
 import render
+from bot.workers import spawn_pool
 
 Renderer = Callable[[dict[str, Any], list[str]], bytes]
 
 
 def _warm() -> int:
     return 0
-
-
-def _exit_with(parent_pid: int, every: float = 0.5) -> None:
-    """In a worker: end the process once its parent (the bot) is gone, even after a SIGKILL that
-    gave the bot no chance to shut the pool down. An orphan is re-parented, so getppid() changes."""
-    def watch() -> None:
-        while os.getppid() == parent_pid:
-            time.sleep(every)
-        os._exit(0)
-
-    threading.Thread(target=watch, name="junction-parent-watch", daemon=True).start()
 
 
 def _describe(view: dict[str, Any], names: list[str]) -> str:
@@ -78,10 +64,7 @@ class RenderPool:
     def _new_pool(self) -> Executor | None:
         if self._workers <= 0:
             return None
-        # spawn: workers do not inherit the bot's threads and sockets (fork would), they are the bot's
-        # own children (no forkserver left behind by a SIGKILL), and each watches the bot's pid.
-        return ProcessPoolExecutor(max_workers=self._workers, mp_context=multiprocessing.get_context("spawn"),
-                                   initializer=_exit_with, initargs=(os.getpid(),))
+        return spawn_pool(self._workers)
 
     async def warm_up(self) -> None:
         """Start the workers now, so the first board post does not pay for it."""
