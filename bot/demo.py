@@ -26,6 +26,7 @@ def play_demo(
 
     `lang="ja"` draws the images' labels and writes the game log in Japanese."""
     from bot import i18n
+    from bot.texts import label
     definition: GameDefinition = registry.get(game_key)
     names = list(DEMO_NAMES[:players])
     state: GameState = definition.new_game(players, options or {}, seed)
@@ -72,8 +73,10 @@ def play_demo(
     result = state.result()
     assert result is not None
     lines = [f"{definition.title}: {players} AI players ({ai}), seed {seed}", ""]
-    for seat_result in result.seats:
-        parts = ", ".join(f"{i18n.localize(lang, k, game_key)} {v}" for k, v in seat_result.breakdown.items())
+    words = result.to_json()
+    for seat_result in result.seats:  # each category in the engine's words for players, as the bot posts it
+        parts = ", ".join(f"{i18n.localize(lang, label(words, k), game_key)} {v}"
+                          for k, v in seat_result.breakdown.items())
         lines.append(
             f"{seat_result.rank}. {names[seat_result.seat]}: {seat_result.score}  ({parts})"
         )
