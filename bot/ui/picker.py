@@ -64,7 +64,9 @@ def under(move: str, prefix: str) -> bool:
     base, squares = _split(prefix)
     if not move.startswith(base):
         return False
-    if not base or base.endswith(" ") or len(move) == len(base) or move[len(base)] == " ":
+    if not base or base.endswith(" "):  # `start #`: every move whose next word is a square
+        return not squares or bool(_SQUARE.fullmatch(_word_at(move, len(base))))
+    if len(move) == len(base) or move[len(base)] == " ":
         return not squares
     return bool(_SQUARE.fullmatch(_word_at(move, len(base) - 1))) == squares
 
@@ -83,6 +85,19 @@ def _next_letter(move: str, cut: int) -> str:
     return move[:cut] + (SQUARES if word and move[cut - 1] != " " and _SQUARE.fullmatch(word) else "")
 
 
+def _by_letter(moves: list[str], base: str) -> dict[str, list[str]]:
+    """Group by the next character, squares apart from names; where that makes more groups than one
+    select holds, all squares at the start of a word go into one group (`start #`), so the names by
+    letter and the squares by row each fit a select instead of spilling onto a second page."""
+    cut = len(base) + 1
+    groups = _group(moves, lambda m: _next_letter(m, cut))
+    at_word_start = not base or base.endswith(" ")
+    if len(groups) > PAGE_SIZE and at_word_start and any(key.endswith(SQUARES) for key in groups):
+        groups = _group(moves, lambda m: base + SQUARES if _next_letter(m, cut).endswith(SQUARES)
+                        else _next_letter(m, cut))
+    return groups
+
+
 def _group(moves: list[str], key) -> dict[str, list[str]]:
     groups: dict[str, list[str]] = {}
     for move in moves:
@@ -91,12 +106,14 @@ def _group(moves: list[str], key) -> dict[str, list[str]]:
 
 
 def _label(key: str, members: list[str]) -> str:
-    """A group's option text: `lay …`, or the squares' range for a square group (`start g1–g29 …`)."""
+    """A group's option text: `lay …`, or the squares' range for a square group (`start g1–g29 …`,
+    `start a1–o29 …` for every square)."""
     base, squares = _split(key)
     if not squares:
         return key.rstrip() + " …"
     head = base[: base.rfind(" ") + 1]
-    words = sorted({_word_at(m, len(base) - 1) for m in members}, key=natural)
+    at = len(base) if not base or base.endswith(" ") else len(base) - 1
+    words = sorted({_word_at(m, at) for m in members}, key=natural)
     return f"{head}{words[0]}–{words[-1]} …"
 
 
@@ -112,8 +129,7 @@ def groups_under(moves: list[str], prefix: str = "") -> tuple[str, list[Choice]]
             prefix = next(iter(groups))  # every move shares the next word: look one word further
             continue
         if len(groups) > PAGE_SIZE or len(groups) == 1:
-            cut = len(base) + 1
-            groups = _group(items, lambda m, cut=cut: _next_letter(m, cut))
+            groups = _by_letter(items, base)
             if len(groups) == 1 and next(iter(groups)) not in items:
                 prefix = next(iter(groups))
                 continue

@@ -106,21 +106,28 @@ def test_picker_groups_never_mix_squares_with_cities_and_sort_by_value():
     moves = start_moves()
     assert len(moves) > 150
     top = menu(moves)
+    assert top.pages == 1  # the names by letter and one group of every square: no second page
     squares_seen = 0
-    for choice in top.choices:
+    choices = list(top.choices)
+    while choices:
+        choice = choices.pop(0)
         if choice.is_move:
             continue
         members = [m for m in moves if under(m, choice.value)]
         assert len(members) == choice.count > 1
         kinds = {m.split()[1][-1].isdigit() for m in members}
         assert len(kinds) == 1, (choice.label, members)
-        if kinds == {True}:
+        inner = menu(moves, choice.value).choices
+        if kinds == {True} and all(c.is_move for c in inner):
             squares_seen += 1
-            inner = [c.value for c in menu(moves, choice.value).choices]
-            numbers = [int(m.split()[1][1:]) for m in inner]
+            numbers = [int(c.value.split()[1][1:]) for c in inner]
             assert numbers == sorted(numbers), inner  # d2 before d10
             row = members[0].split()[1][0]
             assert choice.label.startswith(f"start {row}") and "–" in choice.label
+        elif kinds == {True}:  # every square: a group per row below it
+            assert choice.label.startswith("start a") and "–" in choice.label
+            choices.extend(inner)
     assert squares_seen >= 5
-    # every start move still within 3 clicks
+    # every start move within 3 clicks, none on a second page
     assert max(reach(moves, m) for m in moves) <= 3
+    assert all(menu(moves, prefix).pages == 1 for prefix in ("", "start #"))
