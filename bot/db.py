@@ -12,6 +12,8 @@ import asyncio
 import contextlib
 import functools
 import re
+import sqlite3
+import time
 from collections.abc import AsyncIterator, Iterable, Sequence
 from typing import Any, Protocol
 
@@ -80,6 +82,21 @@ class _SqliteTx:
             f"INSERT INTO {table} ({', '.join(columns)}) VALUES ({', '.join('?' for _ in columns)})", rows)
 
 
+async def _enter_wal(conn: aiosqlite.Connection, seconds: float = 5.0) -> None:
+    """Switch the file to WAL. Switching needs the file to itself, and SQLite answers "database is
+    locked" at once, without its busy handler, when another connection is opening or switching the
+    same new file; so wait and try again, as the busy timeout would, for up to `seconds`."""
+    deadline = time.monotonic() + seconds
+    while True:
+        try:
+            await conn.execute("PRAGMA journal_mode=WAL")
+            return
+        except sqlite3.OperationalError as error:
+            if "locked" not in str(error) or time.monotonic() > deadline:
+                raise
+        await asyncio.sleep(0.02)
+
+
 class SqliteDatabase:
     """One aiosqlite connection; writes are serialized by a lock (a transaction spans several awaits)."""
 
@@ -97,7 +114,7 @@ class SqliteDatabase:
         try:
             # First, so every later statement waits for a busy file instead of failing at once.
             await conn.execute("PRAGMA busy_timeout=5000")
-            await conn.execute("PRAGMA journal_mode=WAL")
+            await _enter_wal(conn)
             # NORMAL is durable across application crashes in WAL mode (only power loss may drop the
             # last commits) and saves an fsync per move.
             await conn.execute("PRAGMA synchronous=NORMAL")
