@@ -64,11 +64,11 @@ def measure(fake, channel, users: list[int | None], awaited: list[frozenset[int]
             traffic.turns[seat] = traffic.turns.get(seat, 0) + 1
     for seat in awaited[0]:
         traffic.turns[seat] = traffic.turns.get(seat, 0) + 1
-    boards = [m for m in channel.messages if not m.ephemeral and MOVE.search(m.content)]
+    boards = [m for m in channel.messages if not m.ephemeral and MOVE.search(m.text)]
     shown: int | None = None  # the move count the channel showed last (the previous post's latest version)
     for post in boards:
         first = post.versions[0] if post.versions else post  # as created (edits never ping)
-        made_at = int(MOVE.search(first.content)[1])
+        made_at = int(MOVE.search(first.text)[1])
         traffic.posts += 1
         traffic.edits += post.edits
         traffic.image_bytes += sum(len(a.data) for a in first.attachments)
@@ -80,7 +80,7 @@ def measure(fake, channel, users: list[int | None], awaited: list[frozenset[int]
             # Already in their turn: awaited at every moment from what the channel showed before to now.
             if shown is not None and all(seat in awaited[k] for k in range(shown, made_at + 1)):
                 traffic.repings.append(f"seat {seat} at move {made_at} (shown: move {shown})")
-        shown = int(MOVE.search(post.content)[1])
+        shown = int(MOVE.search(post.text)[1])
     for seat, user_id in enumerate(users):
         if user_id is not None:
             traffic.dms[seat] = len(fake.dms(fake.users[user_id]))
@@ -103,7 +103,7 @@ async def play_game(fake, tmp_path, key: str, restart_at: int | None = None, pic
     if GAME_OPTIONS[key]:
         options["options"] = GAME_OPTIONS[key]
     await fake.slash(ann, channel, "game new", options=options)
-    lobby = next(m for m in channel.messages if "Lobby open" in m.content)
+    lobby = next(m for m in channel.messages if "Lobby open" in m.text)
     await fake.click(bob, lobby, label="Join")
     await fake.click(ann, lobby, label="Add AI")
     await fake.click(ann, lobby, label="Start")
@@ -119,13 +119,13 @@ async def play_game(fake, tmp_path, key: str, restart_at: int | None = None, pic
         seat = min(s for s in state.to_act() if users[s] is not None)
         move = str(ai_move(state, seat, greedy))
         if picker:
-            board = [m for m in channel.messages if not m.ephemeral and MOVE.search(m.content)][-1]
+            board = [m for m in channel.messages if not m.ephemeral and MOVE.search(m.text)][-1]
             ix = await fake.click(by_id[users[seat]], board, label="Take turn")
             ix, opened = await pick_move(fake, by_id[users[seat]], ix.reply, move, narrowings=12)
             clicks.append((len(moves), seat, 2 + opened))
         else:
             ix = await fake.slash(by_id[users[seat]], channel, "play", options={"move": move})
-        assert ix.content == f"You played `{move}`.", ix.content
+        assert ix.text == f"You played `{move}`.", ix.text
         before = len(moves)
         await fake.wait_for(lambda n=before: len(table_snapshot(db, definition)[3]) > n
                             and table_snapshot(db, definition)[2] == 0, what=f"posts after {move}")
@@ -134,9 +134,9 @@ async def play_game(fake, tmp_path, key: str, restart_at: int | None = None, pic
             bot = await fake.restart_bot(bot, create_bot(db, render_workers=1, **fake.bot_kwargs()))
             bot.edit_interval = 0.02
             # The first board post's buttons, from before the restart, still answer.
-            first = next(m for m in channel.messages if not m.ephemeral and MOVE.search(m.content))
+            first = next(m for m in channel.messages if not m.ephemeral and MOVE.search(m.text))
             hand = await fake.click(ann, first, label="My hand")
-            assert hand.ephemeral and hand.reply.attachments and hand.reply.attachments[0].is_png, hand.content
+            assert hand.ephemeral and hand.reply.attachments and hand.reply.attachments[0].is_png, hand.text
     state, users, _, moves, status = table_snapshot(db, definition)
     assert status == "over" and state.is_over()
     awaited = awaited_after(key, len(users), state.options, state.seed, moves)
@@ -164,7 +164,7 @@ async def test_a_whole_game_posts_per_turn_pings_once_and_dms_what_matters(fake_
         assert count <= traffic.turns.get(seat, 0) + 3, (seat, traffic)
     # Posts per turn, not per decision: fewer posts than moves whenever a turn had several decisions.
     assert traffic.posts <= len(moves) + 2
-    final = [m for m in channel.messages if "Game over" in m.content]
+    final = [m for m in channel.messages if "Game over" in m.text]
     assert final and final[-1].attachments
     await fake.stop_bot(bot)
     if key == "santa_fe" and traffic.repings:
