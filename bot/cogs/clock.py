@@ -18,11 +18,11 @@ from discord.ext import commands
 
 from bot import i18n, texts
 from bot.cogs import CommandCog
-from bot.cogs.games import NO_MENTIONS, GamesCog, mentioning, post_nonce
+from bot.cogs.games import NO_MENTIONS, GamesCog, board_post, mentioning, post_nonce
 from bot.store import OutboxRow
 from bot.tables import NOT_SEATED, Refused, TableInfo, Tables, safe_name
 from bot.ui.clock import MuteButton, SeatOfferButton
-from bot.ui.components import TurnButton
+from bot.ui.components import TURN_TEXT_ID, TurnButton
 from render import replay
 
 if TYPE_CHECKING:
@@ -30,6 +30,14 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("bot.clock")
 BOARD_EDIT_LIMIT = 3600.0  # Discord caps edits of messages older than an hour: post anew instead
+
+
+def _walk(components: list[Any]) -> list[Any]:
+    """A message's components at every depth (containers, action rows, sections), in order."""
+    out = []
+    for component in components:
+        out += [component, *_walk(getattr(component, "children", []))]
+    return out
 
 
 def stamp(at: float, style: str = "R") -> str:
@@ -133,8 +141,15 @@ class ClockCog(CommandCog):
             channel = self.bot.get_partial_messageable(row.place_id, guild_id=row.guild_id)
             try:
                 message = await channel.fetch_message(row.board_message_id)
-                fresh = "\n".join([*texts.clock_line(info), texts.board_text(info, [], None).splitlines()[-1]])
-                kept = re.sub(r"^⏰ .*\n?", "", message.content, flags=re.MULTILINE)
+                fresh = texts.board_parts(info, [], None)[1]
+                story = [c.content for c in _walk(message.components)
+                         if isinstance(c, discord.TextDisplay) and c.id != TURN_TEXT_ID]
+                if story:  # a layout post: keep what happened and the board, renew whose turn it is
+                    locale = self.games.place_locale(row.guild_id)
+                    view = board_post(info, locale, story[0], i18n.localize(locale, fresh), message.attachments)
+                    await message.edit(view=view, allowed_mentions=NO_MENTIONS)
+                    return
+                kept = re.sub(r"^⏰ .*\n?", "", message.content, flags=re.MULTILINE)  # a classic post
                 content = re.sub(r"^\*\*To act:\*\*.*$", lambda _: fresh, kept, flags=re.MULTILINE)
                 await message.edit(content=content, allowed_mentions=NO_MENTIONS)
                 return

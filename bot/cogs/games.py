@@ -27,8 +27,9 @@ from bot import i18n, texts
 from bot.cogs import CommandCog
 from bot.store import OutboxRow
 from bot.tables import STALE_MOVE, ClockSettings, Outcome, Refused, Repeated, TableInfo, Tables, result_lines
-from bot.ui.components import ai_level_view, board_view, lobby_view, picker_view
+from bot.ui.components import ai_level_view, board_layout, lobby_view, picker_view
 from bot.ui.picker import autocomplete, menu
+from render.kit import seat_colour
 from rules.engine import AI_LEVELS
 
 if TYPE_CHECKING:
@@ -95,6 +96,32 @@ def post_nonce(kind: str, batch: int, info: TableInfo) -> str:
 def _is_moderator(interaction: discord.Interaction) -> bool:
     perms = interaction.permissions
     return bool(perms.manage_guild or perms.manage_messages)
+
+
+def accent_colour(info: TableInfo) -> int | None:
+    """The board post's accent: the colour of the one seat to act (the winner's once the game is
+    over), as its pieces have on the board; none while several seats choose at once."""
+    if info.row.status == "over" and info.row.result and info.row.result.get("seats"):
+        standings = info.row.result["seats"]
+        first = min(line.get("rank", 1) for line in standings)
+        seats = [line["seat"] for line in standings if line.get("rank", 1) == first]  # a shared win: no colour
+    else:
+        seats = list(info.to_act) if info.row.status == "running" else []
+    if len(seats) != 1:
+        return None
+    red, green, blue = seat_colour(seats[0])
+    return red << 16 | green << 8 | blue
+
+
+def board_post(info: TableInfo, locale: Any, story: str, turn: str,
+               files: list[discord.File] | list[discord.Attachment]) -> discord.ui.LayoutView:
+    """The board post's layout around these (already localized) texts; images among `files` (new
+    uploads, or the post's attachments when it keeps them) are shown in its gallery with their alt
+    text, other files (the end-of-game log) as downloads."""
+    images = [(f.filename, f.description or "") for f in files if f.filename.endswith(".png")]
+    others = [f.filename for f in files if not f.filename.endswith(".png")]
+    return i18n.localize_view(board_layout(info.row.id, info.row.status != "running", story=story, turn=turn,
+                                           accent=accent_colour(info), images=images, files=others), locale)
 
 
 def _png(data: bytes, name: str, description: str | None = None) -> discord.File:
@@ -292,7 +319,8 @@ class GamesCog(CommandCog):
             files.append(_png(await self.bot.renderer.board(view, names, lang), "board.png", alt))
         except Exception:
             log.exception("rendering the board of game %s failed", info.row.id)
-        text = texts.clip(i18n.localize(locale, texts.board_text(info, lines, None)))
+        story, turn = texts.board_parts(info, lines, None)
+        view = board_post(info, locale, texts.clip(i18n.localize(locale, story)), i18n.localize(locale, turn), files)
         # At most about one edit per second per game: the flush lock is held meanwhile, so the
         # decisions made during the wait reach Discord as one edit.
         wait = self._last_edit.get(info.row.id, 0.0) + self.bot.edit_interval - time.monotonic()
@@ -300,9 +328,10 @@ class GamesCog(CommandCog):
             await asyncio.sleep(wait)
         channel = self.bot.get_partial_messageable(info.row.place_id, guild_id=info.row.guild_id)
         try:
+            # content=None: a post made before the layout (classic, with content) must drop it to
+            # become a layout post; the layout view keeps the components v2 flag set.
             await channel.get_partial_message(message_id).edit(
-                content=text, attachments=files, allowed_mentions=NO_MENTIONS,
-                view=i18n.localize_view(board_view(info.row.id, False), locale))
+                content=None, attachments=files, allowed_mentions=NO_MENTIONS, view=view)
         except discord.NotFound:
             log.info("board post of game %s is gone; posting anew", info.row.id)
             return False
@@ -347,13 +376,13 @@ class GamesCog(CommandCog):
         # never cut: the board post keeps the newest lines that fit beside its header and standings.
         *earlier, lines = split_backlog(lines, BACKLOG_CHUNK,
                                         texts.MAX_CONTENT - len(texts.board_text(info, [], result)) - 300)
-        text = texts.board_text(info, lines, result)
+        story, turn = texts.board_parts(info, lines, result)
         if info.row.status == "over" and result is not None:
             # The hidden details the engine's result reveals, in the post itself when they fit.
             revealed = texts.revealed_lines(info.row.result, info.names, word=word)
-            if revealed and len(text) + len("\n".join(revealed)) + 1 <= texts.MAX_CONTENT:
-                text = texts.board_text(info, lines, result + revealed)
-        text = texts.clip(i18n.localize(locale, text))
+            if revealed and len(story) + len("\n".join(revealed)) + 1 <= texts.MAX_CONTENT:
+                story, turn = texts.board_parts(info, lines, result + revealed)
+        story, turn = texts.clip(i18n.localize(locale, story)), i18n.localize(locale, turn)
         # Only the seats whose turn it is are pinged, whatever a player's name looks like.
         # `ping_seats`: the seats whose turn begins with this post (None: every seat to act).
         ping_seats = list(info.to_act) if ping_seats is None else [s for s in ping_seats if s in info.to_act]
@@ -370,15 +399,17 @@ class GamesCog(CommandCog):
                                    allowed_mentions=NO_MENTIONS, **part(f"e{index}"))
             if interludes:
                 await channel.send(files=interludes[:10], allowed_mentions=NO_MENTIONS, **part("i"))
-            message = await channel.send(text, view=i18n.localize_view(board_view(info.row.id, over), locale),
+            # A layout post (components v2): the board in a gallery inside a container in the
+            # colour of the seat to act; mentions in its text ping as content would.
+            message = await channel.send(view=board_post(info, locale, story, turn, files),
                                          allowed_mentions=pings, files=files, **part("b"))
         except discord.Forbidden as error:
             # Missing Attach Files (or a thread the bot may not post in): say so in words, never silently.
             log.warning("board post of game %s refused (%s); posting it without files", info.row.id, error)
             try:
                 message = await channel.send(
-                    texts.clip(text + "\n" + i18n.localize(locale, texts.MISSING_ATTACH)),
-                    view=i18n.localize_view(board_view(info.row.id, over), locale),
+                    view=board_post(info, locale, texts.clip(story + "\n" + i18n.localize(locale, texts.MISSING_ATTACH),
+                                                             texts.MAX_LAYOUT_TEXT - len(turn)), turn, []),
                     allowed_mentions=pings, **part("t"))
             except discord.HTTPException as again:
                 log.warning("board post of game %s failed (%s); it stays owed", info.row.id, again)
