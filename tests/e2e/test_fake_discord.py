@@ -473,6 +473,15 @@ async def test_components_v2_layout_posts(fake: FakeDiscord) -> None:
     assert post.is_v2 and post.text.endswith("To act: nobody") and post.edits == 1 and len(post.attachments) == 1
     again = await channel.fetch_message(sent.id)  # discord.py reads the layout back
     assert isinstance(again.components[0], discord.Container)
+    # A classic post becomes a layout by an edit that clears its content (content=None), as the
+    # bot's in-place board edit does for a post made before the layout.
+    classic = await channel.send("old words", file=discord.File(io.BytesIO(png_bytes()), filename="board.png"))
+    with pytest.raises(discord.HTTPException, match="must be reset"):
+        await classic.edit(view=layout("To act: Ann"))
+    await classic.edit(content=None, view=layout("To act: Ann"),
+                       attachments=[discord.File(io.BytesIO(png_bytes()), filename="board.png")])
+    upgraded = fake.message(classic.id)
+    assert upgraded.is_v2 and upgraded.text == "**Game** · move 3\nTo act: Ann" and upgraded.content == ""
 
 
 async def test_components_v2_refuses_what_discord_refuses(fake: FakeDiscord) -> None:
