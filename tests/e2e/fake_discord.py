@@ -244,7 +244,8 @@ def _walk_components(components: list[dict[str, Any]]) -> Iterator[dict[str, Any
 #         items, each description (alt text) max 1024 characters; Thumbnail description max 1024;
 #         Container children are action rows, text displays, sections, media galleries, separators,
 #         files; accent_color RGB 0x000000-0xFFFFFF; Separator spacing 1 or 2; a File only takes
-#         attachment://<filename>; an Action Row holds up to 5 buttons or one select.
+#         attachment://<filename>; an Action Row holds up to 5 buttons or one select; a component
+#         id "must be unique within the message".
 #  [msg]  https://discord.com/developers/docs/resources/message (developers/resources/message.mdx),
 #         Create Message: "When the flag IS_COMPONENTS_V2 is set, the message can only contain
 #         components. Providing content, embeds, sticker_ids, poll, or shared_client_theme will fail
@@ -281,6 +282,9 @@ def _v2_problems(body: dict[str, Any], comps: list[dict[str, Any]]) -> list[str]
     text = sum(len(str(c.get("content") or "")) for c in _walk_components(comps) if c.get("type") == 10)
     if text > V2_MAX_TEXT:
         problems.append(f"text displays hold at most {V2_MAX_TEXT} characters in all ({text})")
+    ids = [c["id"] for c in _walk_components(comps) if c.get("id")]  # 0 or absent: Discord assigns one
+    if len(ids) != len(set(ids)):
+        problems.append("component ids must be unique within the message")  # [ref] Anatomy of a Component
     for c in comps:
         if c.get("type") not in V2_TOP_LEVEL:
             problems.append(f"component type {c.get('type')} cannot be top-level")

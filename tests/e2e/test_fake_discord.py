@@ -520,6 +520,7 @@ async def test_components_v2_refuses_what_discord_refuses(fake: FakeDiscord) -> 
     await refused({"flags": v2, "components": [{"type": 12, "items": [{"media": {"url": "attachment://board.png"}}]}]},
                   "attachment://board.png is not a file")
     await refused({"components": [text("no flag")]}, "needs the IS_COMPONENTS_V2 flag")
+    await refused({"flags": v2, "components": [{**text("a"), "id": 7}, {**text("b"), "id": 7}]}, "ids must be unique")
     edit = discord.http.Route("PATCH", "/channels/{channel_id}/messages/{message_id}",
                               channel_id=channel_id, message_id=ok["id"])
     with pytest.raises(discord.HTTPException, match="cannot be removed"):
