@@ -432,6 +432,8 @@ class FakeMessage:
     allowed_mentions: dict[str, Any] | None = None  # as sent at creation (None: Discord parses all)
 
     def snapshot(self) -> FakeMessage:
+        """This version as it stands, for `versions` before an edit: with how it was sent (its nonce and
+        allowed_mentions), so `versions[0].pinged()` tells who the message notified at creation."""
         return FakeMessage(
             self.id,
             self.channel_id,
@@ -444,6 +446,8 @@ class FakeMessage:
             self.flags,
             self.type,
             self.visible_to,
+            nonce=self.nonce,
+            allowed_mentions=copy.deepcopy(self.allowed_mentions),
         )
 
     def pinged(self) -> set[int | str]:

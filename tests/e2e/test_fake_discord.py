@@ -14,7 +14,7 @@ from discord.ext import commands
 from PIL import Image
 
 from tests.e2e.conftest import LogGuard
-from tests.e2e.fake_discord import FakeDiscord, FakeDiscordError
+from tests.e2e.fake_discord import FakeDiscord, FakeDiscordError, FakeMessage, FakeUser
 
 MOVES = ["lay paris-lyon", "lay paris-brest", "lay pisa-roma", "pass"]
 
@@ -534,3 +534,14 @@ async def test_components_v2_refuses_what_discord_refuses(fake: FakeDiscord) -> 
         await bot.http.request(to_v2, json={"flags": v2, "components": [text("new")]})
     await bot.http.request(to_v2, json={"flags": v2, "content": None, "components": [text("new")]})
     assert fake.message(int(classic["id"])).text == "new"
+
+
+def test_an_earlier_version_keeps_who_its_creation_pinged() -> None:
+    """`versions[0].pinged()` is who the post notified when it was made: the snapshot an edit keeps
+    carries the creation's allowed_mentions (without them every mention of the text would count)."""
+    author = FakeUser(id=9, name="Junction", admin=False, dms_closed=False, bot=True)
+    made = FakeMessage(1, 2, 3, author, "To act: <@11>, <@12>", allowed_mentions={"parse": [], "users": ["12"]},
+                       nonce="b1")
+    before_edit = made.snapshot()
+    assert before_edit.pinged() == made.pinged() == {12}
+    assert before_edit.nonce == "b1"
