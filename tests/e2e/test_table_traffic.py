@@ -15,6 +15,7 @@ import pytest
 from bot.app import create_bot
 from rules.engine import ai_move, replay
 from rules.registry import GAMES
+from tests.bot.test_result_words import SNAKE, words_of
 from tests.e2e.test_platform import pick_move, table_snapshot
 
 # Short tables where the game has a length option.
@@ -154,6 +155,20 @@ async def play_game(fake, tmp_path, key: str, restart_at: int | None = None, pic
     return traffic, (state, users, moves, channel, bot, db)
 
 
+def engine_keys_shown(fake, channel, users: list[int | None]) -> list[str]:
+    """Every snake_case token a player could read anywhere in the game: each version of each message in
+    the channel (replies included), each player's DMs, alt texts and the text files attached."""
+    messages = list(channel.messages)
+    messages += [m for user_id in users if user_id is not None for m in fake.dms(fake.users[user_id])]
+    found = []
+    for message in messages:
+        attachments = message.all_attachments()
+        shown = [message.all_text(), *(a.description for a in attachments),
+                 *(a.data.decode("utf-8", "replace") for a in attachments if a.filename.endswith(".txt"))]
+        found += [f"{token!r} in {text[:80]!r}" for text in shown for token in SNAKE.findall(words_of(text))]
+    return found
+
+
 @pytest.mark.parametrize("key", sorted(GAME_OPTIONS))
 async def test_a_whole_game_posts_per_turn_pings_once_and_dms_what_matters(fake_discord, tmp_path, key):
     fake = fake_discord
@@ -168,3 +183,4 @@ async def test_a_whole_game_posts_per_turn_pings_once_and_dms_what_matters(fake_
     assert final and final[-1].attachments
     await fake.stop_bot(bot)
     assert traffic.repings == [], traffic
+    assert engine_keys_shown(fake, channel, users) == []
