@@ -56,6 +56,7 @@ def best_completion(ticket_ids: Iterable[int], track: Mapping[str, int]) -> list
 _POINTS = 1 << 59  # the weight of one ticket point (7.1)
 _LOW = _POINTS - 1  # below the points: count, big cities, id; a set's sum stays under 2^59
 _THETA = 1024  # the tie bound tries theta = k / _THETA
+_TIE_ROUNDS = 1
 
 
 def _lp_prices(values: list[float], needs: list[tuple[int, ...]], have: list[int], locos: int) -> list[float]:
@@ -125,31 +126,33 @@ def _lp_prices(values: list[float], needs: list[tuple[int, ...]], have: list[int
     return []
 
 
-def _descend(live: list[int], red: list[int], needs: list[tuple[int, ...]], prices: list[int], have, locos: int) -> None:
+def _descend(live: list[int], red: list[int], nonzero: list[list[tuple[int, int]]], prices: list[int], have, locos: int) -> None:
     """One pass of coordinate descent on the Lagrangian bound, prices and red[] changed in place.
 
     The bound is max(prices)·locos + Σ_c prices_c·have_c + Σ_live max(0, red_t), with
-    red_t = w_t − Σ_c prices_c·need_t,c. Each colour's price moves to the minimum along its own axis
-    (a walk over the breakpoints), then the colours at the top price move together (the Locomotive
-    term couples them). Prices stay whole and ≥ 0, so the bound stays a valid one.
+    red_t = w_t − Σ_c prices_c·need_t,c (nonzero[t] lists the (colour, count) that t needs). Each
+    colour's price moves to the minimum along its own axis (a walk over the breakpoints), then the
+    colours at the top price move together (the Locomotive term couples them). Prices stay whole and
+    ≥ 0, so the bound stays a valid one.
     """
     k = len(prices)
+    by_colour: list[list[tuple[int, int]]] = [[] for _ in range(k)]
+    for j in live:
+        for c, count in nonzero[j]:
+            by_colour[c].append((j, count))
     for c in range(k):
+        touching = by_colour[c]
+        if not touching:
+            prices[c] = 0  # nothing left needs it: its cards are worth nothing to the bound
+            continue
         price = prices[c]
         prices[c] = 0
         others = max(prices)
         prices[c] = price
         slope = have[c] + (locos if others == 0 else 0)
-        events = []
-        touching = []
-        for j in live:
-            count = needs[j][c]
-            if count:
-                touching.append((j, count))
-                r = red[j] + price * count
-                if r > 0:
-                    slope -= count
-                    events.append((r // count, count))
+        events = [(r // count, count) for j, count in touching if (r := red[j] + price * count) > 0]
+        for _, count in events:
+            slope -= count
         x = 0
         if slope < 0:
             if others:
@@ -161,16 +164,20 @@ def _descend(live: list[int], red: list[int], needs: list[tuple[int, ...]], pric
                     break
         if x != price:
             prices[c] = x
+            step = price - x
             for j, count in touching:
-                red[j] += (price - x) * count
+                red[j] += step * count
     top = max(prices)
-    group = [c for c in range(k) if prices[c] == top]
+    in_group = [p == top for p in prices]
     floor = max((p for p in prices if p != top), default=0)
-    slope = locos + sum(have[c] for c in group)
+    slope = locos + sum(h for h, inside in zip(have, in_group, strict=True) if inside)
     events = []
     touching = []
     for j in live:
-        count = sum(needs[j][c] for c in group)
+        count = 0
+        for c, n in nonzero[j]:
+            if in_group[c]:
+                count += n
         if count:
             touching.append((j, count))
             r = red[j] + top * count
@@ -187,10 +194,48 @@ def _descend(live: list[int], red: list[int], needs: list[tuple[int, ...]], pric
             if slope >= 0:
                 break
     if x != top:
-        for c in group:
-            prices[c] = x
+        for c in range(k):
+            if in_group[c]:
+                prices[c] = x
         for j, count in touching:
             red[j] += (top - x) * count
+
+
+def _equality_bound(base: int, remaining: int, items: list[tuple[int, int]]) -> tuple[int, int]:
+    """min over θ = k/_THETA of _THETA × [(1−θ)·base + θ·remaining + Σ max(0, (1−θ)·q + l)], and k.
+
+    The Lagrangian bound on the lower part l of a set whose upper part must equal `remaining` exactly
+    (items are (q, l) per ticket: q its reduced upper weight, l > 0 its lower weight). Convex in θ:
+    a walk over the breakpoints finds the best k, evaluated exactly in integers.
+    """
+    slope = remaining - base
+    events = []
+    for q, lower in items:
+        if q >= 0 or q + lower > 0:
+            slope -= q
+        else:
+            events.append((_THETA - _THETA * lower / -q, -q))
+    at = 0.0
+    if slope < 0:
+        events.sort()
+        at = _THETA
+        for position, rise in events:
+            slope += rise
+            if slope >= 0:
+                at = position
+                break
+    k0 = min(_THETA - 1, max(0, int(at)))
+
+    def scaled(k: int) -> int:
+        total = (_THETA - k) * base + k * remaining
+        for q, lower in items:
+            v = (_THETA - k) * q + _THETA * lower
+            if v > 0:
+                total += v
+        return total
+
+    first, second = scaled(k0), scaled(k0 + 1)
+    return (first, k0) if first <= second else (second, k0 + 1)
 
 
 class _BestSet:
@@ -286,13 +331,13 @@ class _BestSet:
                 return
             prices = list(prices)
             red = list(red)
-            _descend(live, red, needs, prices, capped, spare)
+            _descend(live, red, nonzero, prices, capped, spare)
             base = max(prices) * spare + sum(p * h for p, h in zip(prices, capped, strict=True))
             positive = sum(red[j] for j in live if red[j] > 0)
             gap = value + base + positive - best_value
             if gap <= 0:
                 return
-            if ties_only(i, value, base, prices, live, red, capped, spare, best_value):
+            if ties_only(value, base, prices, live, red, capped, spare, best_value):
                 return
             fix_in = [j for j in live if red[j] >= gap]
             fix_out = [j for j in live if -red[j] >= gap]
@@ -336,7 +381,7 @@ class _BestSet:
             for j in dominated[i]:
                 banned[j] -= 1
 
-        def ties_only(i, value, base, prices, live, red, capped, spare, best) -> bool:
+        def ties_only(value, base, prices, live, red, capped, spare, best) -> bool:
             """True if no set in this subtree can beat `best` (checked where the points cannot)."""
             best_points = best >> 59
             # The points alone at the same prices: red_t − low_t is the reduced weight of the points.
@@ -350,35 +395,8 @@ class _BestSet:
             # `need` more points): w(R) = w(R) − θ·(points(R) − need)·2^59 for any θ; at prices
             # (1−θ)·p that is at most (1−θ)·base + θ·need·2^59 + Σ max(0, (1−θ)(red_t − low_t) + low_t).
             need = best_points - (value >> 59)
-            remaining = need << 59
-            slope = remaining - base
-            events = []
-            for j in live:
-                q = red[j] - low[j]
-                if q >= 0 or red[j] > 0:
-                    slope -= q
-                else:
-                    events.append((_THETA - _THETA * low[j] / -q, -q))
-            at = 0.0
-            if slope < 0:
-                events.sort()
-                at = _THETA
-                for position, rise in events:
-                    slope += rise
-                    if slope >= 0:
-                        at = position
-                        break
-            k0 = min(_THETA - 1, max(0, int(at)))
-
-            def scaled_bound(kk: int) -> int:
-                total = (_THETA - kk) * base + kk * remaining
-                for j in live:
-                    v = (_THETA - kk) * (red[j] - low[j]) + _THETA * low[j]
-                    if v > 0:
-                        total += v
-                return total
-
-            if _THETA * value + min(scaled_bound(k0), scaled_bound(k0 + 1)) <= _THETA * best:
+            scaled, k0 = _equality_bound(base, need << 59, [(red[j] - low[j], low[j]) for j in live])
+            if _THETA * value + scaled <= _THETA * best:
                 return True
             # The lower criteria on their own: low(R) + θ'·(points(R) − need) with fresh prices.
             if sum(points[j] for j in live) < need:
@@ -389,8 +407,8 @@ class _BestSet:
             for j in live:
                 tie_red[j] = low[j] + theta * points[j] - sum(tie_prices[c] * count for c, count in nonzero[j])
             target = best - (best_points << 59) - (value & _LOW)
-            for _ in range(2):
-                _descend(live, tie_red, needs, tie_prices, capped, spare)
+            for _ in range(_TIE_ROUNDS):
+                _descend(live, tie_red, nonzero, tie_prices, capped, spare)
                 # The best θ' for these prices: ticket t counts once θ' passes its breakpoint.
                 gathered = 0
                 new_theta = theta
