@@ -241,7 +241,8 @@ def _equality_bound(base: int, remaining: int, items: list[tuple[int, int]]) -> 
 class _BestSet:
     """Branch and bound over the contested tickets (those needing a scarce colour).
 
-    - Order: by weight per card priced at the root LP's dual prices, best first; take before leave.
+    - Order: by points per card priced at the root LP's dual prices, best first (ties by id); take
+      before leave.
     - Dominance: a ticket needing at most what another needs and weighing more is taken whenever that
       other one is (leaving it bans the other; taking the other requires it).
     - Memo of (index, remaining cards per colour capped at the remaining demand, Locomotives capped).
@@ -260,7 +261,7 @@ class _BestSet:
         duals = _lp_prices([weights[t] / _POINTS for t in tickets], [needs[t] for t in tickets], have, locos)
         prices = [max(0, int(p * _POINTS)) for p in duals] if duals else [5 * _POINTS] * len(have)
         cost = {t: sum(p * n for p, n in zip(prices, needs[t], strict=True)) for t in tickets}
-        self.order = sorted(tickets, key=lambda t: (-(weights[t] / cost[t]) if cost[t] else -float("inf"), t))
+        self.order = sorted(tickets, key=lambda t: (-(TICKETS[t].points / cost[t]) if cost[t] else -float("inf"), t))
         self.needs = [needs[t] for t in self.order]
         self.nonzero = [[(c, n) for c, n in enumerate(need) if n] for need in self.needs]
         self.w = [weights[t] for t in self.order]
