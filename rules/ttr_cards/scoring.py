@@ -56,7 +56,6 @@ def best_completion(ticket_ids: Iterable[int], track: Mapping[str, int]) -> list
 _POINTS = 1 << 59  # the weight of one ticket point (7.1)
 _LOW = _POINTS - 1  # below the points: count, big cities, id; a set's sum stays under 2^59
 _THETA = 1024  # the tie bound tries theta = k / _THETA
-_TIE_ROUNDS = 1
 
 
 def _lp_prices(values: list[float], needs: list[tuple[int, ...]], have: list[int], locos: int) -> list[float]:
@@ -201,8 +200,8 @@ def _descend(live: list[int], red: list[int], nonzero: list[list[tuple[int, int]
             red[j] += (top - x) * count
 
 
-def _equality_bound(base: int, remaining: int, items: list[tuple[int, int]]) -> tuple[int, int]:
-    """min over θ = k/_THETA of _THETA × [(1−θ)·base + θ·remaining + Σ max(0, (1−θ)·q + l)], and k.
+def _equality_bound(base: int, remaining: int, items: list[tuple[int, int]]) -> int:
+    """min over θ = k/_THETA of _THETA × [(1−θ)·base + θ·remaining + Σ max(0, (1−θ)·q + l)].
 
     The Lagrangian bound on the lower part l of a set whose upper part must equal `remaining` exactly
     (items are (q, l) per ticket: q its reduced upper weight, l > 0 its lower weight). Convex in θ:
@@ -234,8 +233,7 @@ def _equality_bound(base: int, remaining: int, items: list[tuple[int, int]]) -> 
                 total += v
         return total
 
-    first, second = scaled(k0), scaled(k0 + 1)
-    return (first, k0) if first <= second else (second, k0 + 1)
+    return min(scaled(k0), scaled(k0 + 1))
 
 
 class _BestSet:
@@ -265,12 +263,11 @@ class _BestSet:
         self.needs = [needs[t] for t in self.order]
         self.nonzero = [[(c, n) for c, n in enumerate(need) if n] for need in self.needs]
         self.w = [weights[t] for t in self.order]
-        self.points = [w >> 59 for w in self.w]
         self.low = [w & _LOW for w in self.w]
         self.prices = prices
 
     def run(self) -> list[int]:
-        needs, nonzero, w, points, low, order = self.needs, self.nonzero, self.w, self.points, self.low, self.order
+        needs, nonzero, w, low, order = self.needs, self.nonzero, self.w, self.low, self.order
         n = len(order)
         k = len(self.have)
         demand = [[0] * k for _ in range(n + 1)]
@@ -338,7 +335,7 @@ class _BestSet:
             gap = value + base + positive - best_value
             if gap <= 0:
                 return
-            if ties_only(value, base, prices, live, red, capped, spare, best_value):
+            if ties_only(value, base, live, red, best_value):
                 return
             fix_in = [j for j in live if red[j] >= gap]
             fix_out = [j for j in live if -red[j] >= gap]
@@ -382,7 +379,7 @@ class _BestSet:
             for j in dominated[i]:
                 banned[j] -= 1
 
-        def ties_only(value, base, prices, live, red, capped, spare, best) -> bool:
+        def ties_only(value, base, live, red, best) -> bool:
             """True if no set in this subtree can beat `best` (checked where the points cannot)."""
             best_points = best >> 59
             # The points alone at the same prices: red_t − low_t is the reduced weight of the points.
@@ -396,37 +393,8 @@ class _BestSet:
             # `need` more points): w(R) = w(R) − θ·(points(R) − need)·2^59 for any θ; at prices
             # (1−θ)·p that is at most (1−θ)·base + θ·need·2^59 + Σ max(0, (1−θ)(red_t − low_t) + low_t).
             need = best_points - (value >> 59)
-            scaled, k0 = _equality_bound(base, need << 59, [(red[j] - low[j], low[j]) for j in live])
-            if _THETA * value + scaled <= _THETA * best:
-                return True
-            # The lower criteria on their own: low(R) + θ'·(points(R) − need) with fresh prices.
-            if sum(points[j] for j in live) < need:
-                return True
-            theta = ((_THETA - k0) << 59) // _THETA
-            tie_prices = [(_THETA - k0) * p // _THETA for p in prices]
-            tie_red = list(red)
-            for j in live:
-                tie_red[j] = low[j] + theta * points[j] - sum(tie_prices[c] * count for c, count in nonzero[j])
-            target = best - (best_points << 59) - (value & _LOW)
-            for _ in range(_TIE_ROUNDS):
-                _descend(live, tie_red, nonzero, tie_prices, capped, spare)
-                # The best θ' for these prices: ticket t counts once θ' passes its breakpoint.
-                gathered = 0
-                new_theta = theta
-                for turn, j in sorted(((theta * points[j] - tie_red[j]) // points[j], j) for j in live):
-                    gathered += points[j]
-                    if gathered >= need:
-                        new_theta = max(0, turn)
-                        break
-                if new_theta != theta:
-                    for j in live:
-                        tie_red[j] += (new_theta - theta) * points[j]
-                    theta = new_theta
-                bound = max(tie_prices) * spare + sum(p * h for p, h in zip(tie_prices, capped, strict=True)) - theta * need
-                bound += sum(tie_red[j] for j in live if tie_red[j] > 0)
-                if bound <= target:
-                    return True
-            return False
+            scaled = _equality_bound(base, need << 59, [(red[j] - low[j], low[j]) for j in live])
+            return _THETA * value + scaled <= _THETA * best
 
         red = [w[j] - sum(p * count for p, count in zip(self.prices, needs[j], strict=True)) for j in range(n)]
         search(0, list(self.have), self.locos, 0, self.prices, list(range(n)), red, True)
