@@ -13,6 +13,9 @@ from rules.ttr_cards.scoring import _NEEDS, best_completion, fits, fitting_alone
 # Stacks that took the previous search seconds or more, and stacks built against the new one
 # (the worst node counts of a hill climb over 0-10 per colour and 0-16 Locomotives).
 HARD_STACKS = [
+    {"black": 10, "blue": 9, "green": 10, "orange": 7, "purple": 6, "red": 9, "white": 4, "yellow": 6, "loco": 8},
+    {"black": 10, "blue": 10, "green": 10, "orange": 10, "purple": 10, "red": 10, "white": 10, "yellow": 9, "loco": 0},
+    {"black": 10, "blue": 7, "green": 9, "orange": 7, "purple": 5, "red": 9, "white": 9, "yellow": 5, "loco": 3},
     {"black": 3, "blue": 1, "green": 9, "orange": 3, "purple": 9, "red": 10, "white": 5, "yellow": 1, "loco": 9},
     {"black": 1, "blue": 6, "green": 0, "orange": 9, "purple": 9, "red": 3, "white": 10, "yellow": 8, "loco": 4},
     {"black": 8, "blue": 8, "green": 5, "orange": 3, "purple": 4, "red": 9, "white": 8, "yellow": 7, "loco": 15},
