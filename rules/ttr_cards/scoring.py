@@ -299,6 +299,11 @@ class _BestSet:
                 if not required[i]:
                     leave(i, have, locos, value, prices, live, red)
                 return
+            if required[i]:
+                # Forced: taking a ticket never raises the bound at the same prices, so the child's
+                # own check at these prices prunes at least as well as one here would.
+                branch(i, have, locos, value, prices, live, red)
+                return
             rest = demand[i]
             capped = [h if h < r else r for h, r in zip(have, rest, strict=True)]
             deficit = sum(rest) - sum(capped)
