@@ -247,3 +247,19 @@ def test_best_completion_on_the_hard_stacks() -> None:
         shuffled = list(TICKET_IDS)
         random.Random(len(chosen)).shuffle(shuffled)
         assert best_completion(shuffled, track) == chosen
+
+
+def test_best_completion_does_not_depend_on_the_root_prices(monkeypatch) -> None:
+    # The LP only steers the search: with no prices (the fallback) or random ones, same answers.
+    from rules.ttr_cards import scoring
+
+    rng = random.Random(7)
+    cases = []
+    for _ in range(40):
+        tickets = rng.sample(TICKET_IDS, rng.randint(10, 46))
+        cases.append((tickets, {colour: rng.randint(0, 10) for colour in COLOURS} | {LOCO: rng.randint(0, 16)}))
+    expected = [best_completion(tickets, track) for tickets, track in cases]
+    monkeypatch.setattr(scoring, "_lp_prices", lambda *args: [])
+    assert [best_completion(tickets, track) for tickets, track in cases] == expected
+    monkeypatch.setattr(scoring, "_lp_prices", lambda values, needs, have, locos: [rng.uniform(0, 9) for _ in have])
+    assert [best_completion(tickets, track) for tickets, track in cases] == expected
