@@ -125,14 +125,16 @@ def _lp_prices(values: list[float], needs: list[tuple[int, ...]], have: list[int
     return []
 
 
-def _descend(live: list[int], red: list[int], nonzero: list[list[tuple[int, int]]], prices: list[int], have, locos: int) -> None:
+def _descend(
+    live: list[int], red: list[int], nonzero: list[list[tuple[int, int]]], prices: list[int], have, locos: int
+) -> None:
     """One pass of coordinate descent on the Lagrangian bound, prices and red[] changed in place.
 
     The bound is max(prices)·locos + Σ_c prices_c·have_c + Σ_live max(0, red_t), with
     red_t = w_t − Σ_c prices_c·need_t,c (nonzero[t] lists the (colour, count) that t needs). Each
-    colour's price moves to the minimum along its own axis (a walk over the breakpoints), then the
-    colours at the top price move together (the Locomotive term couples them). Prices stay whole and
-    ≥ 0, so the bound stays a valid one.
+    colour's price in turn moves to the minimum along its own axis (a walk over the breakpoints; the
+    Locomotive term counts once the price passes every other colour's). Prices stay whole and ≥ 0, so
+    the bound stays a valid one. (Moving the top prices together as well cost more than it saved.)
     """
     k = len(prices)
     by_colour: list[list[tuple[int, int]]] = [[] for _ in range(k)]
@@ -166,38 +168,6 @@ def _descend(live: list[int], red: list[int], nonzero: list[list[tuple[int, int]
             step = price - x
             for j, count in touching:
                 red[j] += step * count
-    top = max(prices)
-    in_group = [p == top for p in prices]
-    floor = max((p for p in prices if p != top), default=0)
-    slope = locos + sum(h for h, inside in zip(have, in_group, strict=True) if inside)
-    events = []
-    touching = []
-    for j in live:
-        count = 0
-        for c, n in nonzero[j]:
-            if in_group[c]:
-                count += n
-        if count:
-            touching.append((j, count))
-            r = red[j] + top * count
-            if r > floor * count:
-                slope -= count
-                events.append((r // count, count))
-    x = floor
-    if slope < 0:
-        events.sort()
-        for position, rise in events:
-            slope += rise
-            if position >= floor:
-                x = position
-            if slope >= 0:
-                break
-    if x != top:
-        for c in range(k):
-            if in_group[c]:
-                prices[c] = x
-        for j, count in touching:
-            red[j] += (top - x) * count
 
 
 def _equality_bound(base: int, remaining: int, items: list[tuple[int, int]]) -> int:
@@ -259,7 +229,9 @@ class _BestSet:
         duals = _lp_prices([weights[t] / _POINTS for t in tickets], [needs[t] for t in tickets], have, locos)
         prices = [max(0, int(p * _POINTS)) for p in duals] if duals else [5 * _POINTS] * len(have)
         cost = {t: sum(p * n for p, n in zip(prices, needs[t], strict=True)) for t in tickets}
-        self.order = sorted(tickets, key=lambda t: (-(TICKETS[t].points / cost[t]) if cost[t] else -float("inf"), t))
+        self.order = sorted(
+            tickets, key=lambda t: (-(TICKETS[t].points / cost[t]) if cost[t] else -float("inf"), t)
+        )
         self.needs = [needs[t] for t in self.order]
         self.nonzero = [[(c, n) for c, n in enumerate(need) if n] for need in self.needs]
         self.w = [weights[t] for t in self.order]
@@ -274,11 +246,19 @@ class _BestSet:
         for i in range(n - 1, -1, -1):
             demand[i] = [demand[i + 1][c] + needs[i][c] for c in range(k)]
         dominated = [
-            [j for j in range(i + 1, n) if w[j] < w[i] and all(a >= b for a, b in zip(needs[j], needs[i], strict=True))]
+            [
+                j
+                for j in range(i + 1, n)
+                if w[j] < w[i] and all(a >= b for a, b in zip(needs[j], needs[i], strict=True))
+            ]
             for i in range(n)
         ]
         dominating = [
-            [j for j in range(i + 1, n) if w[j] > w[i] and all(a <= b for a, b in zip(needs[j], needs[i], strict=True))]
+            [
+                j
+                for j in range(i + 1, n)
+                if w[j] > w[i] and all(a <= b for a, b in zip(needs[j], needs[i], strict=True))
+            ]
             for i in range(n)
         ]
         banned = [0] * n
@@ -401,7 +381,9 @@ class _BestSet:
             scaled = _equality_bound(base, need << 59, [(red[j] - low[j], low[j]) for j in live])
             return _THETA * value + scaled <= _THETA * best
 
-        red = [w[j] - sum(p * count for p, count in zip(self.prices, needs[j], strict=True)) for j in range(n)]
+        red = [
+            w[j] - sum(p * count for p, count in zip(self.prices, needs[j], strict=True)) for j in range(n)
+        ]
         search(0, list(self.have), self.locos, 0, self.prices, list(range(n)), red, True)
         return best_set
 
