@@ -126,7 +126,13 @@ def _lp_prices(values: list[float], needs: list[tuple[int, ...]], have: list[int
 
 
 def _descend(
-    live: list[int], red: list[int], nonzero: list[list[tuple[int, int]]], prices: list[int], have, locos: int
+    live: list[int],
+    red: list[int],
+    nonzero: list[list[tuple[int, int]]],
+    prices: list[int],
+    have,
+    locos: int,
+    together: bool = False,
 ) -> None:
     """One pass of coordinate descent on the Lagrangian bound, prices and red[] changed in place.
 
@@ -134,7 +140,9 @@ def _descend(
     red_t = w_t − Σ_c prices_c·need_t,c (nonzero[t] lists the (colour, count) that t needs). Each
     colour's price in turn moves to the minimum along its own axis (a walk over the breakpoints; the
     Locomotive term counts once the price passes every other colour's). Prices stay whole and ≥ 0, so
-    the bound stays a valid one. (Moving the top prices together as well cost more than it saved.)
+    the bound stays a valid one. With `together`, the colours at the top price then also move as one
+    (the Locomotive term couples them): needed to get anywhere from uniform prices, but per node it
+    costs more than it saves, so only the fallback start uses it.
     """
     k = len(prices)
     by_colour: list[list[tuple[int, int]]] = [[] for _ in range(k)]
@@ -168,6 +176,38 @@ def _descend(
             step = price - x
             for j, count in touching:
                 red[j] += step * count
+
+    if not together:
+        return
+    top = max(prices)
+    in_group = [p == top for p in prices]
+    floor = max((p for p in prices if p != top), default=0)
+    slope = locos + sum(h for h, inside in zip(have, in_group, strict=True) if inside)
+    events = []
+    touching = []
+    for j in live:
+        count = sum(n for c, n in nonzero[j] if in_group[c])
+        if count:
+            touching.append((j, count))
+            r = red[j] + top * count
+            if r > floor * count:
+                slope -= count
+                events.append((r // count, count))
+    x = floor
+    if slope < 0:
+        events.sort()
+        for position, rise in events:
+            slope += rise
+            if position >= floor:
+                x = position
+            if slope >= 0:
+                break
+    if x != top:
+        for c in range(k):
+            if in_group[c]:
+                prices[c] = x
+        for j, count in touching:
+            red[j] += (top - x) * count
 
 
 def _equality_bound(base: int, remaining: int, items: list[tuple[int, int]]) -> int:
@@ -227,7 +267,14 @@ class _BestSet:
         self.locos = locos
         weights = {t: weight(t) for t in tickets}
         duals = _lp_prices([weights[t] / _POINTS for t in tickets], [needs[t] for t in tickets], have, locos)
-        prices = [max(0, int(p * _POINTS)) for p in duals] if duals else [5 * _POINTS] * len(have)
+        if duals:
+            prices = [max(0, int(p * _POINTS)) for p in duals]
+        else:  # the simplex did not finish: 5 points a card (the best ratio of any ticket), then descend
+            prices = [5 * _POINTS] * len(have)
+            nonzero = [[(c, n) for c, n in enumerate(needs[t]) if n] for t in tickets]
+            red = [weights[t] - sum(p * n for p, n in zip(prices, needs[t], strict=True)) for t in tickets]
+            for _ in range(10):
+                _descend(list(range(len(tickets))), red, nonzero, prices, have, locos, together=True)
         cost = {t: sum(p * n for p, n in zip(prices, needs[t], strict=True)) for t in tickets}
         self.order = sorted(
             tickets, key=lambda t: (-(TICKETS[t].points / cost[t]) if cost[t] else -float("inf"), t)
