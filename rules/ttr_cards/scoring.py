@@ -140,9 +140,9 @@ def _descend(
     red_t = w_t − Σ_c prices_c·need_t,c (nonzero[t] lists the (colour, count) that t needs). Each
     colour's price in turn moves to the minimum along its own axis (a walk over the breakpoints; the
     Locomotive term counts once the price passes every other colour's). Prices stay whole and ≥ 0, so
-    the bound stays a valid one. With `together`, the colours at the top price then also move as one
-    (the Locomotive term couples them): needed to get anywhere from uniform prices, but per node it
-    costs more than it saves, so only the fallback start uses it.
+    the bound stays a valid one. With `together`, two or more colours sharing the top price then also
+    move as one (the Locomotive term couples them; single moves cannot lower that level). The search
+    asks for it only while Locomotives are left (without them the colours are independent).
     """
     k = len(prices)
     by_colour: list[list[tuple[int, int]]] = [[] for _ in range(k)]
@@ -181,6 +181,8 @@ def _descend(
         return
     top = max(prices)
     in_group = [p == top for p in prices]
+    if sum(in_group) < 2:
+        return  # one colour on top: its own move above already found its best
     floor = max((p for p in prices if p != top), default=0)
     slope = locos + sum(h for h, inside in zip(have, in_group, strict=True) if inside)
     events = []
@@ -361,7 +363,7 @@ class _BestSet:
                 return
             prices = list(prices)
             red = list(red)
-            _descend(live, red, nonzero, prices, capped, spare)
+            _descend(live, red, nonzero, prices, capped, spare, spare > 0)
             base = max(prices) * spare + sum(p * h for p, h in zip(prices, capped, strict=True))
             positive = sum(red[j] for j in live if red[j] > 0)
             gap = value + base + positive - best_value
