@@ -13,6 +13,8 @@ from rules.ttr_cards.scoring import _NEEDS, best_completion, fits, fitting_alone
 # Stacks that took the previous search seconds or more, and stacks built against the new one
 # (the worst node counts of a hill climb over 0-10 per colour and 0-16 Locomotives).
 HARD_STACKS = [
+    {"black": 10, "blue": 6, "green": 9, "orange": 5, "purple": 5, "red": 8, "white": 9, "yellow": 6, "loco": 5},
+    {"black": 9, "blue": 2, "green": 6, "orange": 5, "purple": 6, "red": 2, "white": 7, "yellow": 5, "loco": 14},
     {"black": 10, "blue": 9, "green": 10, "orange": 7, "purple": 6, "red": 9, "white": 4, "yellow": 6, "loco": 8},
     {"black": 10, "blue": 10, "green": 10, "orange": 10, "purple": 10, "red": 10, "white": 10, "yellow": 9, "loco": 0},
     {"black": 10, "blue": 7, "green": 9, "orange": 7, "purple": 5, "red": 9, "white": 9, "yellow": 5, "loco": 3},
