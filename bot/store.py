@@ -12,7 +12,7 @@ from collections.abc import AsyncIterator, Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from bot.db import Database, PostgresDatabase, SqliteDatabase, Tx, is_postgres
+from bot.db import Database, LockedGame, PostgresDatabase, SqliteDatabase, Tx, is_postgres
 
 try:
     import fcntl
@@ -678,10 +678,12 @@ class Store:
         """True when other processes may write the same database (PostgreSQL)."""
         return self._db.shared
 
-    def game_lock(self, game_id: int) -> contextlib.AbstractAsyncContextManager[int | None]:
+    def game_lock(self, game_id: int, interaction_id: int | None = None
+                  ) -> contextlib.AbstractAsyncContextManager[LockedGame | None]:
         """Hold the game against every other process (PostgreSQL advisory lock; a no-op on SQLite).
-        Yields the game's stored version read under the lock (None on SQLite)."""
-        return self._db.game_lock(game_id)
+        Yields the game's stored version read under the lock, and whether `interaction_id` already
+        led to a move, in the same round trip (None on SQLite: ask interaction_played)."""
+        return self._db.game_lock(game_id, interaction_id)
 
     async def close(self) -> None:
         try:
@@ -852,8 +854,9 @@ class Store:
         )
         return [_game(row) for row in rows]
 
-    async def set_game_fields(self, game_id: int, **fields: Any) -> None:
-        """Update plain columns (message ids, status, ...). Names come from code, never from users."""
+    async def set_game_fields(self, game_id: int, **fields: Any) -> GameRow | None:
+        """Update plain columns (message ids, status, ...); the row as written (None: no such game).
+        Names come from code, never from users."""
         allowed = {"lobby_message_id", "board_message_id", "status", "dm_closed_told", "result",
                    "turn_hours", "turn_deadline", "timeout_action", "board_posted_at"}
         if not fields or not set(fields) <= allowed:
@@ -861,9 +864,15 @@ class Store:
         values = [(_dumps(sorted(v)) if k == "dm_closed_told" else
                    _dumps(v) if k == "result" and v is not None else v) for k, v in fields.items()]
         sets = "".join(f"{k} = ?, " for k in fields)
-        async with self._db.transaction() as tx:
-            version = await self._bump(tx, game_id, sets, values)
-        self._saw(game_id, version)
+        # One statement, which returns the row as written (the caller need not read it again).
+        rows = await self._db.write(
+            f"UPDATE games SET {sets}updated_at = ?, version = version + 1 WHERE id = ? RETURNING {_GAME_COLUMNS}",
+            (*values, self.now(), game_id))
+        if not rows:
+            return None
+        row = _game(rows[0])
+        self._saw(game_id, row.version)
+        return row
 
     # ------------------------------------------------------------------ seats
 
@@ -930,21 +939,28 @@ class Store:
         """
         now = self.now()
         started = time.perf_counter()
-        lock = " FOR UPDATE" if self.dialect == "postgresql" else ""
+        lock = " FOR UPDATE OF g" if self.dialect == "postgresql" else ""
+        write_clocks = clocks is not None or status != "running"
+        clocks = list(clocks or ()) if status == "running" else []
         async with self._db.transaction() as tx:
-            # The game row first, locked on PostgreSQL, so the check below cannot race another writer.
-            row = await tx.fetch(f"SELECT status FROM games WHERE id = ?{lock}", (game_id,))
-            stored = await tx.fetch("SELECT n FROM snapshots WHERE game_id = ?", (game_id,))
+            # The game row first, locked on PostgreSQL, so the check below cannot race another writer
+            # (the game's moves are written under its advisory lock, so its snapshot row cannot
+            # change while this statement waits for the row).
+            row = await tx.fetch("SELECT g.status, s.n FROM games g LEFT JOIN snapshots s ON s.game_id = g.id"
+                                 f" WHERE g.id = ?{lock}", (game_id,))
+            stored_n = row[0][1] if row else None
             # A lobby has no snapshot: its first moves (AI seats that open the game) commit the start.
-            starting = not stored and first_n == 0 and bool(row) and row[0][0] == "lobby"
-            if not starting and (not stored or stored[0][0] != first_n):
+            starting = stored_n is None and first_n == 0 and bool(row) and row[0][0] == "lobby"
+            if not starting and stored_n != first_n:
                 raise StaleGame(f"game {game_id}: moves from {first_n} built on a stale copy "
-                                f"(the store has {stored[0][0] if stored else 'no'} moves)")
+                                f"(the store has {'no' if stored_n is None else stored_n} moves)")
             words = () if post_words is None else (_dumps(post_words),)
+            deadline = (min((c.deadline for c in clocks), default=None),) if write_clocks else ()
             version = await self._bump(tx, game_id, "status = ?, result = ?, to_act = ?, "
-                                       + ("post_words = ?, " if words else ""),
+                                       + ("post_words = ?, " if words else "")
+                                       + ("turn_deadline = ?, " if deadline else ""),
                                        (status, None if result is None else _dumps(result), _to_act(to_act),
-                                        *words))
+                                        *words, *deadline))
             if interaction_id is not None:
                 # ON CONFLICT DO NOTHING, not a caught error: a failed statement aborts a PostgreSQL
                 # transaction, and the row count says the same thing on both backends.
@@ -965,8 +981,8 @@ class Store:
             if seats is not None:
                 await self._write_seats(tx, game_id, seats)
             await self._write_prefs(tx, game_id, prefs)
-            if clocks is not None or status != "running":
-                await self._write_clocks(tx, game_id, () if status != "running" else clocks or ())
+            if write_clocks:
+                await self._write_clocks(tx, game_id, clocks, deadline=False)
         self._saw(game_id, version)
         if moves:
             self.commit_seconds.append((time.perf_counter() - started) / len(moves))
@@ -1068,6 +1084,10 @@ class Store:
     async def claim_batch(self, post_ids: Sequence[int]) -> int:
         """Mark rows as sent together, before sending; the batch id (their first id) seeds the nonces."""
         batch = min(post_ids)
+        if self.dialect == "postgresql":  # one statement, one round trip, whatever the number of rows
+            await self._db.write("UPDATE outbox SET batch = ? WHERE id = ANY(?::bigint[]) AND batch IS NULL",
+                                 (batch, list(post_ids)))
+            return batch
         async with self._db.transaction() as tx:
             await tx.executemany("UPDATE outbox SET batch = ? WHERE id = ? AND batch IS NULL",
                                  [(batch, i) for i in post_ids])
@@ -1087,20 +1107,30 @@ class Store:
         """Take the game's owed posts for `lease` seconds: None if another process holds them.
 
         A game's posts go out in order, so the claim is per game (its row), not per post: SKIP LOCKED
-        lets a process pass over a game another one is claiming instead of waiting for it. The lease
-        lets another process take over the posts of one that died while sending them.
+        lets a process pass over a game another one is claiming (or moving) instead of waiting for
+        it. The lease lets another process take over the posts of one that died while sending them.
         """
         now = self.now()
-        skip = " FOR UPDATE SKIP LOCKED" if self.dialect == "postgresql" else ""
+        if self.dialect == "postgresql":
+            # One statement (one round trip): take the lease if it is free, and read the posts.
+            # A claim reads the posts committed before it; a move committing meanwhile holds the
+            # game row, so the claim skips the game, and that move's own flush comes back later.
+            rows = await self._db.write(
+                "WITH claimed AS (UPDATE games SET flush_owner = ?, flush_until = ? WHERE id = ("
+                " SELECT id FROM games WHERE id = ? AND (flush_owner IS NULL OR flush_owner = ?"
+                " OR flush_until IS NULL OR flush_until < ?) FOR UPDATE SKIP LOCKED) RETURNING id)"
+                " SELECT o.id, o.game_id, o.kind, o.seat, o.payload, o.batch FROM claimed"
+                " LEFT JOIN outbox o ON o.game_id = claimed.id ORDER BY o.id",
+                (owner, now + lease, game_id, owner, now))
+            if not rows:
+                return None
+            return [OutboxRow(r[0], r[1], r[2], r[3], json.loads(r[4]), r[5]) for r in rows if r[0] is not None]
         async with self._db.transaction() as tx:
-            free = await tx.fetch(f"SELECT flush_owner, flush_until FROM games WHERE id = ?{skip}", (game_id,))
+            free = await tx.fetch("SELECT flush_owner, flush_until FROM games WHERE id = ?", (game_id,))
             if not free:
                 return None
-            holder, until = free[0]
             # A lease binds other processes only: an SQLite file has one process, and a holder
             # named there is this process's own earlier run (its posts are owed to this one now).
-            if self.shared and holder is not None and holder != owner and until is not None and until >= now:
-                return None
             await tx.execute("UPDATE games SET flush_owner = ?, flush_until = ? WHERE id = ?",
                              (owner, now + lease, game_id))
             rows = await tx.fetch(
@@ -1109,16 +1139,18 @@ class Store:
         return [OutboxRow(r[0], r[1], r[2], r[3], json.loads(r[4]), r[5]) for r in rows]
 
     async def release_posts(self, game_id: int, owner: str) -> None:
-        async with self._db.transaction() as tx:
-            await tx.execute("UPDATE games SET flush_owner = NULL, flush_until = NULL"
+        await self._db.write("UPDATE games SET flush_owner = NULL, flush_until = NULL"
                              " WHERE id = ? AND flush_owner = ?", (game_id, owner))
 
     async def posts_done(self, post_ids: Iterable[int]) -> None:
-        ids = [(i,) for i in post_ids]
+        ids = list(post_ids)
         if not ids:
             return
+        if self.dialect == "postgresql":
+            await self._db.write("DELETE FROM outbox WHERE id = ANY(?::bigint[])", (ids,))
+            return
         async with self._db.transaction() as tx:
-            await tx.executemany("DELETE FROM outbox WHERE id = ?", ids)
+            await tx.executemany("DELETE FROM outbox WHERE id = ?", [(i,) for i in ids])
 
     # ------------------------------------------------------------------ guild settings
 
@@ -1143,7 +1175,9 @@ class Store:
             [(game_id, s.seat, s.user_id, s.ai_kind, s.name) for s in seats],
         )
 
-    async def _write_clocks(self, tx: Tx, game_id: int, clocks: Iterable[ClockRow]) -> None:
+    async def _write_clocks(self, tx: Tx, game_id: int, clocks: Iterable[ClockRow], deadline: bool = True) -> None:
+        """Replace the game's clocks; `deadline`: also set games.turn_deadline (False: the caller sets
+        it in its own UPDATE of the game row)."""
         clocks = list(clocks)
         await tx.execute("DELETE FROM clocks WHERE game_id = ?", (game_id,))
         await tx.executemany(
@@ -1152,8 +1186,9 @@ class Store:
             [(game_id, c.seat, c.token, c.started_at, c.deadline, c.reminders_sent, int(c.channel_told),
               c.next_due) for c in clocks],
         )
-        await tx.execute("UPDATE games SET turn_deadline = ? WHERE id = ?",
-                         (min((c.deadline for c in clocks), default=None), game_id))
+        if deadline:
+            await tx.execute("UPDATE games SET turn_deadline = ? WHERE id = ?",
+                             (min((c.deadline for c in clocks), default=None), game_id))
 
     async def _write_prefs(self, tx: Tx, game_id: int, prefs: Iterable[SeatPrefs]) -> None:
         await tx.executemany(
