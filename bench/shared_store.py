@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import os
 import random
@@ -133,11 +134,24 @@ async def _worker(args: argparse.Namespace) -> dict[str, Any]:
     store = await Store.open(args.db)
     tables = Tables(store)
     renderer = RenderPool(workers=args.render_workers)
-    await renderer.warm_up()
     for game_id in game_ids:
         await tables.info(game_id)  # loaded, as the games in play of a running bot are
+    # Every render worker started and warm before the clock (the pool starts them on demand).
+    view, names = await tables.public_view(game_ids[0])
+    await asyncio.gather(*(renderer.board(view, names) for _ in range(2 * args.render_workers)))
     latencies: list[float] = []
     counts = {"refused": 0, "claim_retries": 0, "over": 0}
+    lock_wait = [0.0]  # seconds spent waiting for game locks (the coordination between processes)
+    game_lock = store.game_lock
+
+    @contextlib.asynccontextmanager
+    async def timed_lock(game_id: int, interaction_id: int | None = None):  # noqa: ANN202
+        asked = time.perf_counter()
+        async with game_lock(game_id, interaction_id) as locked:
+            lock_wait[0] += time.perf_counter() - asked
+            yield locked
+
+    store.game_lock = timed_lock  # type: ignore[method-assign]
     print("ready", flush=True)
     await asyncio.to_thread(sys.stdin.readline)  # every process starts together
     cpu_main, cpu_render = time.process_time(), sum(_cpu(c) for c in _children(os.getpid()))
@@ -203,7 +217,7 @@ async def _worker(args: argparse.Namespace) -> dict[str, Any]:
     cpu_render = sum(_cpu(c) for c in _children(os.getpid())) - cpu_render
     renderer.close()
     await store.close()
-    return {"moves": len(latencies), "elapsed": elapsed, "latencies": latencies, **counts,
+    return {"moves": len(latencies), "elapsed": elapsed, "latencies": latencies, **counts, "lock_wait": lock_wait[0],
             "cpu_main": cpu_main, "cpu_render": cpu_render}
 
 
@@ -244,6 +258,7 @@ def _run_config(db: str, processes: int, games: list[int], args: argparse.Namesp
             "refused": sum(r["refused"] for r in results), "claim_retries": sum(r["claim_retries"] for r in results),
             "cpu_ms": {k: 1000 * v / max(1, moves) for k, v in cpu.items()}, "server_measured": server_cpu is not None,
             "busy": sum(cpu.values()) / (elapsed * (os.cpu_count() or 1)),
+            "lock_ms": 1000 * sum(r["lock_wait"] for r in results) / max(1, moves),
             "load": (load_before, os.getloadavg()[0])}
 
 
@@ -259,10 +274,9 @@ async def _server_pid(admin: str) -> int | None:
 
     conn = await asyncpg.connect(admin)
     try:
-        backend = await conn.fetchval("SELECT pg_backend_pid()")
+        fields = _stat(await conn.fetchval("SELECT pg_backend_pid()"))  # while the backend runs
     finally:
         await conn.close()
-    fields = _stat(backend)
     return int(fields[1]) if fields else None
 
 
@@ -284,8 +298,6 @@ def main() -> None:
     if args.worker:
         print(json.dumps(asyncio.run(_worker(args))), flush=True)
         return
-
-    import contextlib
 
     from tests.pg_server import throwaway_server
 
@@ -313,7 +325,7 @@ def main() -> None:
                 print(f"{kind:<10} {processes} proc, {f['render_workers']} render: {f['moves_per_s']:6.2f} moves/s"
                       f"  post median {1000 * f['median']:6.0f} ms  p95 {1000 * f['p95']:6.0f} ms"
                       f"  | CPU ms/move: bot {cpu['bot']:4.1f} + render {cpu['render']:4.1f}{server};"
-                      f" cores busy {100 * f['busy']:3.0f}%  | load {f['load'][0]:.1f}->{f['load'][1]:.1f}"
+                      f" cores busy {100 * f['busy']:3.0f}%; game-lock wait {f['lock_ms']:5.1f} ms/move  | load {f['load'][0]:.1f}->{f['load'][1]:.1f}"
                       f"  ({f['moves']} moves, {f['refused']} refused, {f['claim_retries']} claim retries)",
                       flush=True)
 
