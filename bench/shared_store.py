@@ -147,7 +147,7 @@ async def _worker(args: argparse.Namespace) -> dict[str, Any]:
     @contextlib.asynccontextmanager
     async def timed_lock(game_id: int, interaction_id: int | None = None):  # noqa: ANN202
         asked = time.perf_counter()
-        async with game_lock(game_id, interaction_id) as locked:
+        async with game_lock(game_id, *(() if interaction_id is None else (interaction_id,))) as locked:
             lock_wait[0] += time.perf_counter() - asked
             yield locked
 
