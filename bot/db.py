@@ -15,7 +15,7 @@ import re
 import sqlite3
 import time
 from collections.abc import AsyncIterator, Iterable, Sequence
-from typing import Any, Protocol
+from typing import Any, NamedTuple, Protocol
 
 import aiosqlite
 
@@ -38,6 +38,13 @@ def numbered(sql: str) -> str:
     return re.sub(r"\?", number, sql)
 
 
+class LockedGame(NamedTuple):
+    """What the game lock of a shared database reads once it holds the lock."""
+
+    version: int | None  # the game's stored version (None: no such game)
+    played: bool  # whether the interaction given to the lock already led to a move
+
+
 class Tx(Protocol):
     async def execute(self, sql: str, args: Sequence[Any] = ()) -> int: ...
     async def executemany(self, sql: str, rows: Iterable[Sequence[Any]]) -> None: ...
@@ -51,9 +58,11 @@ class Database(Protocol):
     integrity_errors: tuple[type[BaseException], ...]
 
     async def fetch(self, sql: str, args: Sequence[Any] = ()) -> list[tuple[Any, ...]]: ...
+    async def write(self, sql: str, args: Sequence[Any] = ()) -> list[tuple[Any, ...]]: ...
     def stream(self, sql: str, batch: int) -> AsyncIterator[list[tuple[Any, ...]]]: ...
     def transaction(self) -> contextlib.AbstractAsyncContextManager[Tx]: ...
-    def game_lock(self, game_id: int) -> contextlib.AbstractAsyncContextManager[int | None]: ...
+    def game_lock(self, game_id: int, interaction_id: int | None = None
+                  ) -> contextlib.AbstractAsyncContextManager[LockedGame | None]: ...
     async def close(self) -> None: ...
 
 
@@ -133,6 +142,11 @@ class SqliteDatabase:
             while rows := await cursor.fetchmany(batch):
                 yield [tuple(r) for r in rows]
 
+    async def write(self, sql: str, args: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
+        """One statement in a transaction of its own; its rows (RETURNING)."""
+        async with self.transaction() as tx:
+            return await tx.fetch(sql, args)
+
     @contextlib.asynccontextmanager
     async def transaction(self) -> AsyncIterator[Tx]:
         async with self._write:
@@ -144,7 +158,7 @@ class SqliteDatabase:
                 raise
 
     @contextlib.asynccontextmanager
-    async def game_lock(self, game_id: int) -> AsyncIterator[int | None]:
+    async def game_lock(self, game_id: int, interaction_id: int | None = None) -> AsyncIterator[LockedGame | None]:
         # One process owns an SQLite file: the service's asyncio lock is the whole story.
         yield None
 
@@ -178,6 +192,16 @@ class _PgTx:
         await self._conn.copy_records_to_table(table, records=[tuple(r) for r in rows], columns=list(columns))
 
 
+async def _keep_session(conn: Any) -> None:
+    """The reset of `PostgresDatabase.pool`: nothing to undo (asyncpg still rolls back an open
+    transaction itself)."""
+
+
+async def _unlock_games(conn: Any) -> None:
+    """The reset of `PostgresDatabase.lock_pool`: release the game lock the connection held."""
+    await conn.execute("SELECT pg_advisory_unlock_all()")
+
+
 class PostgresDatabase:
     """An asyncpg pool for queries and transactions, and a second, small pool whose connections hold
     the per-game advisory locks.
@@ -201,9 +225,12 @@ class PostgresDatabase:
     async def open(cls, url: str, *, pool_size: int = 10, lock_pool_size: int = 20) -> PostgresDatabase:
         import asyncpg
 
-        pool = await asyncpg.create_pool(url, min_size=1, max_size=pool_size)
+        # asyncpg resets a connection on its way back to the pool with one more round trip (RESET ALL,
+        # UNLISTEN, advisory unlock...). The store sets no session state and takes only transaction
+        # locks on `pool`, so it skips that; on `lock_pool` the reset is the game's unlock.
+        pool = await asyncpg.create_pool(url, min_size=1, max_size=pool_size, reset=_keep_session)
         try:
-            lock_pool = await asyncpg.create_pool(url, min_size=1, max_size=lock_pool_size)
+            lock_pool = await asyncpg.create_pool(url, min_size=1, max_size=lock_pool_size, reset=_unlock_games)
         except BaseException:
             await pool.close()
             raise
@@ -219,20 +246,33 @@ class PostgresDatabase:
             while rows := await cursor.fetch(batch):
                 yield [tuple(r) for r in rows]
 
+    async def write(self, sql: str, args: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
+        """One statement, in the implicit transaction of its own (no BEGIN / COMMIT round trips)."""
+        async with self.pool.acquire() as conn:
+            return [tuple(r) for r in await conn.fetch(numbered(sql), *args)]
+
     @contextlib.asynccontextmanager
     async def transaction(self) -> AsyncIterator[Tx]:
         async with self.pool.acquire() as conn, conn.transaction():
             yield _PgTx(conn)
 
     @contextlib.asynccontextmanager
-    async def game_lock(self, game_id: int) -> AsyncIterator[int | None]:
-        """Hold the game's advisory lock; yields the game's version as read under the lock."""
+    async def game_lock(self, game_id: int, interaction_id: int | None = None) -> AsyncIterator[LockedGame | None]:
+        """Hold the game's advisory lock; yields the game's version as read under the lock (and
+        whether `interaction_id` already led to a move).
+
+        The read is a statement of its own, after the lock's: a statement reads the database as it
+        was when the statement began, so a version read in the statement that waited for the lock
+        could miss the commit of the process that held it. The unlock is the connection's reset on
+        its way back to the pool (`_unlock_games`); if that fails, asyncpg closes the connection,
+        which frees the lock as well.
+        """
         async with self.lock_pool.acquire() as conn:
             await conn.execute("SELECT pg_advisory_lock($1)", game_id)
-            try:
-                yield await conn.fetchval("SELECT version FROM games WHERE id = $1", game_id)
-            finally:
-                await conn.execute("SELECT pg_advisory_unlock($1)", game_id)
+            row = await conn.fetchrow(
+                "SELECT (SELECT version FROM games WHERE id = $1),"
+                " EXISTS (SELECT 1 FROM interactions WHERE interaction_id = $2)", game_id, interaction_id)
+            yield LockedGame(row[0], bool(row[1]))
 
     async def close(self) -> None:
         await self.lock_pool.close()

@@ -12,7 +12,7 @@ from collections.abc import AsyncIterator, Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from bot.db import Database, PostgresDatabase, SqliteDatabase, Tx, is_postgres
+from bot.db import Database, LockedGame, PostgresDatabase, SqliteDatabase, Tx, is_postgres
 
 try:
     import fcntl
@@ -678,10 +678,12 @@ class Store:
         """True when other processes may write the same database (PostgreSQL)."""
         return self._db.shared
 
-    def game_lock(self, game_id: int) -> contextlib.AbstractAsyncContextManager[int | None]:
+    def game_lock(self, game_id: int, interaction_id: int | None = None
+                  ) -> contextlib.AbstractAsyncContextManager[LockedGame | None]:
         """Hold the game against every other process (PostgreSQL advisory lock; a no-op on SQLite).
-        Yields the game's stored version read under the lock (None on SQLite)."""
-        return self._db.game_lock(game_id)
+        Yields the game's stored version read under the lock, and whether `interaction_id` already
+        led to a move, in the same round trip (None on SQLite: ask interaction_played)."""
+        return self._db.game_lock(game_id, interaction_id)
 
     async def close(self) -> None:
         try:
@@ -852,8 +854,9 @@ class Store:
         )
         return [_game(row) for row in rows]
 
-    async def set_game_fields(self, game_id: int, **fields: Any) -> None:
-        """Update plain columns (message ids, status, ...). Names come from code, never from users."""
+    async def set_game_fields(self, game_id: int, **fields: Any) -> GameRow | None:
+        """Update plain columns (message ids, status, ...); the row as written (None: no such game).
+        Names come from code, never from users."""
         allowed = {"lobby_message_id", "board_message_id", "status", "dm_closed_told", "result",
                    "turn_hours", "turn_deadline", "timeout_action", "board_posted_at"}
         if not fields or not set(fields) <= allowed:
@@ -861,9 +864,15 @@ class Store:
         values = [(_dumps(sorted(v)) if k == "dm_closed_told" else
                    _dumps(v) if k == "result" and v is not None else v) for k, v in fields.items()]
         sets = "".join(f"{k} = ?, " for k in fields)
-        async with self._db.transaction() as tx:
-            version = await self._bump(tx, game_id, sets, values)
-        self._saw(game_id, version)
+        # One statement, which returns the row as written (the caller need not read it again).
+        rows = await self._db.write(
+            f"UPDATE games SET {sets}updated_at = ?, version = version + 1 WHERE id = ? RETURNING {_GAME_COLUMNS}",
+            (*values, self.now(), game_id))
+        if not rows:
+            return None
+        row = _game(rows[0])
+        self._saw(game_id, row.version)
+        return row
 
     # ------------------------------------------------------------------ seats
 
@@ -930,46 +939,107 @@ class Store:
         """
         now = self.now()
         started = time.perf_counter()
-        lock = " FOR UPDATE" if self.dialect == "postgresql" else ""
+        lock = " FOR UPDATE OF g" if self.dialect == "postgresql" else ""
+        write_clocks = clocks is not None or status != "running"
+        clocks = list(clocks or ()) if status == "running" else []
         async with self._db.transaction() as tx:
-            # The game row first, locked on PostgreSQL, so the check below cannot race another writer.
-            row = await tx.fetch(f"SELECT status FROM games WHERE id = ?{lock}", (game_id,))
-            stored = await tx.fetch("SELECT n FROM snapshots WHERE game_id = ?", (game_id,))
+            # The game row first, locked on PostgreSQL, so the check below cannot race another writer
+            # (the game's moves are written under its advisory lock, so its snapshot row cannot
+            # change while this statement waits for the row).
+            row = await tx.fetch("SELECT g.status, s.n FROM games g LEFT JOIN snapshots s ON s.game_id = g.id"
+                                 f" WHERE g.id = ?{lock}", (game_id,))
+            stored_n = row[0][1] if row else None
             # A lobby has no snapshot: its first moves (AI seats that open the game) commit the start.
-            starting = not stored and first_n == 0 and bool(row) and row[0][0] == "lobby"
-            if not starting and (not stored or stored[0][0] != first_n):
+            starting = stored_n is None and first_n == 0 and bool(row) and row[0][0] == "lobby"
+            if not starting and stored_n != first_n:
                 raise StaleGame(f"game {game_id}: moves from {first_n} built on a stale copy "
-                                f"(the store has {stored[0][0] if stored else 'no'} moves)")
+                                f"(the store has {'no' if stored_n is None else stored_n} moves)")
             words = () if post_words is None else (_dumps(post_words),)
-            version = await self._bump(tx, game_id, "status = ?, result = ?, to_act = ?, "
-                                       + ("post_words = ?, " if words else ""),
-                                       (status, None if result is None else _dumps(result), _to_act(to_act),
-                                        *words))
-            if interaction_id is not None:
-                # ON CONFLICT DO NOTHING, not a caught error: a failed statement aborts a PostgreSQL
-                # transaction, and the row count says the same thing on both backends.
-                added = await tx.execute(
-                    "INSERT INTO interactions (interaction_id, game_id, n, at) VALUES (?, ?, ?, ?)"
-                    " ON CONFLICT (interaction_id) DO NOTHING", (interaction_id, game_id, first_n, now))
-                if added == 0:
-                    raise RepeatedInteraction(f"interaction {interaction_id} was already played")
-            await tx.executemany(
-                "INSERT INTO moves (game_id, n, seat, notation, at) VALUES (?, ?, ?, ?, ?)",
-                [(game_id, first_n + i, seat, text, now) for i, (seat, text) in enumerate(moves)],
-            )
-            await tx.execute(
-                "INSERT INTO snapshots (game_id, n, state, at) VALUES (?, ?, ?, ?) ON CONFLICT (game_id)"
-                " DO UPDATE SET n = excluded.n, state = excluded.state, at = excluded.at",
-                (game_id, first_n + len(moves), _dumps(state), now))
-            await self._insert_posts(tx, game_id, posts, now)
+            deadline = (min((c.deadline for c in clocks), default=None),) if write_clocks else ()
+            if self.dialect == "postgresql":
+                version = await self._write_moves_pg(
+                    tx, game_id, first_n, moves, state, posts, now, interaction_id,
+                    {"status": status, "result": None if result is None else _dumps(result), "to_act": _to_act(to_act),
+                     **({"post_words": words[0]} if words else {}), **({"turn_deadline": deadline[0]} if deadline else {})})
+            else:
+                version = await self._write_moves(tx, game_id, first_n, moves, state, posts, now, interaction_id,
+                                                  status, result, to_act, words, deadline)
             if seats is not None:
                 await self._write_seats(tx, game_id, seats)
             await self._write_prefs(tx, game_id, prefs)
-            if clocks is not None or status != "running":
-                await self._write_clocks(tx, game_id, () if status != "running" else clocks or ())
+            if write_clocks:
+                await self._write_clocks(tx, game_id, clocks, deadline=False)
         self._saw(game_id, version)
         if moves:
             self.commit_seconds.append((time.perf_counter() - started) / len(moves))
+
+    async def _write_moves(self, tx: Tx, game_id: int, first_n: int, moves: Sequence[tuple[int, str]],
+                           state: dict[str, Any], posts: Sequence[PendingPost], now: float,
+                           interaction_id: int | None, status: str, result: dict[str, Any] | None,
+                           to_act: Sequence[int] | None, words: tuple[str, ...], deadline: tuple[float | None, ...]
+                           ) -> int:
+        """record_moves' writes, statement by statement (SQLite: calls within the process)."""
+        version = await self._bump(tx, game_id, "status = ?, result = ?, to_act = ?, "
+                                   + ("post_words = ?, " if words else "")
+                                   + ("turn_deadline = ?, " if deadline else ""),
+                                   (status, None if result is None else _dumps(result), _to_act(to_act),
+                                    *words, *deadline))
+        if interaction_id is not None:
+            # ON CONFLICT DO NOTHING, not a caught error: a failed statement aborts a PostgreSQL
+            # transaction, and the row count says the same thing on both backends.
+            added = await tx.execute(
+                "INSERT INTO interactions (interaction_id, game_id, n, at) VALUES (?, ?, ?, ?)"
+                " ON CONFLICT (interaction_id) DO NOTHING", (interaction_id, game_id, first_n, now))
+            if added == 0:
+                raise RepeatedInteraction(f"interaction {interaction_id} was already played")
+        await tx.executemany(
+            "INSERT INTO moves (game_id, n, seat, notation, at) VALUES (?, ?, ?, ?, ?)",
+            [(game_id, first_n + i, seat, text, now) for i, (seat, text) in enumerate(moves)],
+        )
+        await tx.execute(
+            "INSERT INTO snapshots (game_id, n, state, at) VALUES (?, ?, ?, ?) ON CONFLICT (game_id)"
+            " DO UPDATE SET n = excluded.n, state = excluded.state, at = excluded.at",
+            (game_id, first_n + len(moves), _dumps(state), now))
+        await self._insert_posts(tx, game_id, posts, now)
+        return version
+
+    async def _write_moves_pg(self, tx: Tx, game_id: int, first_n: int, moves: Sequence[tuple[int, str]],
+                              state: dict[str, Any], posts: Sequence[PendingPost], now: float,
+                              interaction_id: int | None, fields: dict[str, Any]) -> int:
+        """record_moves' writes in one PostgreSQL statement (one round trip instead of five or six):
+        the interaction, the moves, the snapshot, the owed posts and DM digests, the game row; the
+        new version. RepeatedInteraction if the interaction was already played (the transaction
+        rolls back, nothing is written)."""
+        digests = {p.seat: p.payload["digest"] for p in posts if p.kind == "dm" and "digest" in p.payload}
+        args: list[Any] = [interaction_id, game_id, first_n, now, [seat for seat, _ in moves],
+                           [text for _, text in moves], _dumps(state), [p.kind for p in posts],
+                           [p.seat for p in posts], [_dumps(p.payload) for p in posts],
+                           list(digests), list(digests.values()), *fields.values()]
+        sets = "".join(f"{name} = ${13 + i}, " for i, name in enumerate(fields))
+        rows = await tx.fetch(
+            "WITH played AS ("
+            " INSERT INTO interactions (interaction_id, game_id, n, at)"
+            " SELECT $1::bigint, $2::bigint, $3::integer, $4::double precision WHERE $1 IS NOT NULL"
+            " ON CONFLICT (interaction_id) DO NOTHING RETURNING 1),"
+            " moved AS (INSERT INTO moves (game_id, n, seat, notation, at)"
+            " SELECT $2, $3 + m.i - 1, m.seat, m.notation, $4"
+            " FROM unnest($5::integer[], $6::text[]) WITH ORDINALITY AS m (seat, notation, i)),"
+            " snapped AS (INSERT INTO snapshots (game_id, n, state, at)"
+            " VALUES ($2, $3 + cardinality($5::integer[]), $7, $4)"
+            " ON CONFLICT (game_id) DO UPDATE SET n = excluded.n, state = excluded.state, at = excluded.at),"
+            # ids in the posts' order: the rows are numbered as the SELECT yields them
+            " owed AS (INSERT INTO outbox (game_id, kind, seat, payload, at) SELECT $2, p.kind, p.seat, p.payload, $4"
+            " FROM unnest($8::text[], $9::integer[], $10::text[]) WITH ORDINALITY AS p (kind, seat, payload, i)"
+            " ORDER BY p.i),"
+            # the hand a DM carries counts as sent once owed (see _insert_posts)
+            " told AS (INSERT INTO dm_state (game_id, seat, digest) SELECT $2, d.seat, d.digest"
+            " FROM unnest($11::integer[], $12::text[]) AS d (seat, digest)"
+            " ON CONFLICT (game_id, seat) DO UPDATE SET digest = excluded.digest)"
+            f" UPDATE games SET {sets}updated_at = $4, version = version + 1 WHERE id = $2"
+            " RETURNING version, (SELECT count(*) FROM played)", args)
+        if interaction_id is not None and rows and rows[0][1] == 0:
+            raise RepeatedInteraction(f"interaction {interaction_id} was already played")
+        return rows[0][0] if rows else 0
 
     async def _insert_posts(self, tx: Tx, game_id: int, posts: Sequence[PendingPost], now: float) -> None:
         await tx.executemany(
@@ -1068,6 +1138,10 @@ class Store:
     async def claim_batch(self, post_ids: Sequence[int]) -> int:
         """Mark rows as sent together, before sending; the batch id (their first id) seeds the nonces."""
         batch = min(post_ids)
+        if self.dialect == "postgresql":  # one statement, one round trip, whatever the number of rows
+            await self._db.write("UPDATE outbox SET batch = ? WHERE id = ANY(?::bigint[]) AND batch IS NULL",
+                                 (batch, list(post_ids)))
+            return batch
         async with self._db.transaction() as tx:
             await tx.executemany("UPDATE outbox SET batch = ? WHERE id = ? AND batch IS NULL",
                                  [(batch, i) for i in post_ids])
@@ -1087,20 +1161,30 @@ class Store:
         """Take the game's owed posts for `lease` seconds: None if another process holds them.
 
         A game's posts go out in order, so the claim is per game (its row), not per post: SKIP LOCKED
-        lets a process pass over a game another one is claiming instead of waiting for it. The lease
-        lets another process take over the posts of one that died while sending them.
+        lets a process pass over a game another one is claiming (or moving) instead of waiting for
+        it. The lease lets another process take over the posts of one that died while sending them.
         """
         now = self.now()
-        skip = " FOR UPDATE SKIP LOCKED" if self.dialect == "postgresql" else ""
+        if self.dialect == "postgresql":
+            # One statement (one round trip): take the lease if it is free, and read the posts.
+            # A claim reads the posts committed before it; a move committing meanwhile holds the
+            # game row, so the claim skips the game, and that move's own flush comes back later.
+            rows = await self._db.write(
+                "WITH claimed AS (UPDATE games SET flush_owner = ?, flush_until = ? WHERE id = ("
+                " SELECT id FROM games WHERE id = ? AND (flush_owner IS NULL OR flush_owner = ?"
+                " OR flush_until IS NULL OR flush_until < ?) FOR UPDATE SKIP LOCKED) RETURNING id)"
+                " SELECT o.id, o.game_id, o.kind, o.seat, o.payload, o.batch FROM claimed"
+                " LEFT JOIN outbox o ON o.game_id = claimed.id ORDER BY o.id",
+                (owner, now + lease, game_id, owner, now))
+            if not rows:
+                return None
+            return [OutboxRow(r[0], r[1], r[2], r[3], json.loads(r[4]), r[5]) for r in rows if r[0] is not None]
         async with self._db.transaction() as tx:
-            free = await tx.fetch(f"SELECT flush_owner, flush_until FROM games WHERE id = ?{skip}", (game_id,))
+            free = await tx.fetch("SELECT flush_owner, flush_until FROM games WHERE id = ?", (game_id,))
             if not free:
                 return None
-            holder, until = free[0]
             # A lease binds other processes only: an SQLite file has one process, and a holder
             # named there is this process's own earlier run (its posts are owed to this one now).
-            if self.shared and holder is not None and holder != owner and until is not None and until >= now:
-                return None
             await tx.execute("UPDATE games SET flush_owner = ?, flush_until = ? WHERE id = ?",
                              (owner, now + lease, game_id))
             rows = await tx.fetch(
@@ -1109,16 +1193,18 @@ class Store:
         return [OutboxRow(r[0], r[1], r[2], r[3], json.loads(r[4]), r[5]) for r in rows]
 
     async def release_posts(self, game_id: int, owner: str) -> None:
-        async with self._db.transaction() as tx:
-            await tx.execute("UPDATE games SET flush_owner = NULL, flush_until = NULL"
+        await self._db.write("UPDATE games SET flush_owner = NULL, flush_until = NULL"
                              " WHERE id = ? AND flush_owner = ?", (game_id, owner))
 
     async def posts_done(self, post_ids: Iterable[int]) -> None:
-        ids = [(i,) for i in post_ids]
+        ids = list(post_ids)
         if not ids:
             return
+        if self.dialect == "postgresql":
+            await self._db.write("DELETE FROM outbox WHERE id = ANY(?::bigint[])", (ids,))
+            return
         async with self._db.transaction() as tx:
-            await tx.executemany("DELETE FROM outbox WHERE id = ?", ids)
+            await tx.executemany("DELETE FROM outbox WHERE id = ?", [(i,) for i in ids])
 
     # ------------------------------------------------------------------ guild settings
 
@@ -1143,7 +1229,9 @@ class Store:
             [(game_id, s.seat, s.user_id, s.ai_kind, s.name) for s in seats],
         )
 
-    async def _write_clocks(self, tx: Tx, game_id: int, clocks: Iterable[ClockRow]) -> None:
+    async def _write_clocks(self, tx: Tx, game_id: int, clocks: Iterable[ClockRow], deadline: bool = True) -> None:
+        """Replace the game's clocks; `deadline`: also set games.turn_deadline (False: the caller sets
+        it in its own UPDATE of the game row)."""
         clocks = list(clocks)
         await tx.execute("DELETE FROM clocks WHERE game_id = ?", (game_id,))
         await tx.executemany(
@@ -1152,8 +1240,9 @@ class Store:
             [(game_id, c.seat, c.token, c.started_at, c.deadline, c.reminders_sent, int(c.channel_told),
               c.next_due) for c in clocks],
         )
-        await tx.execute("UPDATE games SET turn_deadline = ? WHERE id = ?",
-                         (min((c.deadline for c in clocks), default=None), game_id))
+        if deadline:
+            await tx.execute("UPDATE games SET turn_deadline = ? WHERE id = ?",
+                             (min((c.deadline for c in clocks), default=None), game_id))
 
     async def _write_prefs(self, tx: Tx, game_id: int, prefs: Iterable[SeatPrefs]) -> None:
         await tx.executemany(

@@ -30,6 +30,7 @@ from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from bot.ai_pool import AIPool, level_of
+from bot.db import LockedGame
 from bot.store import (
     ClockRow,
     GameRow,
@@ -115,22 +116,34 @@ class _GameLock:
     """
 
     def __init__(self, lock: asyncio.Lock, live: dict[int, Any], game_id: int, store: Store,
-                 drop_if_stale: Callable[[int, int | None], None]) -> None:
+                 drop_if_stale: Callable[[int, int | None], None], interaction_id: int | None = None) -> None:
         self._lock, self._live, self._game_id = lock, live, game_id
         self._store, self._drop_if_stale = store, drop_if_stale
-        self._held: contextlib.AbstractAsyncContextManager[int | None] | None = None
+        self._interaction_id = interaction_id
+        self._held: contextlib.AbstractAsyncContextManager[LockedGame | None] | None = None
+        self.played = False  # whether `interaction_id` already led to a move (read under the lock)
 
-    async def __aenter__(self) -> None:
+    async def __aenter__(self) -> _GameLock:
         await self._lock.acquire()
         try:
-            # On a shared database, the game's lock in every process (PostgreSQL advisory lock).
-            self._held = self._store.game_lock(self._game_id)
-            version = await self._held.__aenter__()
+            # On a shared database, the game's lock in every process (PostgreSQL advisory lock),
+            # with the game's version and the interaction's check read under it in one round trip.
+            self._held = self._store.game_lock(self._game_id, self._interaction_id)
+            locked = await self._held.__aenter__()
         except BaseException:
+            self._held = None
             self._lock.release()
             raise
-        if version is not None:
-            self._drop_if_stale(self._game_id, version)
+        try:
+            if locked is not None:
+                self._drop_if_stale(self._game_id, locked.version)
+                self.played = locked.played
+            elif self._interaction_id is not None:
+                self.played = await self._store.interaction_played(self._interaction_id)
+        except BaseException as error:
+            await self.__aexit__(type(error), error, error.__traceback__)
+            raise
+        return self
 
     async def __aexit__(self, kind: type[BaseException] | None, error: BaseException | None, trace: Any) -> None:
         try:
@@ -214,7 +227,10 @@ class _Live(_Table):
     # A digest of the private part each seat was last owed by DM (stored with the DM's outbox row,
     # loaded with the game: a restart does not send an unchanged hand again).
     dm_sent: dict[int, str] = field(default_factory=dict)
-    clocks: dict[int, ClockRow] = field(default_factory=dict)  # as stored
+    clocks: dict[int, ClockRow] = field(default_factory=dict)  # as stored, or as about to be stored
+    # The clocks as last written to (or read from) the store; None: unknown. A commit whose clocks
+    # equal these does not write them again.
+    stored_clocks: dict[int, ClockRow] | None = None
     prefs: dict[int, SeatPrefs] = field(default_factory=dict)  # as stored
     user_prefs: dict[int, UserPrefs] = field(default_factory=dict)  # quiet hours of the seated users
     version: int = -1  # the game's stored version this copy matches (-1: unknown, reload before use)
@@ -454,10 +470,11 @@ class Tables:
                 return rows[0].id
         raise Refused("There is no game here. Open one with /game new.")
 
-    def lock(self, game_id: int) -> _GameLock:
+    def lock(self, game_id: int, interaction_id: int | None = None) -> _GameLock:
         """Hold the game in this process and, on a shared database, in every other one (a copy that
-        another process made stale meanwhile is dropped: the next use reloads it)."""
-        return _GameLock(self._locks[game_id], self._live, game_id, self.store, self._drop_if_stale)
+        another process made stale meanwhile is dropped: the next use reloads it). With
+        `interaction_id`, the lock's `played` says whether that interaction already led to a move."""
+        return _GameLock(self._locks[game_id], self._live, game_id, self.store, self._drop_if_stale, interaction_id)
 
     def _drop_if_stale(self, game_id: int, version: int | None) -> None:
         live = self._live.get(game_id)
@@ -733,6 +750,7 @@ class Tables:
                 await self.store.start_game(game_id, seats, state.to_json(), posts,
                                             clocks=list(live.clocks.values()), to_act=state.to_act())
                 live.version = info.row.version + 1  # start_game writes the game once
+                live.stored_clocks = dict(live.clocks)
             live.row = replace(info.row, status="running")
             # The welcome DMs carry the opening hands.
             live.dm_sent = {seat: secret_digest(part) for seat, part in self._secrets(live).items()}
@@ -794,11 +812,11 @@ class Tables:
 
     async def _play(self, game_id: int, user_id: int, text: str, token: int | None,
                     interaction_id: int | None) -> Outcome:
-        async with self.lock(game_id):
+        async with self.lock(game_id, interaction_id) as held:
             # Before the turn checks: a retry of a move already made must not read "not your turn".
-            if interaction_id is not None and await self.store.interaction_played(interaction_id):
+            if held.played:
                 raise Repeated()
-            live = await self._running(game_id)
+            live = await self._running(game_id, locked=True)
             seat = live.seat_of(user_id)
             if seat is None:
                 raise Refused(NOT_SEATED)
@@ -878,24 +896,21 @@ class Tables:
         row = await self._row(game_id)
         if user_id in row.dm_closed_told:
             return False
-        await self.store.set_game_fields(game_id, dm_closed_told=row.dm_closed_told | {user_id})
-        await self._refresh_row(game_id)
+        self._refresh_row(game_id, await self.store.set_game_fields(
+            game_id, dm_closed_told=row.dm_closed_told | {user_id}))
         return True
 
     async def set_message(self, game_id: int, **ids: int | None) -> None:
         if ids.get("board_message_id") is not None:
             ids = {**ids, "board_posted_at": self.now()}  # a board older than an hour is reposted, not edited
-        await self.store.set_game_fields(game_id, **ids)
-        await self._refresh_row(game_id)
+        self._refresh_row(game_id, await self.store.set_game_fields(game_id, **ids))
 
     # ------------------------------------------------------------------ internals
 
-    async def _refresh_row(self, game_id: int) -> None:
-        """Give the live copy (if any) the stored row. Read first: a batch failing meanwhile may
-        drop the copy while the row is read (then the next load reads the row anyway)."""
-        row = await self._row(game_id)
+    def _refresh_row(self, game_id: int, row: GameRow | None) -> None:
+        """Give the live copy (if any) the row as the store just wrote it (no read again)."""
         live = self._live.get(game_id)
-        if live is not None:
+        if live is not None and row is not None:
             live.row = row
 
     async def _run_ai(
@@ -994,7 +1009,10 @@ class Tables:
             await self.store.record_moves(
                 live.row.id, first_n, applied, state.to_json(), [*starting, *posts],
                 status=status, result=None if result is None else result.to_json(),
-                clocks=list(clocks.values()), seats=live.seats if seats_changed else None, prefs=list(prefs),
+                # Clocks as stored already (a decision inside a turn, a game without a timer) are
+                # not written again: the copy matches the store under the game's lock.
+                clocks=None if clocks == live.stored_clocks else list(clocks.values()),
+                seats=live.seats if seats_changed else None, prefs=list(prefs),
                 to_act=state.to_act(), interaction_id=interaction_id,
                 post_words={"summary": live.post_summary, "lines": live.post_lines,
                             "news": {str(s): lines for s, lines in live.dm_news.items()}},
@@ -1003,7 +1021,7 @@ class Tables:
             # The memory is ahead of the store: drop it, the next use reloads the truth.
             self._live.pop(live.row.id, None)
             raise
-        live.clocks = clocks
+        live.clocks, live.stored_clocks = clocks, dict(clocks)
         if status != "running":
             self._forget(live.row)
         else:
@@ -1042,8 +1060,10 @@ class Tables:
             raise Refused(NOT_LOBBY if row.status == "running" else "This game is finished.")
         return TableInfo(row, self.definition(row.game_key), await self.store.seats(game_id))
 
-    async def _running(self, game_id: int) -> _Live:
-        await self._check_fresh(game_id)
+    async def _running(self, game_id: int, locked: bool = False) -> _Live:
+        """The game in play. `locked`: called under the game's lock, which checked the copy already."""
+        if not locked:
+            await self._check_fresh(game_id)
         live = self._live.get(game_id)
         if live is not None:
             CURRENT_GAME.set(live.row.game_key)
@@ -1068,6 +1088,7 @@ class Tables:
             seat_moves[move.seat] += 1
         live = _Live(row, definition, seats, state, seat_moves, version=row.version)
         live.clocks = {c.seat: c for c in await self.store.clocks(game_id)}
+        live.stored_clocks = dict(live.clocks)
         live.prefs = await self.store.seat_prefs(game_id)
         live.dm_sent = await self.store.dm_digests(game_id)
         words = await self.store.post_words(game_id)
@@ -1183,7 +1204,7 @@ class Tables:
                            posts: list[PendingPost] = (), seats_changed: bool = False) -> None:
         await self.store.save_clock_state(live.row.id, clocks=list(clocks.values()), prefs=list(prefs),
                                           seats=live.seats if seats_changed else None, posts=list(posts))
-        live.clocks = clocks
+        live.clocks, live.stored_clocks = clocks, dict(clocks)
         for p in prefs:
             live.prefs[p.seat] = p
         self._clocks_changed(live.row.id)

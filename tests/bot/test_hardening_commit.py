@@ -24,7 +24,7 @@ class Faults:
     def __init__(self, monkeypatch: pytest.MonkeyPatch, store: Store, ai_seats: frozenset[int] = frozenset({1})) -> None:
         self.kind: str | None = None
         self.fired = 0
-        real_apply, real_ai, real_posts = GuessState._apply, tables_module.ai_move, store._insert_posts
+        real_apply, real_ai, real_prefs = GuessState._apply, tables_module.ai_move, store._write_prefs
 
         def apply(state, seat, move):
             events = real_apply(state, seat, move)
@@ -40,10 +40,10 @@ class Faults:
                 self._fire(asyncio.CancelledError())
             return real_ai(state, seat, player)
 
-        async def insert_posts(tx, game_id, posts, now):
-            if self.kind == "store_sql":  # inside the transaction, after the moves were inserted
+        async def write_prefs(tx, game_id, prefs):
+            if self.kind == "store_sql":  # inside the transaction, after the moves and posts were written
                 self._fire(sqlite3.OperationalError("disk I/O error"))
-            return await real_posts(tx, game_id, posts, now)
+            return await real_prefs(tx, game_id, prefs)
 
         real_record = store.record_moves
 
@@ -54,7 +54,7 @@ class Faults:
 
         monkeypatch.setattr(GuessState, "_apply", apply)
         monkeypatch.setattr(tables_module, "ai_move", ai)
-        monkeypatch.setattr(store, "_insert_posts", insert_posts)
+        monkeypatch.setattr(store, "_write_prefs", write_prefs)
         monkeypatch.setattr(store, "record_moves", record_moves)
 
     def _fire(self, error: BaseException) -> None:

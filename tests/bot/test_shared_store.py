@@ -116,3 +116,20 @@ async def test_concurrent_claims_give_the_posts_to_exactly_one(two):
     claims = await asyncio.gather(*(s.store.claim_posts(game_id, f"p{i}", lease=60)
                                     for i, s in enumerate([a, b, a, b])))
     assert sum(1 for c in claims if c) == 1, claims
+
+
+async def test_a_claim_is_held_until_released_even_with_nothing_owed_and_the_holder_may_claim_again(two):
+    """The claim is one statement on PostgreSQL: taking a free lease with no posts owed answers an
+    empty list (claimed), not None (held by another process), and the holder's own claim renews."""
+    a, b, _ = two
+    game_id = await _started(a, b)
+    owed = await a.store.claim_posts(game_id, "process-a", lease=60)
+    await a.store.posts_done([p.id for p in owed])
+    await a.store.release_posts(game_id, "process-a")
+    assert await a.store.claim_posts(game_id, "process-a", lease=60) == []
+    assert await a.store.claim_posts(game_id, "process-a", lease=60) == []  # its own lease
+    assert await b.store.claim_posts(game_id, "process-b", lease=60) is None
+    await b.store.release_posts(game_id, "process-b")  # not the holder: changes nothing
+    assert await b.store.claim_posts(game_id, "process-b", lease=60) is None
+    await a.store.release_posts(game_id, "process-a")
+    assert await b.store.claim_posts(game_id, "process-b", lease=60) == []
