@@ -117,8 +117,27 @@ def _label(key: str, members: list[str]) -> str:
     return f"{head}{words[0]}–{words[-1]} …"
 
 
-def groups_under(moves: list[str], prefix: str = "") -> tuple[str, list[Choice]]:
-    """(effective prefix, choices) for the moves in the group `prefix`; the prefix may grow."""
+def groups_under(moves: list[str], prefix: str = "", flatten: bool = True) -> tuple[str, list[Choice]]:
+    """(effective prefix, choices) for the moves in the group `prefix`; the prefix may grow.
+
+    `flatten`: a group whose own menu would be groups only (`lay …` → `lay a1–a14 …`, `lay b2–b14 …`)
+    is shown as those groups in its place when they fit, biggest first, so it costs no click
+    (Off the Rails' 1,080 `lay` moves: `lay e2–e14 …` → `lay e2 …` → the move, three clicks)."""
+    prefix, choices = _choices(moves, prefix)
+    while flatten:
+        for index, choice in sorted(enumerate(choices), key=lambda pair: -pair[1].count):
+            if choice.is_move:
+                continue
+            inner = _choices(moves, choice.value)[1]
+            if all(not c.is_move for c in inner) and len(choices) - 1 + len(inner) <= PAGE_SIZE:
+                choices = [*choices[:index], *inner, *choices[index + 1:]]
+                break
+        else:
+            break
+    return prefix, choices
+
+
+def _choices(moves: list[str], prefix: str) -> tuple[str, list[Choice]]:
     items = sorted((m for m in moves if under(m, prefix)), key=natural)
     while True:
         base, _ = _split(prefix)

@@ -131,3 +131,21 @@ def test_picker_groups_never_mix_squares_with_cities_and_sort_by_value():
     # every start move within 3 clicks, none on a second page
     assert max(reach(moves, m) for m in moves) <= 3
     assert all(menu(moves, prefix).pages == 1 for prefix in ("", "start #"))
+
+
+def test_off_the_rails_lays_take_three_clicks_at_most():
+    """About 1,100 `lay SQUARE EDGES` moves: the rows sit at the top beside `cart …` and `end`, so a
+    tile is row → square → tile; `undo` (after an action) is one click."""
+    from rules.registry import GAMES
+
+    state = GAMES["off_the_rails"].new_game(3, {}, seed=1)
+    seat = min(state.to_act())
+    moves = [str(m) for m in state.legal_moves(seat)]
+    assert len(moves) > 1000
+    top = menu(moves)
+    assert top.pages == 1 and any(c.value == "end" for c in top.choices)
+    assert max(reach(moves, m) for m in moves[::9] + [m for m in moves if not m.startswith("lay")]) <= 3
+    state.apply(seat, next(m for m in moves if m.startswith("lay")))
+    after = [str(m) for m in state.legal_moves(seat)]
+    assert reach(after, "undo") == 1
+    assert max(reach(after, m) for m in after[::13]) <= 3
