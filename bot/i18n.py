@@ -138,6 +138,11 @@ JA: dict[str, str] = {
     "No moves yet.": "まだ手はありません。",
     "Your move in **{title}** (game #{id}): {n} to choose from.": "**{title}**（ゲーム #{id}）のあなたの手番：候補 {n} 手。",
     "Page {page} of {pages}.": "{page} / {pages} ページ。",
+    "Your turn in **{title}** (game #{id}) is over: {moves}.": "**{title}**（ゲーム #{id}）のあなたの手番は終わりました：{moves}。",
+    "This turn panel expired (Discord lets a panel change for 15 minutes after it opens). Press Take turn for a "
+    "fresh one.": "この手番パネルは期限切れです（Discord ではパネルを開いてから 15 分間しか更新できません）。"
+                  "「手番を指す」を押すと新しいパネルが開きます。",
+    "Undo": "取り消す",
     "Your move in **{title}** (game #{id}): {n} to choose from. Page {page} of {pages}.":
         "**{title}**（ゲーム #{id}）のあなたの手番：候補 {n} 手。{page} / {pages} ページ。",
     "Welcome to **{title}** (game #{id} in {place}). Your private hand comes here after every change; "

@@ -178,6 +178,9 @@ class Outcome:
     to_act: tuple[int, ...] = ()
     status: str = "running"
     reminded: tuple[int, ...] = ()  # seats sent a turn reminder (clock events)
+    # Seats awaited before and after these moves, never released in between: their turn goes on
+    # (the next decision of the same turn; a turn panel stays open for it).
+    turn_goes_on: frozenset[int] = frozenset()
 
 
 @dataclass
@@ -1016,6 +1019,7 @@ class Tables:
             views_changed=changed,
             to_act=tuple(sorted(state.to_act())),
             status=status,
+            turn_goes_on=frozenset(state.to_act()) - paused - set(new_turn),
         )
 
     def _secrets(self, live: _Live) -> dict[int, dict[str, Any]]:

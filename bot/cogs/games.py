@@ -27,7 +27,7 @@ from bot import i18n, texts
 from bot.cogs import CommandCog
 from bot.store import OutboxRow
 from bot.tables import STALE_MOVE, ClockSettings, Outcome, Refused, Repeated, TableInfo, Tables, result_lines
-from bot.ui.components import ai_level_view, board_view, lobby_view, picker_view
+from bot.ui.components import ai_level_view, board_view, lobby_view, picker_view, take_turn_view
 from bot.ui.picker import autocomplete, menu
 from rules.engine import AI_LEVELS
 
@@ -38,6 +38,11 @@ log = logging.getLogger("bot.games")
 T = TypeVar("T")
 DM_CLOSED = 50007
 NO_MENTIONS = discord.AllowedMentions.none()
+INVALID_WEBHOOK_TOKEN = 50027  # an interaction token past its 15 minutes
+PANEL_EXPIRED = ("This turn panel expired (Discord lets a panel change for 15 minutes after it opens). "
+                 "Press Take turn for a fresh one.")
+PANEL_LINES = 4  # lines of what a decision did, shown above the panel's next choice
+PANEL_MOVES = 8  # decisions named in the panel's closing line
 DMS_CLOSED = ("{user}, I cannot send you direct messages, so your hand in game #{id} cannot reach you by DM. Allow "
               "direct messages from server members (server menu → Privacy Settings), or use `/hand` here whenever "
               "you want to see it.")
@@ -143,18 +148,37 @@ class GamesCog(CommandCog):
 
     @staticmethod
     async def _update(interaction: discord.Interaction, text: str, view: discord.ui.View | None,
-                      locale: Any = None) -> None:
+                      locale: Any = None, **kwargs: Any) -> None:
         """Replace the message a component sits on (the ephemeral picker, the lobby).
 
-        `locale`: the language of a public message (the lobby: the server's); else the user's."""
+        `locale`: the language of a public message (the lobby: the server's); else the user's.
+        `kwargs`: more of the edit (`attachments`)."""
         locale = locale if locale is not None else interaction.locale
-        text = i18n.localize(locale, text)
+        text = texts.clip(i18n.localize(locale, text))
         if view is not None:
             i18n.localize_view(view, locale)
         if interaction.response.is_done():
-            await interaction.edit_original_response(content=text, view=view, allowed_mentions=NO_MENTIONS)
+            await interaction.edit_original_response(content=text, view=view, allowed_mentions=NO_MENTIONS, **kwargs)
         else:
-            await interaction.response.edit_message(content=text, view=view, allowed_mentions=NO_MENTIONS)
+            await interaction.response.edit_message(content=text, view=view, allowed_mentions=NO_MENTIONS, **kwargs)
+
+    async def _update_panel(self, interaction: discord.Interaction, game_id: int, text: str,
+                            view: discord.ui.View | None, done: str = "", **kwargs: Any) -> None:
+        """Change the turn panel in place. Once its token has expired (15 minutes after Take turn
+        opened it Discord refuses: 401 / 50027, or the message is unknown), answer with a new
+        message instead: `done` (what the click did, if anything), that the panel expired and Take
+        turn while the turn goes on; only `text` when the panel was to close (the turn is over)."""
+        try:
+            await self._update(interaction, text, view, **kwargs)
+        except discord.HTTPException as error:
+            if not isinstance(error, discord.NotFound) and error.code != INVALID_WEBHOOK_TOKEN:
+                raise
+            log.info("turn panel of game %s expired (%s)", game_id, error)
+            if view is None:
+                await self._reply(interaction, text)
+            else:
+                await self._reply(interaction, "\n".join(filter(None, [done, PANEL_EXPIRED])),
+                                  view=take_turn_view(game_id))
 
     # ------------------------------------------------------------------ posting owed work
 
@@ -505,10 +529,64 @@ class GamesCog(CommandCog):
             return
         mine = outcome.applied[0][1]
         if picker:
-            await self._update(interaction, f"You played `{mine}`.", None)
+            await self._within(interaction, self._panel_next(interaction, game_id, outcome), update=True)
         else:
             await self._reply(interaction, f"You played `{mine}`.")
         await self.flush(outcome.game_id)
+
+    async def _panel_next(self, interaction: discord.Interaction, game_id: int, outcome: Outcome) -> None:
+        """After a decision made on the turn panel: the next decision of the same turn in its place
+        (what the decision did, the board as it is now, the menu from the top), or, when the turn
+        passed, one line naming the turn's decisions and no components."""
+        seat, mine = outcome.applied[0]
+        info = await self.tables.info(game_id)
+        if outcome.status == "running" and seat in outcome.turn_goes_on:
+            try:
+                _, token, moves = await self.tables.legal_moves(game_id, interaction.user.id)
+            except Refused:
+                moves = []
+            if moves:
+                current = menu(moves)
+                did = [*outcome.private_lines.get(seat, ()), *outcome.public_lines][-PANEL_LINES:]
+                text = "\n".join([f"You played `{mine}`.", *(f"• {line}" for line in did),
+                                   self._picker_text(info, current)])
+                files = await self._panel_board(game_id, interaction.locale)
+                await self._update_panel(interaction, game_id, text, picker_view(game_id, token, current, moves),
+                                         done=f"You played `{mine}`.", attachments=files)
+                return
+        decisions = await self._turn_decisions(game_id, seat, len(outcome.applied) - 1)
+        shown = ", ".join(f"`{m}`" for m in decisions[-PANEL_MOVES:])
+        more = "…, " if len(decisions) > PANEL_MOVES else ""
+        summary = (f"You played `{mine}`." if decisions in ([], [mine]) else i18n.t(
+            None, "Your turn in **{title}** (game #{id}) is over: {moves}.",
+            title=info.definition.title, id=game_id, moves=more + shown))
+        await self._update_panel(interaction, game_id, summary, None, attachments=[])
+
+    async def _turn_decisions(self, game_id: int, seat: int, after: int) -> list[str]:
+        """The seat's decisions of the turn that just passed: its run of moves in the log that ends
+        before the last `after` moves (the AI's replies)."""
+        moves = await self.tables.store.moves(game_id)
+        run = moves[: len(moves) - after] if after else moves
+        start = len(run)
+        while start and run[start - 1].seat == seat:
+            start -= 1
+        decisions: list[str] = []
+        for move in run[start:]:
+            if move.notation == "undo" and decisions:  # an undone decision is not part of the turn
+                decisions.pop()
+            else:
+                decisions.append(move.notation)
+        return decisions
+
+    async def _panel_board(self, game_id: int, locale: Any) -> list[discord.File]:
+        """The board as it is now, for the turn panel (the render pool draws it: about 40 ms)."""
+        try:
+            view, names = await self.tables.public_view(game_id)
+            alt = i18n.localize(locale, await self.bot.renderer.describe(view, names))
+            return [_png(await self.bot.renderer.board(view, names, i18n.lang(locale)), "board.png", alt)]
+        except Exception:
+            log.exception("rendering the board of game %s for a turn panel failed", game_id)
+            return []
 
     async def start_game(self, interaction: discord.Interaction, game_id: int, from_lobby: bool) -> None:
         try:
@@ -570,7 +648,7 @@ class GamesCog(CommandCog):
             await self._reply(interaction, refused.reason)
             return
         current = menu(moves)
-        await self._reply(interaction, self._picker_text(info, current), view=picker_view(game_id, token, current))
+        await self._reply(interaction, self._picker_text(info, current), view=picker_view(game_id, token, current, moves))
 
     @staticmethod
     def _picker_text(info: TableInfo, current) -> str:
@@ -599,7 +677,8 @@ class GamesCog(CommandCog):
             await self._reply(interaction, STALE_MOVE)
             return
         current = menu(moves, prefix, page)
-        await self._update(interaction, self._picker_text(info, current), picker_view(game_id, token, current))
+        await self._update_panel(interaction, game_id, self._picker_text(info, current),
+                                 picker_view(game_id, token, current, moves))
 
     async def on_hand(self, interaction: discord.Interaction, game_id: int) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)

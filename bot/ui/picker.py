@@ -124,17 +124,16 @@ def groups_under(moves: list[str], prefix: str = "", flatten: bool = True) -> tu
     is shown as those groups in its place when they fit, biggest first, so it costs no click
     (Off the Rails' 1,080 `lay` moves: `lay e2–e14 …` → `lay e2 …` → the move, three clicks)."""
     prefix, choices = _choices(moves, prefix)
-    while flatten:
-        for index, choice in sorted(enumerate(choices), key=lambda pair: -pair[1].count):
-            if choice.is_move:
-                continue
-            inner = _choices(moves, choice.value)[1]
-            if all(not c.is_move for c in inner) and len(choices) - 1 + len(inner) <= PAGE_SIZE:
-                choices = [*choices[:index], *inner, *choices[index + 1:]]
-                break
-        else:
-            break
-    return prefix, choices
+    if not flatten:
+        return prefix, choices
+    shown: list[list[Choice]] = [[choice] for choice in choices]  # each choice, or the groups in its place
+    for index in sorted(range(len(choices)), key=lambda i: -choices[i].count):
+        if choices[index].is_move:
+            continue
+        inner = _choices(moves, choices[index].value)[1]
+        if all(not c.is_move for c in inner) and sum(map(len, shown)) - 1 + len(inner) <= PAGE_SIZE:
+            shown[index] = inner
+    return prefix, [choice for part in shown for choice in part]
 
 
 def _choices(moves: list[str], prefix: str) -> tuple[str, list[Choice]]:
