@@ -255,7 +255,9 @@ class GamesCog(CommandCog):
                 lines = [line for p in posts for line in p.payload.get("lines", [])]
                 welcome = any(p.payload.get("welcome") for p in posts)
                 since = any(p.payload.get("since") for p in posts)
-                if not await self._dm_view(info, seat, lines, welcome, since=since, nonce=post_nonce("d", batch, info)):
+                in_words = all(p.payload.get("dms") == "off" for p in posts)
+                if not await self._dm_view(info, seat, lines, welcome, since=since, nonce=post_nonce("d", batch, info),
+                                           in_words=in_words):
                     break
                 await self.tables.posts_done([p.id for p in posts])
         reminders = [p for p in owed if p.kind == "remind"]
@@ -430,26 +432,33 @@ class GamesCog(CommandCog):
         return files[-9:] if len(files) > 9 else files  # Discord allows 10 files; the board is one
 
     async def _dm_view(self, info: TableInfo, seat: int, lines: list[str], welcome: bool,
-                       since: bool = False, nonce: str | None = None) -> bool:
+                       since: bool = False, nonce: str | None = None, in_words: bool = False) -> bool:
         """DM a player their private view. Closed DMs: tell the channel once, without secrets.
 
-        Private lines that do not fit one DM come first in DMs of their own; `nonce` as in _post_board."""
+        Private lines that do not fit one DM come first in DMs of their own; `nonce` as in _post_board.
+        `in_words`: the welcome of a player who chose no DMs, with no hand: where to find it."""
         user_id = info.seats[seat].user_id
         if user_id is None:
             return True
         title, game_id = info.definition.title, info.row.id
-        head = (f"Welcome to **{title}** (game #{game_id} in <#{info.row.place_id}>). Your private hand comes "
-                "here after every change; `/hand` shows it too." if welcome
-                else f"**{title}** · game #{game_id} · your hand")
+        if in_words:
+            head = (f"Welcome to **{title}** (game #{game_id} in <#{info.row.place_id}>). You chose no DMs: "
+                    "`/hand` or **My hand** under the board shows your hand; `/clock dms` changes this.")
+        elif welcome:
+            head = (f"Welcome to **{title}** (game #{game_id} in <#{info.row.place_id}>). Your private hand comes "
+                    "here when your turn begins; `/hand` shows it too.")
+        else:
+            head = f"**{title}** · game #{game_id} · your hand"
         locale = self.bot.user_locales.get(user_id)  # the language of their last command
         kwargs: dict[str, Any] = {}
-        try:
-            _, view, names = await self.tables.private_view(game_id, user_id)
-            kwargs["file"] = _png(await self.bot.renderer.hand(view, names, i18n.lang(locale)), "hand.png")
-        except Refused:
-            return True
-        except Exception:
-            log.exception("rendering the hand of game %s seat %s failed", game_id, seat)
+        if not in_words:
+            try:
+                _, view, names = await self.tables.private_view(game_id, user_id)
+                kwargs["file"] = _png(await self.bot.renderer.hand(view, names, i18n.lang(locale)), "hand.png")
+            except Refused:
+                return True
+            except Exception:
+                log.exception("rendering the hand of game %s seat %s failed", game_id, seat)
         since_lines: list[str] = []
         if since and self.bot.clock is not None:  # "since your last turn": the moves and a strip image
             since_lines, strip = await self.bot.clock.since_parts(info, user_id, locale)
