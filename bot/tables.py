@@ -540,6 +540,12 @@ class Tables:
             raise Refused(_not_your_turn(live))
         return seat, live.seat_moves[seat], [str(m) for m in live.state.legal_moves(seat)]
 
+    async def turn_choices(self, game_id: int, user_id: int) -> tuple[int, int, list[str], list[str]]:
+        """legal_moves, and the engine's shortcuts among them (what a turn panel offers first)."""
+        seat, token, moves = await self.legal_moves(game_id, user_id)
+        live = await self._running(game_id)
+        return seat, token, moves, [str(m) for m in live.state.shortcuts(seat)]
+
     async def log(self, game_id: int, viewer: int | None = None) -> list[str]:
         """The moves in words for `viewer` (a user id, or None for a spectator).
 

@@ -551,11 +551,11 @@ class GamesCog(CommandCog):
         info = await self.tables.info(game_id)
         if outcome.status == "running" and seat in outcome.turn_goes_on:
             try:
-                _, token, moves = await self.tables.legal_moves(game_id, interaction.user.id)
+                _, token, moves, shortcuts = await self.tables.turn_choices(game_id, interaction.user.id)
             except Refused:
                 moves = []
             if moves:
-                current = menu(moves)
+                current = menu(moves, shortcuts=shortcuts)
                 did = [*outcome.private_lines.get(seat, ()), *outcome.public_lines][-PANEL_LINES:]
                 text = "\n".join([f"You played `{mine}`.", *(f"• {line}" for line in did),
                                    self._picker_text(info, current)])
@@ -651,12 +651,12 @@ class GamesCog(CommandCog):
 
     async def on_take_turn(self, interaction: discord.Interaction, game_id: int) -> None:
         try:
-            _, token, moves = await self.tables.legal_moves(game_id, interaction.user.id)
+            _, token, moves, shortcuts = await self.tables.turn_choices(game_id, interaction.user.id)
             info = await self.tables.info(game_id)
         except Refused as refused:
             await self._reply(interaction, refused.reason)
             return
-        current = menu(moves)
+        current = menu(moves, shortcuts=shortcuts)
         await self._reply(interaction, self._picker_text(info, current), view=picker_view(game_id, token, current, moves))
 
     @staticmethod
@@ -677,7 +677,7 @@ class GamesCog(CommandCog):
     async def on_picker_page(self, interaction: discord.Interaction, game_id: int, token: int, prefix: str,
                              page: int) -> None:
         try:
-            _, current_token, moves = await self.tables.legal_moves(game_id, interaction.user.id)
+            _, current_token, moves, shortcuts = await self.tables.turn_choices(game_id, interaction.user.id)
             info = await self.tables.info(game_id)
         except Refused as refused:
             await self._reply(interaction, refused.reason)
@@ -685,7 +685,7 @@ class GamesCog(CommandCog):
         if current_token != token:
             await self._reply(interaction, STALE_MOVE)
             return
-        current = menu(moves, prefix, page)
+        current = menu(moves, prefix, page, shortcuts=shortcuts)
         await self._update_panel(interaction, game_id, self._picker_text(info, current),
                                  picker_view(game_id, token, current, moves))
 

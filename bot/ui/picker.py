@@ -160,13 +160,36 @@ def _choices(moves: list[str], prefix: str) -> tuple[str, list[Choice]]:
         return prefix, choices
 
 
-def menu(moves: list[str], prefix: str = "", page: int = 0) -> Menu:
-    """The page of choices to show for this prefix."""
+def with_shortcuts(moves: list[str], choices: list[Choice], shortcuts: list[str]) -> list[Choice]:
+    """The top menu with the engine's shortcuts (moves the player most likely wants) first, as
+    many as fit in one select, in the engine's order; a group all of whose moves are shown so goes."""
+    legal = set(moves)
+    present = {c.value for c in choices if c.is_move}
+    members = {c.value: {m for m in moves if under(m, c.value)} for c in choices if not c.is_move}
+    chosen: list[str] = []
+    kept = choices
+    for move in dict.fromkeys(shortcuts):
+        if move not in legal or move in present:
+            continue
+        trial = {*chosen, move}
+        left = [c for c in choices if c.is_move or not members[c.value] <= trial]
+        if len(left) + len(trial) <= PAGE_SIZE:
+            chosen.append(move)
+            kept = left
+    return [*(Choice(m, m, 1, True) for m in chosen), *kept]
+
+
+def menu(moves: list[str], prefix: str = "", page: int = 0, shortcuts: list[str] = ()) -> Menu:
+    """The page of choices to show for this prefix; at the top, `shortcuts` first where they fit."""
+    asked = prefix
     prefix, choices = groups_under(moves, prefix)
+    total = sum(c.count for c in choices)
+    if asked == "" and shortcuts and len(choices) < PAGE_SIZE:
+        choices = with_shortcuts(moves, choices, list(shortcuts))
     pages = max(1, -(-len(choices) // PAGE_SIZE))
     page = min(max(page, 0), pages - 1)
     shown = tuple(choices[page * PAGE_SIZE : (page + 1) * PAGE_SIZE])
-    return Menu(prefix, shown, page, pages, sum(c.count for c in choices))
+    return Menu(prefix, shown, page, pages, total)
 
 
 def _words_match(typed: list[str], words: list[str]) -> bool:

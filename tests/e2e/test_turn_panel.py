@@ -48,16 +48,19 @@ async def test_the_panel_stays_open_offers_undo_and_closes_with_a_summary(fake_d
     panel = fake.message(panel.id)
     assert panel.content.startswith("You played `undo`.") and not any(
         m.startswith("undo") for m in map(str, table_snapshot(db, OTR)[0].legal_moves(seat)))
-    # The rest of the turn on the same panel, until it closes itself.
+    # The rest of the turn on the same panel (the lay again, then end), until it closes itself.
+    played = [lay]
     while panel.custom_ids():
-        state = table_snapshot(db, OTR)[0]
-        legal = [str(m) for m in state.legal_moves(seat)]
-        move = "end" if "end" in legal else legal[0]
+        legal = [str(m) for m in table_snapshot(db, OTR)[0].legal_moves(seat)]
+        move = lay if lay in legal and len(played) == 1 else "end" if "end" in legal else legal[0]
         ix, opened = await pick_move(fake, player, panel, move)
+        played.append(move)
         assert opened + 1 <= 3
         panel = fake.message(panel.id)
     print(panel.content)
-    assert panel.content.startswith("Your turn in **Off the Rails** (game #1) is over: ") and "`end`" in panel.content
+    # The undone lay is not part of the turn.
+    decisions = ", ".join(f"`{m}`" for m in played[1:])
+    assert panel.content == f"Your turn in **Off the Rails** (game #1) is over: {decisions}.", panel.content
     assert "\n" not in panel.content and not panel.attachments
     assert seat not in table_snapshot(db, OTR)[0].to_act()
     await fake.stop_bot(bot)
