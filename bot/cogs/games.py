@@ -538,15 +538,20 @@ class GamesCog(CommandCog):
             return
         mine = outcome.applied[0][1]
         if picker:
-            await self._within(interaction, self._panel_next(interaction, game_id, outcome), update=True)
+            # Built within Discord's 3 s (deferred if slower), sent after: only one of them answers.
+            text, view, files = await self._within(interaction, self._panel_next(interaction, game_id, outcome),
+                                                   update=True)
+            await self._update_panel(interaction, game_id, text, view, done=f"You played `{mine}`.",
+                                     attachments=files)
         else:
             await self._reply(interaction, f"You played `{mine}`.")
         await self.flush(outcome.game_id)
 
-    async def _panel_next(self, interaction: discord.Interaction, game_id: int, outcome: Outcome) -> None:
-        """After a decision made on the turn panel: the next decision of the same turn in its place
-        (what the decision did, the board as it is now, the menu from the top), or, when the turn
-        passed, one line naming the turn's decisions and no components."""
+    async def _panel_next(self, interaction: discord.Interaction, game_id: int,
+                          outcome: Outcome) -> tuple[str, discord.ui.View | None, list[discord.File]]:
+        """After a decision made on the turn panel, what the panel becomes: the next decision of the
+        same turn (what the decision did, the board as it is now, the menu from the top), or, when
+        the turn passed, one line naming the turn's decisions and no components."""
         seat, mine = outcome.applied[0]
         info = await self.tables.info(game_id)
         if outcome.status == "running" and seat in outcome.turn_goes_on:
@@ -560,16 +565,14 @@ class GamesCog(CommandCog):
                 text = "\n".join([f"You played `{mine}`.", *(f"• {line}" for line in did),
                                    self._picker_text(info, current)])
                 files = await self._panel_board(game_id, interaction.locale)
-                await self._update_panel(interaction, game_id, text, picker_view(game_id, token, current, moves),
-                                         done=f"You played `{mine}`.", attachments=files)
-                return
+                return text, picker_view(game_id, token, current, moves), files
         decisions = await self._turn_decisions(game_id, seat, len(outcome.applied) - 1)
         shown = ", ".join(f"`{m}`" for m in decisions[-PANEL_MOVES:])
         more = "…, " if len(decisions) > PANEL_MOVES else ""
         summary = (f"You played `{mine}`." if decisions in ([], [mine]) else i18n.t(
             None, "Your turn in **{title}** (game #{id}) is over: {moves}.",
             title=info.definition.title, id=game_id, moves=more + shown))
-        await self._update_panel(interaction, game_id, summary, None, attachments=[])
+        return summary, None, []
 
     async def _turn_decisions(self, game_id: int, seat: int, after: int) -> list[str]:
         """The seat's decisions of the turn that just passed: its run of moves in the log that ends
