@@ -73,16 +73,16 @@ async def open_table(fake, channel, users, options=None, **new_options):
     return fake.message(lobby.id)
 
 
-async def pick_move(fake, user, picker, move, narrowings=8):
+async def pick_move(fake, user, picker, move, narrowings=8, locale="en-US"):
     """Narrow the move picker group by group until `move` is offered, then pick it; returns the last
     interaction and how many groups were opened on the way."""
     for opened in range(narrowings + 1):
         values = [o["value"] for o in picker.component(custom_id=picker.custom_ids()[0])["options"]]
         assert len(values) <= 25
         if "m:" + move in values:
-            return await fake.select(user, picker, ["m:" + move]), opened
+            return await fake.select(user, picker, ["m:" + move], locale=locale), opened
         group = next(v for v in values if v.startswith("g:") and picker_groups.under(move, v[2:]))
-        await fake.select(user, picker, [group])
+        await fake.select(user, picker, [group], locale=locale)
         picker = fake.message(picker.id)
     raise AssertionError(f"{move!r} not offered after {narrowings} groups")
 

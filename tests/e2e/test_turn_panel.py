@@ -93,3 +93,19 @@ async def test_an_expired_panel_says_so_and_take_turn_opens_a_fresh_one(fake_dis
     assert table_snapshot(db, OTR)[3][-1][1] == "end"
     assert ix.reply.id != fresh.id and ix.content == f"Your turn in **Off the Rails** (game #1) is over: `{lay}`, `end`."
     await fake.stop_bot(bot)
+
+
+async def test_the_panel_speaks_the_players_language(fake_discord, tmp_path):
+    fake, db = fake_discord, str(tmp_path / "j.db")
+    bot, users, channel = await start_off_the_rails(fake, db)
+    state, seat_users, *_ = table_snapshot(db, OTR)
+    seat = min(state.to_act())
+    player = users[seat_users[seat]]
+    panel = (await fake.click(player, board_post(channel), label="Take turn", locale="ja")).reply
+    lay = next(str(m) for m in state.legal_moves(seat) if str(m).startswith("lay"))
+    ix, _ = await pick_move(fake, player, panel, lay, locale="ja")
+    text = fake.message(panel.id).content
+    print(text)
+    assert text.startswith(f"`{lay}` を指しました。") and "候補" in text and "lays" not in text
+    assert any(b.get("label") == "取り消す" for b in fake.message(panel.id).buttons())
+    await fake.stop_bot(bot)
