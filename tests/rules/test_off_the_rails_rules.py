@@ -266,7 +266,7 @@ def test_shortcuts_are_legal_lays_ahead_of_ones_carts_and_speed_changes():
             legal = [str(m) for m in state.legal_moves(seat)]
             shortcuts = [str(m) for m in state.shortcuts(seat)]
             assert set(shortcuts) <= set(legal) and len(shortcuts) == len(set(shortcuts))
-            assert all(m.split()[0] in ("lay", "speed") for m in shortcuts)
+            assert all(m.split()[0] in ("lay", "speed", "upgrade", "cart") for m in shortcuts)
             if state.phase != "action":
                 assert shortcuts == []
             carts = {c.square for c in state.carts[seat].values() if c.where == "board"}
