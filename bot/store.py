@@ -1230,6 +1230,13 @@ class Store:
                 "INSERT INTO user_prefs (user_id, dms) VALUES (?, ?)"
                 " ON CONFLICT (user_id) DO UPDATE SET dms = excluded.dms", (user_id, dms))
 
+    async def touch_game(self, game_id: int) -> None:
+        """Move a game's version on without other change (a setting of one of its players changed),
+        so that every process holding the game reloads it before its next use."""
+        async with self._db.transaction() as tx:
+            version = await self._bump(tx, game_id)
+        self._saw(game_id, version)
+
     async def set_user_prefs(self, prefs: UserPrefs) -> None:
         """The user's time zone and quiet hours (their choice of DMs is set by set_user_dms)."""
         async with self._db.transaction() as tx:

@@ -1454,6 +1454,7 @@ class Tables:
             async with self.lock(row.id):
                 live = await self._running(row.id)
                 live.user_prefs[user_id] = prefs
+                await self.store.touch_game(row.id)  # other processes holding the game reload it
         return prefs
 
     async def seat_to_ai(self, game_id: int, user_id: int) -> Outcome:
