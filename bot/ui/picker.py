@@ -3,9 +3,11 @@
 Pure functions, no discord: the picker groups moves by their next word (`lay …`, `vex …`, `end`),
 and where one word leaves too many groups (e.g. `start paris`, `start g13`, … 210 moves) by the
 next character, board squares apart from city names, going deeper until a group fits; pages of 25
-are the last resort. Numbers sort by value. With the
-prefix the player has chosen so far, the same list always gives the same menu, so the prefix is
-all a custom_id needs to carry.
+are the last resort. Numbers sort by value. A level that would only lead to more groups is shown
+in its parent's place where it fits, so no decision needs more than three clicks; at the top, the
+engine's shortcuts (moves the player most likely wants) come first. With the prefix the player has
+chosen so far, the same list always gives the same menu, so the prefix is all a custom_id needs to
+carry.
 """
 
 from __future__ import annotations
