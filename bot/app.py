@@ -137,7 +137,7 @@ class JunctionBot(commands.Bot):
         await self.add_cog(self.clock)
         from bot.cogs.admin import AdminCog
 
-        self.admin = AdminCog(self)  # after GamesCog: it adds /game list to the game group
+        self.admin = AdminCog(self)
         await self.add_cog(self.admin)
         # Japanese descriptions for commands, options and choices (bot/i18n.py), sent with the sync.
         await self.tree.set_translator(i18n.Translator())

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import importlib
 from functools import lru_cache
-from typing import Any
+from typing import Any, TypeVar
 
 import discord
 from discord import app_commands
@@ -26,6 +26,8 @@ from bot.tables import CURRENT_GAME
 from render import kit
 from rules.engine import Catalog
 from rules.registry import GAME_KEYS, GAMES
+
+V = TypeVar("V", bound=discord.ui.view.BaseView)
 
 # --------------------------------------------------------------------------- catalog
 
@@ -511,11 +513,12 @@ def localize(locale: Any, text: str, game: str | None = None) -> str:
     return catalog(game or CURRENT_GAME.get()).text(text).replace(Catalog.JOIN, " ")
 
 
-def localize_view(view: discord.ui.View, locale: Any) -> discord.ui.View:
-    """The view's button labels and select texts in the reader's language (move notations stay)."""
+def localize_view(view: V, locale: Any) -> V:
+    """The view's button labels and select texts in the reader's language (move notations stay);
+    a layout view's items at any depth (text displays are localized where they are composed)."""
     if not is_japanese(locale):
         return view
-    for child in view.children:
+    for child in view.walk_children():
         item = getattr(child, "item", child)  # a DynamicItem wraps its button or select
         if isinstance(item, discord.ui.Button) and item.label:
             item.label = localize(locale, item.label)

@@ -11,6 +11,7 @@ from bot.tables import TableInfo
 from rules.engine import GameDefinition, name_seats, seat_token
 
 MAX_CONTENT = 2000  # Discord's message length limit
+MAX_LAYOUT_TEXT = 4000  # Discord's limit on the text of all text displays of a layout (components v2) post
 
 
 def who(seat: SeatRow) -> str:
@@ -66,21 +67,30 @@ def lobby_text(info: TableInfo) -> str:
     return "\n".join(lines)
 
 
-def board_text(info: TableInfo, lines: list[str], result: list[str] | None) -> str:
+def board_parts(info: TableInfo, lines: list[str], result: list[str] | None) -> tuple[str, str]:
+    """A board post's two texts: what happened (header, the action lines, and the standings once the
+    game is over), and whose turn it is (the deadline and the mentions; empty when nobody acts).
+    Together, joined by a line break, within MAX_CONTENT: the oldest action lines go first."""
     head = f"**{info.definition.title}** · game #{info.row.id} · move {info.moves}"
-    tail: list[str] = []
+    ending: list[str] = []
+    turn: list[str] = []
     if result is not None:
-        tail = ["**Game over.**", *result]
+        ending = ["**Game over.**", *result]
     elif info.to_act:
         waiting = [info.seats[s] for s in info.to_act]
-        tail = [*clock_line(info), "**To act:** " + ", ".join(f"{who(s)}" for s in waiting)]
+        turn = [*clock_line(info), "**To act:** " + ", ".join(f"{who(s)}" for s in waiting)]
     body = [f"• {line}" for line in lines]
-    text = "\n".join([head, *body, *tail])
+    story = "\n".join([head, *body, *ending])
     # Too long: drop the oldest action lines, never the header or who must act.
-    while len(text) > MAX_CONTENT and body:
+    while len(story) + len("\n".join(["", *turn])) > MAX_CONTENT and body:
         body = body[1:]
-        text = "\n".join([head, "• …", *body, *tail])
-    return text[:MAX_CONTENT]
+        story = "\n".join([head, "• …", *body, *ending])
+    return story[:MAX_CONTENT], "\n".join(turn)[:MAX_CONTENT - min(len(story), MAX_CONTENT)]
+
+
+def board_text(info: TableInfo, lines: list[str], result: list[str] | None) -> str:
+    """The board post as one text (both board_parts, one after the other)."""
+    return "\n".join(part for part in board_parts(info, lines, result) if part)[:MAX_CONTENT]
 
 
 def status_text(info: TableInfo) -> str:

@@ -7,6 +7,7 @@ letter as well: colour is never the only cue.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
 from PIL import Image, ImageDraw
@@ -260,22 +261,21 @@ def _gem_row(
     return x
 
 
-def _gem_items(gems: dict[str, int]) -> list[tuple[str, int, float]]:
+def _gem_items(gems: dict[str, int], icon: float = 12) -> list[tuple[str, int, float]]:
     """(kind, count, width) of each kind on a square: an icon, and its count when more than one."""
     items = []
     for kind in geo.GEM_KINDS:
         n = gems.get(kind, 0)
         if n:
-            width = 13 + (2 + kit.text_size(str(n), LABEL, True, translate=False)[0] if n > 1 else 0)
+            width = icon + 1 + (kit.text_size(str(n), LABEL, True, translate=False)[0] if n > 1 else 0)
             items.append((kind, n, width))
     return items
 
 
-def _draw_gem_item(draw: ImageDraw.ImageDraw, kind: str, n: int, x: float, y: float, icon: float = 12,
-                   size: int = LABEL) -> None:
+def _draw_gem_item(draw: ImageDraw.ImageDraw, kind: str, n: int, x: float, y: float, icon: float = 12) -> None:
     gem_icon(draw, kind, (x + icon / 2, y), icon)
     if n > 1:
-        _count(draw, (x + icon + 1, y), n, size)
+        _count(draw, (x + icon + 1, y), n, LABEL)
 
 
 def _square_gems(draw: ImageDraw.ImageDraw, square: str, gems: dict[str, int]) -> None:
@@ -305,9 +305,74 @@ _BANDS: dict[str, tuple[int, int, int, int]] = {
 }
 
 
-def _pick_band(free: list[str], front: str | None, edges: str) -> str:
-    """The band least in the way: not where the cart heads, then not on a track stub, in `free`'s order."""
-    return min(free, key=lambda band: (band == front, band in edges, free.index(band)))
+LOOSE_GEM = 11  # a loose gem under a cart: a little smaller than the tray's, so the two read apart
+_ITEM_H = 15  # the height a gem item takes: its count (15 px, white halo) and a px apart from the next
+
+
+def _place_loose(items: list[tuple[str, int, float]], bands: list[str], front: str | None,
+                 tray: kit.Box | None, ring: float, corner: bool) -> list[tuple[str, int, float, float]]:
+    """Where each loose gem item (kind, count, width) goes on a cart's square, as (kind, count, x, y centre)
+    inside the square: in `bands` in order, then along the top, clear of the token (a circle of `ring`
+    px), the load tray, the front arrow, the speed box, the mine number and each other (then anywhere
+    left in the square). Stops at the
+    first item without a free place (the caller tries another tray place). `corner`: the square has a
+    printed mine number or clan letter in its top-left corner."""
+    c = CELL / 2
+    blocked: list[kit.Box] = [(CELL - 23, 0, CELL, 23)]  # the speed box
+    if corner:
+        blocked.append((0, 0, 25, 25))
+    if tray is not None:
+        blocked.append(tray)
+    if front:  # the front arrow reaches 11 px into the square, 22 px across
+        dx, dy = geo.OFFSETS[front]
+        ax, ay = c + dx * (c - 6), c + dy * (c - 6)
+        blocked.append((ax - 12, ay - 6, ax + 12, ay + 6) if dx == 0 else (ax - 6, ay - 12, ax + 6, ay + 12))
+
+    def free(box: kit.Box) -> bool:
+        x0, y0, x1, y1 = box
+        nearest_x, nearest_y = min(max(c, x0), x1), min(max(c, y0), y1)
+        if (nearest_x - c) ** 2 + (nearest_y - c) ** 2 < ring ** 2:
+            return False
+        return all(min(x1, b[2]) <= max(x0, b[0]) or min(y1, b[3]) <= max(y0, b[1]) for b in blocked)
+
+    def candidates(band: str, width: float) -> Iterator[tuple[float, float]]:
+        half = _ITEM_H / 2
+        if band == "s":
+            yield from ((x, CELL - 2 - half) for x in range(2, int(CELL - 2 - width) + 1))
+        elif band in ("w", "e"):
+            x = 2 if band == "w" else CELL - 2 - width
+            yield from ((x, y - half) for y in range(CELL - 2, 24 + _ITEM_H - 1, -1))
+        elif band == "n":  # along the top, between the mine number and the speed box
+            yield from ((x, 2 + half) for x in range(2, int(CELL - 24 - width) + 1))
+        else:  # anywhere left, every 3 px from the bottom up
+            yield from ((x, y - half) for y in range(CELL - 2, _ITEM_H, -3) for x in range(2, int(CELL - 1 - width), 3))
+
+    out = []
+    for kind, n, width in items:
+        spot = next((xy for band in [*bands, "n", "anywhere"] for xy in candidates(band, width)
+                     if free((xy[0], xy[1] - _ITEM_H / 2, xy[0] + width, xy[1] + _ITEM_H / 2))), None)
+        if spot is None:
+            break
+        out.append((kind, n, spot[0], spot[1]))
+        blocked.append((spot[0] - 1, spot[1] - _ITEM_H / 2, spot[0] + width + 1, spot[1] + _ITEM_H / 2))
+    return out
+
+
+def _tray(band: str, end: int, gems: int) -> tuple[kit.Box, float]:
+    """A load tray of `gems` in `band` of the square (its box with the outline, inside the square, and
+    the gem pitch): centred on the token (`end` 0), or at the band's start (-1) or end (1)."""
+    bx0, by0, bx1, by1 = _BANDS[band]
+    horizontal = band == "s"
+    room = (bx1 - bx0 if horizontal else by1 - by0) - 6
+    pitch = min(TRAY_GEM + 1, room / gems)
+    length = pitch * gems + 4
+    start, stop = (bx0, bx1) if horizontal else (by0, by1)
+    middle = CELL / 2 + (0 if horizontal else 10)
+    lo = {0: middle - length / 2, -1: start, 1: stop - length}[end]
+    lo = max(start, min(stop - length, lo))
+    if horizontal:
+        return (lo - 1, by0 - 1, lo + length + 1, by1 + 1), pitch
+    return (bx0 - 1, lo - 1, bx1 + 1, lo + length + 1), pitch
 
 
 def _cart(draw: ImageDraw.ImageDraw, cart: dict[str, Any], colour: str, seat: int, highlight: bool,
@@ -317,19 +382,26 @@ def _cart(draw: ImageDraw.ImageDraw, cart: dict[str, Any], colour: str, seat: in
     x0, y0 = _origin(cart["square"])
     cx, cy = x0 + CELL / 2, y0 + CELL / 2
     front = cart["front"]
-    tray_band = _pick_band(["s", "e", "w"], front, edges)
     load = geo.gem_list(cart["load"])
+    items = _gem_items(loose, LOOSE_GEM)
+    ring = TOKEN / 2 + (7.5 if highlight else 3.5)  # the white ring, or the highlight ring around it
+    # the tray in the band least in the way; with loose gems, the first tray place that leaves them all
+    # a place of their own (a square with a cart, its load and five kinds of gems is crowded)
+    trays: list[tuple[kit.Box, float] | None] = [None]
     if load:
-        bx0, by0, bx1, by1 = _BANDS[tray_band]
-        horizontal = tray_band == "s"
-        room = (bx1 - bx0 if horizontal else by1 - by0) - 6
-        pitch = min(TRAY_GEM + 1, room / len(load))
+        bands = sorted(["s", "e", "w"], key=lambda band: (band == front, band in edges, "sew".index(band)))
+        trays = [_tray(band, end, len(load)) for band in bands for end in ((0, -1, 1) if items else (0,))]
+    bands = sorted(["w", "e", "s"], key=lambda band: (band == front, band in edges, "wes".index(band)))
+    corner = cart["square"] in geo.MINE_SQUARE_LABEL or cart["square"] in geo.START
+    tray, placed = next(((t, p) for t in trays
+                         if len(p := _place_loose(items, bands, front, t[0] if t else None, ring, corner))
+                         == len(items)),
+                        (trays[0], _place_loose(items, bands, front, trays[0][0] if trays[0] else None, ring, corner)))
+    if tray is not None:
+        (bx0, by0, bx1, by1), pitch = tray
+        box = (x0 + bx0 + 1, y0 + by0 + 1, x0 + bx1 - 1, y0 + by1 - 1)
+        horizontal = bx1 - bx0 > by1 - by0
         size = min(TRAY_GEM, pitch - 1)
-        length = pitch * len(load) + 4
-        if horizontal:
-            box = (cx - length / 2, y0 + by0, cx + length / 2, y0 + by1)
-        else:
-            box = (x0 + bx0, cy - length / 2 + 10, x0 + bx1, cy + length / 2 + 10)
         # the tray hangs from the token: a bar in the clan colour joins them
         draw.line([(cx, cy), ((box[0] + box[2]) / 2, (box[1] + box[3]) / 2)], fill=CLAN[colour], width=5)
         draw.rectangle(box, fill=kit.WHITE, outline=CLAN[colour], width=3)
@@ -340,21 +412,10 @@ def _cart(draw: ImageDraw.ImageDraw, cart: dict[str, Any], colour: str, seat: in
             else:
                 centre = ((box[0] + box[2]) / 2, box[1] + 2 + pitch * (i + 0.5))
             gem_icon(draw, kind, centre, size)
-    if loose:
-        band = _pick_band([b for b in ("w", "e", "s") if b != tray_band or not load], front, edges)
-        bx0, by0, bx1, by1 = _BANDS[band]
-        items = _gem_items(loose)
-        if band == "s":
-            x = x0 + bx0 + 2
-            for kind, n, w in items:
-                _draw_gem_item(draw, kind, n, x, y0 + by1 - 9)
-                x += w + 4
-        else:
-            pitch = min(16.0, (by1 - by0) / len(items))
-            for i, (kind, n, _w) in enumerate(items):
-                # a column beside the token: the smallest count that still reads at 800 px
-                _draw_gem_item(draw, kind, n, x0 + bx0, y0 + by0 + pitch * (i + 0.5), 11,
-                               kit.min_size("map", WIDTH))
+    if len(placed) < len(items):  # no place for some: the rest share the bottom-left corner
+        placed += [(kind, n, 2.0, CELL - 2 - _ITEM_H / 2) for kind, n, _w in items[len(placed):]]
+    for kind, n, x, y in placed:
+        _draw_gem_item(draw, kind, n, x0 + x, y0 + y, LOOSE_GEM)
     if highlight:
         r = TOKEN / 2 + 7
         draw.ellipse((cx - r, cy - r, cx + r, cy + r), outline=kit.HIGHLIGHT, width=4)

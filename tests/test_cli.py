@@ -94,7 +94,7 @@ async def test_a_shutdown_during_a_move_finishes_and_answers_it(fake_discord, tm
     go_on.set()
     await asyncio.wait_for(serving, 20)
     await ix.wait()
-    assert ix.content == "You played `bid 1`."
+    assert ix.text == "You played `bid 1`."
     assert [(seat, move) for _, seat, move in db_moves(db)] == [(0, "bid 1")]
     assert bot.is_closed() and not log_guard.records
 

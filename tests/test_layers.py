@@ -47,3 +47,46 @@ def test_imports_point_downward(layer):
 def test_the_checker_sees_imports():
     sample = ROOT / "bot" / "app.py"
     assert {"discord", "bot"} <= imported_roots(sample)
+
+
+# ---- the cogs in discord.py's idiom
+
+COGS = sorted((ROOT / "bot" / "cogs").glob("*.py"))
+# How one cog reaches another: the bot's attributes that hold cogs, and a cog property naming one.
+OTHER_COGS = {("bot", "junction"), ("bot", "admin"), ("bot", "clock"), ("self", "games")}
+
+
+def _is_command_decorator(node: ast.expr) -> bool:
+    """`@app_commands.command(...)`, `@some_group.command(...)`: what makes a slash command."""
+    target = node.func if isinstance(node, ast.Call) else node
+    return isinstance(target, ast.Attribute) and target.attr in ("command", "context_menu")
+
+
+@pytest.mark.parametrize("path", COGS, ids=lambda p: p.name)
+def test_slash_commands_are_methods_of_a_cog_class(path):
+    """Commands are decorated methods of a Cog (its groups class attributes), never closures built
+    inside a method: discord.py binds them to the cog, and they read like its documentation."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    methods = {id(node) for cls in ast.walk(tree) if isinstance(cls, ast.ClassDef) for node in cls.body}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.AsyncFunctionDef | ast.FunctionDef) and any(
+                _is_command_decorator(d) for d in node.decorator_list):
+            assert id(node) in methods, f"{path.name}:{node.lineno} {node.name} is not a method of a cog class"
+
+
+@pytest.mark.parametrize("path", COGS, ids=lambda p: p.name)
+def test_a_cog_uses_only_the_public_side_of_another(path):
+    """No `self.bot.junction._post_board(...)`, `GamesCog._reply`: what cogs share is public, or lives
+    in a shared module (bot.cogs, bot.texts, bot.ui)."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    cog_classes = {"GamesCog", "ClockCog", "AdminCog"}
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Attribute) or not node.attr.startswith("_") or node.attr.startswith("__"):
+            continue
+        base = node.value
+        if isinstance(base, ast.Name) and base.id in cog_classes:
+            raise AssertionError(f"{path.name}:{node.lineno} reaches {base.id}.{node.attr}")
+        if isinstance(base, ast.Attribute) and isinstance(base.value, ast.Name | ast.Attribute):
+            owner = base.value.id if isinstance(base.value, ast.Name) else base.value.attr
+            assert (owner, base.attr) not in OTHER_COGS, (
+                f"{path.name}:{node.lineno} reaches {owner}.{base.attr}.{node.attr}, another cog's private part")

@@ -1,23 +1,24 @@
-"""The discord.py side of Junction: slash commands and the handlers behind every button."""
+"""The discord.py side of Junction: one cog per job (games, clock, admin), and the reply they share."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from discord import app_commands
-from discord.ext import commands
+import discord
+
+from bot import i18n, texts
+
+NO_MENTIONS = discord.AllowedMentions.none()
 
 
-class CommandCog(commands.Cog):
-    """A cog whose slash commands (`commands_built`, made at init) join the bot's tree on load."""
-
-    bot: Any
-    commands_built: list[app_commands.Command | app_commands.Group]
-
-    async def cog_load(self) -> None:
-        for command in self.commands_built:
-            self.bot.tree.add_command(command)
-
-    async def cog_unload(self) -> None:
-        for command in self.commands_built:
-            self.bot.tree.remove_command(command.name)
+async def reply(interaction: discord.Interaction, text: str, **kwargs: Any) -> None:
+    """An ephemeral answer in the user's language, clipped to one message, whether or not the
+    interaction was deferred; it pings nobody unless `allowed_mentions` says otherwise."""
+    kwargs.setdefault("allowed_mentions", NO_MENTIONS)
+    text = texts.clip(i18n.localize(interaction.locale, text))
+    if kwargs.get("view") is not None:
+        i18n.localize_view(kwargs["view"], interaction.locale)
+    if interaction.response.is_done():
+        await interaction.followup.send(text, ephemeral=True, **kwargs)
+    else:
+        await interaction.response.send_message(text, ephemeral=True, **kwargs)

@@ -1,4 +1,5 @@
-"""Server admin commands (/admin settings|end|kick|stats), /game list, /mygames, and the rules for /game new.
+"""Server admin commands (/admin settings|end|kick|stats), the listings of /game list and /mygames, and
+the rules for /game new.
 
 Who is an admin: a member with Manage Server in the channel, or one holding the role an admin chose
 (`/admin settings admin_role:`). The commands are visible to everyone (a role-based admin could not
@@ -21,8 +22,7 @@ from discord.app_commands import locale_str as _
 from discord.ext import commands
 
 from bot import i18n
-from bot.cogs import CommandCog
-from bot.cogs.games import GamesCog
+from bot.cogs import reply
 from bot.tables import Outcome, Refused, TableInfo, Tables
 from bot.ui.listing import Listing, page_buttons, page_text, paginate
 
@@ -57,13 +57,12 @@ def missing_permissions(perms: discord.Permissions, *, thread: bool, in_thread: 
     return seen
 
 
-class AdminCog(CommandCog):
+class AdminCog(commands.Cog):
     """Admin commands and listings; the game rules themselves stay in Tables."""
 
     def __init__(self, bot: JunctionBot) -> None:
         self.bot = bot
         self.tables: Tables = bot.tables
-        self.commands_built, self.list_command = self._build_commands()
         # Servers' chosen language for public posts (settings["language"]), kept in memory because
         # every board post asks; loaded at start, updated by /admin settings.
         self.languages: dict[int, str] = {}
@@ -74,16 +73,6 @@ class AdminCog(CommandCog):
     async def cog_load(self) -> None:
         self.languages = {guild: settings["language"] for guild, settings
                           in (await self.tables.store.all_guild_settings()).items() if settings.get("language")}
-        await super().cog_load()
-        game = self.bot.tree.get_command("game")
-        if isinstance(game, app_commands.Group):
-            game.add_command(self.list_command)
-
-    async def cog_unload(self) -> None:
-        await super().cog_unload()
-        game = self.bot.tree.get_command("game")
-        if isinstance(game, app_commands.Group):
-            game.remove_command(self.list_command.name)
 
     @commands.Cog.listener()
     async def on_interaction(self, interaction: discord.Interaction) -> None:
@@ -92,7 +81,7 @@ class AdminCog(CommandCog):
 
     # ------------------------------------------------------------------ helpers
 
-    _reply = staticmethod(GamesCog._reply)
+    _reply = staticmethod(reply)
 
     async def admin_allowed(self, interaction: discord.Interaction) -> bool:
         """True if the caller may use admin commands here; otherwise they are told why."""
@@ -165,7 +154,132 @@ class AdminCog(CommandCog):
             return None
         return info if info.row.guild_id == interaction.guild_id else None
 
-    async def _game_choices(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[int]]:
+    def _turn_words(self, locale: Any, info: TableInfo, user_id: int | None = None) -> str:
+        if info.row.status == "lobby":
+            return i18n.t(locale, "lobby")
+        if user_id is not None and info.seat_of(user_id) in info.to_act:
+            return i18n.t(locale, "your turn")
+        who = ", ".join(info.seats[s].name for s in info.to_act) or "-"
+        return i18n.t(locale, "waiting for {who}", who=who)
+
+    # ------------------------------------------------------------------ commands
+
+    admin = app_commands.Group(name="admin", description=_("Server admin controls for Junction games"),
+                               guild_only=True)
+
+    @admin.command(name="settings", description=_("Show or change this server's game settings"))
+    @app_commands.describe(
+        channels=_("Channels where games may be started (mention them; 'any' allows every channel)"),
+        timer_hours=_("Default turn timer in hours for new games (0 = off)"),
+        timeout=_("Default action when a turn times out"),
+        threads=_("Whether new games open their own thread"),
+        admin_role=_("A role whose members may use the admin commands"),
+        clear_role=_("Remove the admin role (only Manage Server then)"),
+        language=_("Language of the bot's posts in channels (replies follow each user's Discord language)"))
+    @app_commands.choices(
+        timeout=[app_commands.Choice(name=_(v), value=k) for k, v in TIMEOUT_NAMES.items()],
+        threads=[app_commands.Choice(name=_(v), value=k) for k, v in THREAD_MODES.items()],
+        language=[app_commands.Choice(name=_(v), value=k) for k, v in LANGUAGES.items()])
+    async def settings_command(self, interaction: discord.Interaction, channels: str | None = None,
+                               timer_hours: int | None = None, timeout: str | None = None,
+                               threads: str | None = None, admin_role: discord.Role | None = None,
+                               clear_role: bool = False, language: str | None = None) -> None:
+        if not await self.admin_allowed(interaction):
+            return
+        locale = interaction.locale
+        current = await self.settings(interaction.guild_id)
+        changed = dict(current)
+        if channels is not None:
+            ids = [int(c) for c in re.findall(r"<#(\d+)>", channels)]
+            if channels.strip().lower() == "any":
+                ids = []
+            elif not ids:
+                await self._reply(interaction, i18n.t(locale, "Write channels as mentions (#channel), or 'any'."))
+                return
+            changed["game_channels"] = list(dict.fromkeys(ids))
+        if timer_hours is not None:
+            if not 0 <= timer_hours <= MAX_TURN_HOURS:
+                await self._reply(interaction, i18n.t(locale, "The turn timer goes from 0 (off) to {max} hours.",
+                                                      max=MAX_TURN_HOURS))
+                return
+            changed["turn_hours"] = timer_hours
+        if timeout is not None:
+            changed["timeout_action"] = timeout
+        if threads is not None:
+            changed["threads"] = threads
+        if admin_role is not None:
+            changed["admin_role"] = admin_role.id
+        if clear_role:
+            changed.pop("admin_role", None)
+        if language == "auto":
+            changed.pop("language", None)
+        elif language is not None:
+            changed["language"] = language
+        lines = []
+        if changed != current:
+            await self.tables.store.set_guild_settings(interaction.guild_id, changed)
+            if changed.get("language"):
+                self.languages[interaction.guild_id] = changed["language"]
+            else:
+                self.languages.pop(interaction.guild_id, None)
+            lines.append(i18n.t(locale, "Settings saved."))
+        lines += self.settings_lines(locale, changed)
+        await self._reply(interaction, "\n".join(lines))
+
+    @admin.command(name="end", description=_("End a game of this server now"))
+    @app_commands.describe(game=_("The game number (#id; start typing to see this server's games)"))
+    async def end(self, interaction: discord.Interaction, game: int) -> None:
+        if not await self.admin_allowed(interaction):
+            return
+        locale = interaction.locale
+        info = await self.server_game(interaction, game)
+        if info is None:
+            return
+        if info.row.status not in ("lobby", "running"):
+            await self._reply(interaction, i18n.t(locale, "Game #{id} is already finished.", id=game))
+            return
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        try:
+            await self.tables.end_by_admin(game)
+        except Refused as error:
+            await self._reply(interaction, i18n.localize(locale, error.reason))
+            return
+        await self._reply(interaction, i18n.t(locale, "Game #{id} ended.", id=game))
+        await self.bot.junction.flush(game)
+        await self.bot.junction.refresh_lobby(game)
+
+    @admin.command(name="kick", description=_("Remove a player from a game: the AI takes their seat"))
+    @app_commands.describe(user=_("The player to remove"),
+                           game=_("The game number (#id; start typing to see this server's games)"))
+    async def kick(self, interaction: discord.Interaction, user: discord.User, game: int) -> None:
+        if not await self.admin_allowed(interaction):
+            return
+        locale = interaction.locale
+        info = await self.server_game(interaction, game)
+        if info is None:
+            return
+        if info.seat_of(user.id) is None:
+            await self._reply(interaction, i18n.t(locale, "{name} is not playing in game #{id}.",
+                                                  name=user.display_name, id=game))
+            return
+        try:
+            result = await self.tables.leave(game, user.id)
+        except Refused as error:
+            await self._reply(interaction, i18n.localize(locale, error.reason))
+            return
+        if isinstance(result, Outcome):
+            text = "{name} was removed from game #{id}; the AI plays their seat."
+        else:
+            text = "{name} was removed from the lobby of game #{id}."
+        await self._reply(interaction, i18n.t(locale, text, name=user.display_name, id=game))
+        await self.bot.junction.refresh_lobby(game)
+        await self.bot.junction.flush(game)
+
+    @end.autocomplete("game")
+    @kick.autocomplete("game")
+    async def _game_choices(self, interaction: discord.Interaction,
+                            current: str) -> list[app_commands.Choice[int]]:
+        """This server's lobbies and running games whose label holds what was typed."""
         if interaction.guild_id is None:
             return []
         rows = await self.tables.store.games_in_guild(interaction.guild_id, "lobby", "running", limit=25)
@@ -177,166 +291,27 @@ class AdminCog(CommandCog):
                 choices.append(app_commands.Choice(name=label[:100], value=row.id))
         return choices
 
-    def _turn_words(self, locale: Any, info: TableInfo, user_id: int | None = None) -> str:
-        if info.row.status == "lobby":
-            return i18n.t(locale, "lobby")
-        if user_id is not None and info.seat_of(user_id) in info.to_act:
-            return i18n.t(locale, "your turn")
-        who = ", ".join(info.seats[s].name for s in info.to_act) or "-"
-        return i18n.t(locale, "waiting for {who}", who=who)
+    @admin.command(name="stats", description=_("Games, moves and players on this server"))
+    async def stats(self, interaction: discord.Interaction) -> None:
+        if not await self.admin_allowed(interaction):
+            return
+        locale = interaction.locale
+        data = await self.tables.store.guild_stats(interaction.guild_id)
+        counts = data["by_status"]
+        by_game = ", ".join(f"{self.tables.games[k].title if k in self.tables.games else k} {n}"
+                            for k, n in data["by_game"].items()) or "-"
+        lines = [i18n.t(locale, "**Junction on this server**"),
+                 i18n.t(locale, "Games: {total} · running {running} · lobbies {lobby} · finished {over} · "
+                                "cancelled {cancelled}", total=sum(counts.values()),
+                        **{k: counts.get(k, 0) for k in ("running", "lobby", "over", "cancelled")}),
+                 i18n.t(locale, "Moves played: {moves} · players: {players}", moves=data["moves"],
+                        players=data["players"]),
+                 i18n.t(locale, "By game: {games}", games=by_game)]
+        await self._reply(interaction, "\n".join(lines))
 
-    # ------------------------------------------------------------------ commands
-
-    def _build_commands(self) -> tuple[list[app_commands.Command | app_commands.Group], app_commands.Command]:
-        cog = self
-        tables = self.tables
-        admin = app_commands.Group(name="admin", description=_("Server admin controls for Junction games"),
-                                   guild_only=True)
-
-        @admin.command(name="settings", description=_("Show or change this server's game settings"))
-        @app_commands.describe(
-            channels=_("Channels where games may be started (mention them; 'any' allows every channel)"),
-            timer_hours=_("Default turn timer in hours for new games (0 = off)"),
-            timeout=_("Default action when a turn times out"),
-            threads=_("Whether new games open their own thread"),
-            admin_role=_("A role whose members may use the admin commands"),
-            clear_role=_("Remove the admin role (only Manage Server then)"),
-            language=_("Language of the bot's posts in channels (replies follow each user's Discord language)"))
-        @app_commands.choices(
-            timeout=[app_commands.Choice(name=_(v), value=k) for k, v in TIMEOUT_NAMES.items()],
-            threads=[app_commands.Choice(name=_(v), value=k) for k, v in THREAD_MODES.items()],
-            language=[app_commands.Choice(name=_(v), value=k) for k, v in LANGUAGES.items()])
-        async def settings(interaction: discord.Interaction, channels: str | None = None,
-                           timer_hours: int | None = None, timeout: str | None = None, threads: str | None = None,
-                           admin_role: discord.Role | None = None, clear_role: bool = False,
-                           language: str | None = None) -> None:
-            if not await cog.admin_allowed(interaction):
-                return
-            locale = interaction.locale
-            current = await cog.settings(interaction.guild_id)
-            changed = dict(current)
-            if channels is not None:
-                ids = [int(c) for c in re.findall(r"<#(\d+)>", channels)]
-                if channels.strip().lower() == "any":
-                    ids = []
-                elif not ids:
-                    await cog._reply(interaction, i18n.t(locale, "Write channels as mentions (#channel), or 'any'."))
-                    return
-                changed["game_channels"] = list(dict.fromkeys(ids))
-            if timer_hours is not None:
-                if not 0 <= timer_hours <= MAX_TURN_HOURS:
-                    await cog._reply(interaction, i18n.t(locale, "The turn timer goes from 0 (off) to {max} hours.",
-                                                         max=MAX_TURN_HOURS))
-                    return
-                changed["turn_hours"] = timer_hours
-            if timeout is not None:
-                changed["timeout_action"] = timeout
-            if threads is not None:
-                changed["threads"] = threads
-            if admin_role is not None:
-                changed["admin_role"] = admin_role.id
-            if clear_role:
-                changed.pop("admin_role", None)
-            if language == "auto":
-                changed.pop("language", None)
-            elif language is not None:
-                changed["language"] = language
-            lines = []
-            if changed != current:
-                await tables.store.set_guild_settings(interaction.guild_id, changed)
-                if changed.get("language"):
-                    cog.languages[interaction.guild_id] = changed["language"]
-                else:
-                    cog.languages.pop(interaction.guild_id, None)
-                lines.append(i18n.t(locale, "Settings saved."))
-            lines += cog.settings_lines(locale, changed)
-            await cog._reply(interaction, "\n".join(lines))
-
-        @admin.command(name="end", description=_("End a game of this server now"))
-        @app_commands.describe(game=_("The game number (#id; start typing to see this server's games)"))
-        async def end(interaction: discord.Interaction, game: int) -> None:
-            if not await cog.admin_allowed(interaction):
-                return
-            locale = interaction.locale
-            info = await cog.server_game(interaction, game)
-            if info is None:
-                return
-            if info.row.status not in ("lobby", "running"):
-                await cog._reply(interaction, i18n.t(locale, "Game #{id} is already finished.", id=game))
-                return
-            await interaction.response.defer(ephemeral=True, thinking=True)
-            try:
-                await tables.end_by_admin(game)
-            except Refused as error:
-                await cog._reply(interaction, i18n.localize(locale, error.reason))
-                return
-            await cog._reply(interaction, i18n.t(locale, "Game #{id} ended.", id=game))
-            await cog.bot.junction.flush(game)
-            await cog.bot.junction.refresh_lobby(game)
-
-        @admin.command(name="kick", description=_("Remove a player from a game: the AI takes their seat"))
-        @app_commands.describe(user=_("The player to remove"),
-                               game=_("The game number (#id; start typing to see this server's games)"))
-        async def kick(interaction: discord.Interaction, user: discord.User, game: int) -> None:
-            if not await cog.admin_allowed(interaction):
-                return
-            locale = interaction.locale
-            info = await cog.server_game(interaction, game)
-            if info is None:
-                return
-            if info.seat_of(user.id) is None:
-                await cog._reply(interaction, i18n.t(locale, "{name} is not playing in game #{id}.",
-                                                     name=user.display_name, id=game))
-                return
-            try:
-                result = await tables.leave(game, user.id)
-            except Refused as error:
-                await cog._reply(interaction, i18n.localize(locale, error.reason))
-                return
-            if isinstance(result, Outcome):
-                text = "{name} was removed from game #{id}; the AI plays their seat."
-            else:
-                text = "{name} was removed from the lobby of game #{id}."
-            await cog._reply(interaction, i18n.t(locale, text, name=user.display_name, id=game))
-            await cog.bot.junction.refresh_lobby(game)
-            await cog.bot.junction.flush(game)
-
-        @end.autocomplete("game")
-        async def end_games(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[int]]:
-            return await cog._game_choices(interaction, current)
-
-        @kick.autocomplete("game")
-        async def kick_games(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[int]]:
-            return await cog._game_choices(interaction, current)
-
-        @admin.command(name="stats", description=_("Games, moves and players on this server"))
-        async def stats(interaction: discord.Interaction) -> None:
-            if not await cog.admin_allowed(interaction):
-                return
-            locale = interaction.locale
-            data = await tables.store.guild_stats(interaction.guild_id)
-            counts = data["by_status"]
-            by_game = ", ".join(f"{tables.games[k].title if k in tables.games else k} {n}"
-                                for k, n in data["by_game"].items()) or "-"
-            lines = [i18n.t(locale, "**Junction on this server**"),
-                     i18n.t(locale, "Games: {total} · running {running} · lobbies {lobby} · finished {over} · "
-                                    "cancelled {cancelled}", total=sum(counts.values()),
-                            **{k: counts.get(k, 0) for k in ("running", "lobby", "over", "cancelled")}),
-                     i18n.t(locale, "Moves played: {moves} · players: {players}", moves=data["moves"],
-                            players=data["players"]),
-                     i18n.t(locale, "By game: {games}", games=by_game)]
-            await cog._reply(interaction, "\n".join(lines))
-
-        @app_commands.command(name="list", description=_("This server's running games and lobbies, whose turn and "
-                                                           "since when"))
-        async def list_games(interaction: discord.Interaction) -> None:
-            await cog.show_list(interaction, "guild")
-
-        @app_commands.command(name="mygames", description=_("Your games on every server, and whose turn it is"))
-        async def mygames(interaction: discord.Interaction) -> None:
-            await cog.show_list(interaction, "mine")
-
-        return [admin, mygames], list_games
+    @app_commands.command(name="mygames", description=_("Your games on every server, and whose turn it is"))
+    async def mygames(self, interaction: discord.Interaction) -> None:
+        await self.show_list(interaction, "mine")
 
     async def list_lines(self, interaction: discord.Interaction, listing: Listing) -> tuple[str, list[str]]:
         """(head, one line per game) of /game list (this server) or /mygames (the user's); no lines: none."""
@@ -371,17 +346,17 @@ class AdminCog(CommandCog):
         if not lines:
             empty = ("No running games or lobbies on this server." if listing == "guild"
                      else "You have no running games or lobbies.")
-            await GamesCog._reply(interaction, i18n.t(interaction.locale, empty))
+            await reply(interaction, i18n.t(interaction.locale, empty))
             return
         pages = paginate(head, lines)
         text, _ = page_text(head, pages, 0)
         view = page_buttons(listing, 0, len(pages))
-        await GamesCog._reply(interaction, text, **({"view": view} if view else {}))
+        await reply(interaction, text, **({"view": view} if view else {}))
 
     async def turn_list_page(self, interaction: discord.Interaction, listing: Listing, page: int) -> None:
         """◀ ▶ under a listing: the listing read again, the asked page shown in place of the old one."""
         if listing == "guild" and interaction.guild_id is None:
-            await GamesCog._reply(interaction, i18n.t(interaction.locale, "No running games or lobbies on this server."))
+            await reply(interaction, i18n.t(interaction.locale, "No running games or lobbies on this server."))
             return
         head, lines = await self.list_lines(interaction, listing)
         pages = paginate(head, lines)

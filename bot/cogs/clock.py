@@ -17,12 +17,12 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot import i18n, texts
-from bot.cogs import CommandCog
-from bot.cogs.games import NO_MENTIONS, GamesCog, mentioning, post_nonce
+from bot.cogs import reply
+from bot.cogs.games import NO_MENTIONS, board_post, mentioning, post_nonce
 from bot.store import OutboxRow
 from bot.tables import NOT_SEATED, Refused, TableInfo, Tables, safe_name
 from bot.ui.clock import MuteButton, SeatOfferButton
-from bot.ui.components import TurnButton
+from bot.ui.components import TURN_TEXT_ID, TurnButton
 from render import replay
 
 if TYPE_CHECKING:
@@ -32,19 +32,25 @@ log = logging.getLogger("bot.clock")
 BOARD_EDIT_LIMIT = 3600.0  # Discord caps edits of messages older than an hour: post anew instead
 
 
+def _walk(components: list[Any]) -> list[Any]:
+    """A message's components at every depth (containers, action rows, sections), in order."""
+    out = []
+    for component in components:
+        out += [component, *_walk(getattr(component, "children", []))]
+    return out
+
+
 def stamp(at: float, style: str = "R") -> str:
     """A Discord timestamp: every reader sees it in their own time zone (R: "in 3 hours")."""
     return f"<t:{int(at)}:{style}>"
 
 
-class ClockCog(CommandCog):
+class ClockCog(commands.Cog):
     """Turn clocks and seats; sends what the service's clock events owe."""
 
     def __init__(self, bot: JunctionBot) -> None:
         self.bot = bot
         self.tables: Tables = bot.tables
-        self.commands_built = self._build_commands()
-
 
     @property
     def games(self) -> Any:
@@ -135,14 +141,21 @@ class ClockCog(CommandCog):
             channel = self.bot.get_partial_messageable(row.place_id, guild_id=row.guild_id)
             try:
                 message = await channel.fetch_message(row.board_message_id)
-                fresh = "\n".join([*texts.clock_line(info), texts.board_text(info, [], None).splitlines()[-1]])
-                kept = re.sub(r"^⏰ .*\n?", "", message.content, flags=re.MULTILINE)
+                fresh = texts.board_parts(info, [], None)[1]
+                story = [c.content for c in _walk(message.components)
+                         if isinstance(c, discord.TextDisplay) and c.id != TURN_TEXT_ID]
+                if story:  # a layout post: keep what happened and the board, renew whose turn it is
+                    locale = self.games.place_locale(row.guild_id)
+                    view = board_post(info, locale, story[0], i18n.localize(locale, fresh), message.attachments)
+                    await message.edit(view=view, allowed_mentions=NO_MENTIONS)
+                    return
+                kept = re.sub(r"^⏰ .*\n?", "", message.content, flags=re.MULTILINE)  # a classic post
                 content = re.sub(r"^\*\*To act:\*\*.*$", lambda _: fresh, kept, flags=re.MULTILINE)
                 await message.edit(content=content, allowed_mentions=NO_MENTIONS)
                 return
             except discord.HTTPException as error:
                 log.info("board of game %s not edited (%s); posting anew", game_id, error)
-        await self.games._post_board(info, [line], None)
+        await self.games.post_news(info, line)
 
     @commands.Cog.listener()
     async def on_raw_thread_update(self, payload: discord.RawThreadUpdateEvent) -> None:
@@ -167,23 +180,23 @@ class ClockCog(CommandCog):
             if info.seat_of(interaction.user.id) is None:
                 raise Refused(NOT_SEATED)
         except Refused as refused:
-            await GamesCog._reply(interaction, refused.reason)
+            await reply(interaction, refused.reason)
             return
         lines, strip = await self.since_parts(info, interaction.user.id, interaction.locale)
         if not lines:
-            await GamesCog._reply(interaction, "Nothing happened since your last turn.")
+            await reply(interaction, "Nothing happened since your last turn.")
             return
         text = texts.clip("\n".join([f"**{info.definition.title}** · game #{game_id}", *lines]))
         kwargs: dict[str, Any] = {"file": strip} if strip is not None else {}
-        await GamesCog._reply(interaction, text, **kwargs)
+        await reply(interaction, text, **kwargs)
 
     async def on_mute(self, interaction: discord.Interaction, game_id: int) -> None:
         try:
             await self.tables.set_muted(game_id, interaction.user.id, True)
         except Refused as refused:
-            await GamesCog._reply(interaction, refused.reason)
+            await reply(interaction, refused.reason)
             return
-        await GamesCog._reply(
+        await reply(
             interaction, f"Reminders for game #{game_id} are muted. `/clock reminders on:true` turns them on again.")
 
     async def on_accept_seat(self, interaction: discord.Interaction, game_id: int, offer_id: int) -> None:
@@ -191,7 +204,7 @@ class ClockCog(CommandCog):
             _, giver = await self.tables.accept_seat_offer(game_id, offer_id, interaction.user.id,
                                                            interaction.user.display_name)
         except Refused as refused:
-            await GamesCog._reply(interaction, refused.reason)
+            await reply(interaction, refused.reason)
             return
         await interaction.response.edit_message(
             content=i18n.t(interaction.locale, "<@{taker}> took over <@{giver}>'s seat in game #{id}.",
@@ -201,155 +214,149 @@ class ClockCog(CommandCog):
 
     # ------------------------------------------------------------------ commands
 
-    def _build_commands(self) -> list[app_commands.Group]:
-        cog, tables = self, self.tables
+    clock = app_commands.Group(name="clock", description="Turn timer: deadlines, vacation, reminders, quiet hours")
+    seat = app_commands.Group(name="seat", description="Hand your seat to the AI or to another member",
+                              guild_only=True)
 
-        async def here(interaction: discord.Interaction) -> int:
-            return await tables.find_game(interaction.channel_id, interaction.user.id)
+    async def _here(self, interaction: discord.Interaction) -> int:
+        return await self.tables.find_game(interaction.channel_id, interaction.user.id)
 
-        reply = GamesCog._reply
+    @clock.command(name="status", description="This game's timer and your deadline, pause and reminders")
+    async def status(self, interaction: discord.Interaction) -> None:
+        tables = self.tables
+        try:
+            info = await tables.info(await self._here(interaction))
+        except Refused as refused:
+            await reply(interaction, refused.reason)
+            return
+        row = info.row
+        if not row.turn_hours:
+            await reply(interaction, f"Game #{row.id} has no turn timer.")
+            return
+        action = {"ai": "the AI plays the turn", "skip": "the turn is skipped where the rules allow it "
+                  "(else the AI plays it)", "end": "the game ends with the current standings"}[row.timeout_action]
+        lines = [f"Game #{row.id}: {row.turn_hours} h per turn; on timeout {action}; after "
+                 f"{row.max_timeouts} timeouts in a row the AI takes the seat; vacation up to "
+                 f"{row.vacation_hours} h per player."]
+        lines += [f"{info.seats[s].name}: time runs out {stamp(d)}" for s, d in sorted(info.deadlines.items())]
+        seat = info.seat_of(interaction.user.id)
+        if seat is not None:
+            prefs = (await tables.store.seat_prefs(row.id)).get(seat)
+            if prefs is not None:
+                if prefs.vacation_until and prefs.vacation_until > tables.now():
+                    lines.append(f"Your clock is paused until {stamp(prefs.vacation_until, 'f')}.")
+                lines.append(f"Vacation used: {prefs.vacation_used:g} of {row.vacation_hours} h."
+                             + (" Reminders are muted." if prefs.muted else ""))
+        await reply(interaction, texts.clip("\n".join(lines)))
 
-        clock = app_commands.Group(name="clock", description="Turn timer: deadlines, vacation, reminders, quiet hours")
-        seat_group = app_commands.Group(name="seat", description="Hand your seat to the AI or to another member",
-                                        guild_only=True)
+    @clock.command(name="pause", description="Vacation: pause your clock in this game for some hours")
+    @app_commands.describe(hours="How many hours (the table sets the total allowed)")
+    async def pause(self, interaction: discord.Interaction, hours: app_commands.Range[int, 1, 1440]) -> None:
+        try:
+            game_id = await self._here(interaction)
+            until = await self.tables.pause_clock(game_id, interaction.user.id, hours)
+        except Refused as refused:
+            await reply(interaction, refused.reason)
+            return
+        await reply(interaction, f"Your clock in game #{game_id} is paused until {stamp(until, 'f')} "
+                                 f"({stamp(until)}); no reminders until then. `/clock resume` ends it early.")
+        await self.update_board(game_id, f"{safe_name(interaction.user.display_name)} paused their clock until "
+                                         f"{stamp(until, 'f')}.")
 
-        @clock.command(name="status", description="This game's timer and your deadline, pause and reminders")
-        async def status(interaction: discord.Interaction) -> None:
-            try:
-                info = await tables.info(await here(interaction))
-            except Refused as refused:
-                await reply(interaction, refused.reason)
-                return
-            row = info.row
-            if not row.turn_hours:
-                await reply(interaction, f"Game #{row.id} has no turn timer.")
-                return
-            action = {"ai": "the AI plays the turn", "skip": "the turn is skipped where the rules allow it "
-                      "(else the AI plays it)", "end": "the game ends with the current standings"}[row.timeout_action]
-            lines = [f"Game #{row.id}: {row.turn_hours} h per turn; on timeout {action}; after "
-                     f"{row.max_timeouts} timeouts in a row the AI takes the seat; vacation up to "
-                     f"{row.vacation_hours} h per player."]
-            lines += [f"{info.seats[s].name}: time runs out {stamp(d)}" for s, d in sorted(info.deadlines.items())]
-            seat = info.seat_of(interaction.user.id)
-            if seat is not None:
-                prefs = (await tables.store.seat_prefs(row.id)).get(seat)
-                if prefs is not None:
-                    if prefs.vacation_until and prefs.vacation_until > tables.now():
-                        lines.append(f"Your clock is paused until {stamp(prefs.vacation_until, 'f')}.")
-                    lines.append(f"Vacation used: {prefs.vacation_used:g} of {row.vacation_hours} h."
-                                 + (" Reminders are muted." if prefs.muted else ""))
-            await reply(interaction, texts.clip("\n".join(lines)))
+    @clock.command(name="resume", description="End your vacation early (the unused hours come back)")
+    async def resume(self, interaction: discord.Interaction) -> None:
+        try:
+            game_id = await self._here(interaction)
+            back = await self.tables.resume_clock(game_id, interaction.user.id)
+        except Refused as refused:
+            await reply(interaction, refused.reason)
+            return
+        await reply(interaction, f"Your clock runs again; {back:.1f} unused hours are back.")
+        await self.update_board(game_id, f"{safe_name(interaction.user.display_name)} is back; their clock runs again.")
 
-        @clock.command(name="pause", description="Vacation: pause your clock in this game for some hours")
-        @app_commands.describe(hours="How many hours (the table sets the total allowed)")
-        async def pause(interaction: discord.Interaction, hours: app_commands.Range[int, 1, 1440]) -> None:
-            try:
-                game_id = await here(interaction)
-                until = await tables.pause_clock(game_id, interaction.user.id, hours)
-            except Refused as refused:
-                await reply(interaction, refused.reason)
-                return
-            await reply(interaction, f"Your clock in game #{game_id} is paused until {stamp(until, 'f')} "
-                                     f"({stamp(until)}); no reminders until then. `/clock resume` ends it early.")
-            await cog.update_board(game_id, f"{safe_name(interaction.user.display_name)} paused their clock until "
-                                            f"{stamp(until, 'f')}.")
+    @clock.command(name="reminders", description="Turn your turn reminders for this game on or off")
+    async def reminders(self, interaction: discord.Interaction, on: bool) -> None:
+        try:
+            game_id = await self._here(interaction)
+            await self.tables.set_muted(game_id, interaction.user.id, not on)
+        except Refused as refused:
+            await reply(interaction, refused.reason)
+            return
+        await reply(interaction, f"Reminders for game #{game_id} are on." if on
+                    else f"Reminders for game #{game_id} are muted.")
 
-        @clock.command(name="resume", description="End your vacation early (the unused hours come back)")
-        async def resume(interaction: discord.Interaction) -> None:
-            try:
-                game_id = await here(interaction)
-                back = await tables.resume_clock(game_id, interaction.user.id)
-            except Refused as refused:
-                await reply(interaction, refused.reason)
-                return
-            await reply(interaction, f"Your clock runs again; {back:.1f} unused hours are back.")
-            await cog.update_board(game_id, f"{safe_name(interaction.user.display_name)} is back; their clock runs again.")
+    @clock.command(name="quiet", description="Quiet hours in your time zone: no reminders, no deadline inside")
+    @app_commands.describe(timezone="e.g. Europe/Paris, Asia/Tokyo or +09:00", start="From (HH or HH:MM)",
+                           end="Until (HH or HH:MM); the same as start turns quiet hours off")
+    async def quiet(self, interaction: discord.Interaction, timezone: str, start: str, end: str) -> None:
+        try:
+            prefs = await self.tables.set_quiet_hours(interaction.user.id, timezone, start, end)
+        except Refused as refused:
+            await reply(interaction, refused.reason)
+            return
+        if prefs.quiet_start == prefs.quiet_end:
+            await reply(interaction, f"Quiet hours are off (time zone {prefs.tz}).")
+            return
+        await reply(interaction, f"Quiet hours {start}–{end} ({prefs.tz}) in all your games: no reminders "
+                                 "then, and a deadline that would fall inside them moves to their end.")
 
-        @clock.command(name="reminders", description="Turn your turn reminders for this game on or off")
-        async def reminders(interaction: discord.Interaction, on: bool) -> None:
-            try:
-                game_id = await here(interaction)
-                await tables.set_muted(game_id, interaction.user.id, not on)
-            except Refused as refused:
-                await reply(interaction, refused.reason)
-                return
-            await reply(interaction, f"Reminders for game #{game_id} are on." if on
-                        else f"Reminders for game #{game_id} are muted.")
+    @clock.command(name="dms", description="Which direct messages you get in all your games")
+    @app_commands.describe(send="all (default), only when your turn begins, or none")
+    @app_commands.choices(send=[
+        app_commands.Choice(name="all: welcome, your turn, the end of a game", value="all"),
+        app_commands.Choice(name="only when my turn begins", value="turn"),
+        app_commands.Choice(name="none (I use /hand and My hand)", value="off")])
+    async def dms(self, interaction: discord.Interaction, send: str) -> None:
+        try:
+            await self.tables.set_dms(interaction.user.id, send)
+        except Refused as refused:
+            await reply(interaction, refused.reason)
+            return
+        await reply(interaction, {
+            "all": "You get every DM: the welcome with your hand, one when your turn begins (your hand, "
+                   "your private news, what happened since your last turn), one at the end, and reminders.",
+            "turn": "You get a DM only when your turn begins (your hand, your private news, what happened "
+                    "since your last turn), and reminders. `/hand` and **My hand** are always there.",
+            "off": "You get no DMs (only a short welcome when a game starts). `/hand` and **My hand** show "
+                   "your hand; reminders mention you in the game's channel.",
+        }[send])
 
-        @clock.command(name="quiet", description="Quiet hours in your time zone: no reminders, no deadline inside")
-        @app_commands.describe(timezone="e.g. Europe/Paris, Asia/Tokyo or +09:00", start="From (HH or HH:MM)",
-                               end="Until (HH or HH:MM); the same as start turns quiet hours off")
-        async def quiet(interaction: discord.Interaction, timezone: str, start: str, end: str) -> None:
-            try:
-                prefs = await tables.set_quiet_hours(interaction.user.id, timezone, start, end)
-            except Refused as refused:
-                await reply(interaction, refused.reason)
-                return
-            if prefs.quiet_start == prefs.quiet_end:
-                await reply(interaction, f"Quiet hours are off (time zone {prefs.tz}).")
-                return
-            await reply(interaction, f"Quiet hours {start}–{end} ({prefs.tz}) in all your games: no reminders "
-                                     "then, and a deadline that would fall inside them moves to their end.")
+    async def _seat_command(self, interaction: discord.Interaction, action: str) -> None:
+        try:
+            game_id = await self._here(interaction)
+            if action == "ai":
+                await self.tables.seat_to_ai(game_id, interaction.user.id)
+                text = "The AI plays your seat now; `/seat back` takes it back."
+            else:
+                await self.tables.seat_back(game_id, interaction.user.id)
+                text = "Your seat is yours again."
+        except Refused as refused:
+            await reply(interaction, refused.reason)
+            return
+        await reply(interaction, text)
+        await self.games.flush(game_id)
 
-        @clock.command(name="dms", description="Which direct messages you get in all your games")
-        @app_commands.describe(send="all (default), only when your turn begins, or none")
-        @app_commands.choices(send=[
-            app_commands.Choice(name="all: welcome, your turn, the end of a game", value="all"),
-            app_commands.Choice(name="only when my turn begins", value="turn"),
-            app_commands.Choice(name="none (I use /hand and My hand)", value="off")])
-        async def dms(interaction: discord.Interaction, send: str) -> None:
-            try:
-                await tables.set_dms(interaction.user.id, send)
-            except Refused as refused:
-                await reply(interaction, refused.reason)
-                return
-            await reply(interaction, {
-                "all": "You get every DM: the welcome with your hand, one when your turn begins (your hand, "
-                       "your private news, what happened since your last turn), one at the end, and reminders.",
-                "turn": "You get a DM only when your turn begins (your hand, your private news, what happened "
-                        "since your last turn), and reminders. `/hand` and **My hand** are always there.",
-                "off": "You get no DMs (only a short welcome when a game starts). `/hand` and **My hand** show "
-                       "your hand; reminders mention you in the game's channel.",
-            }[send])
+    @seat.command(name="ai", description="Let the AI play your seat for now (take it back with /seat back)")
+    async def seat_ai(self, interaction: discord.Interaction) -> None:
+        await self._seat_command(interaction, "ai")
 
-        async def seat_action(interaction: discord.Interaction, action: str) -> None:
-            try:
-                game_id = await here(interaction)
-                if action == "ai":
-                    await tables.seat_to_ai(game_id, interaction.user.id)
-                    text = "The AI plays your seat now; `/seat back` takes it back."
-                else:
-                    await tables.seat_back(game_id, interaction.user.id)
-                    text = "Your seat is yours again."
-            except Refused as refused:
-                await reply(interaction, refused.reason)
-                return
-            await reply(interaction, text)
-            await cog.games.flush(game_id)
+    @seat.command(name="back", description="Take back your seat from the AI")
+    async def seat_back(self, interaction: discord.Interaction) -> None:
+        await self._seat_command(interaction, "back")
 
-        @seat_group.command(name="ai", description="Let the AI play your seat for now (take it back with /seat back)")
-        async def seat_ai(interaction: discord.Interaction) -> None:
-            await seat_action(interaction, "ai")
-
-        @seat_group.command(name="back", description="Take back your seat from the AI")
-        async def seat_back(interaction: discord.Interaction) -> None:
-            await seat_action(interaction, "back")
-
-        @seat_group.command(name="give", description="Offer your seat, with its hand, to another member")
-        @app_commands.describe(member="Who takes your seat (they accept with a button)")
-        async def seat_give(interaction: discord.Interaction, member: discord.Member) -> None:
-            try:
-                game_id = await tables.find_game(interaction.channel_id)
-                offer = await tables.offer_seat(game_id, interaction.user.id, member.id, member.bot)
-            except Refused as refused:
-                await reply(interaction, refused.reason)
-                return
-            view = discord.ui.View(timeout=None)
-            view.add_item(SeatOfferButton(game_id, offer))
-            locale = cog.games.place_locale(interaction.guild_id)  # a public message: the channel's language
-            await interaction.response.send_message(
-                i18n.localize(locale, f"{member.mention}, {interaction.user.mention} offers you their seat in game "
-                                      f"#{game_id} (with their hand). Accept with the button."),
-                view=i18n.localize_view(view, locale), allowed_mentions=mentioning(member.id))
-
-        return [clock, seat_group]
+    @seat.command(name="give", description="Offer your seat, with its hand, to another member")
+    @app_commands.describe(member="Who takes your seat (they accept with a button)")
+    async def seat_give(self, interaction: discord.Interaction, member: discord.Member) -> None:
+        try:
+            game_id = await self.tables.find_game(interaction.channel_id)
+            offer = await self.tables.offer_seat(game_id, interaction.user.id, member.id, member.bot)
+        except Refused as refused:
+            await reply(interaction, refused.reason)
+            return
+        view = discord.ui.View(timeout=None)
+        view.add_item(SeatOfferButton(game_id, offer))
+        locale = self.games.place_locale(interaction.guild_id)  # a public message: the channel's language
+        await interaction.response.send_message(
+            i18n.localize(locale, f"{member.mention}, {interaction.user.mention} offers you their seat in game "
+                                  f"#{game_id} (with their hand). Accept with the button."),
+            view=i18n.localize_view(view, locale), allowed_mentions=mentioning(member.id))

@@ -1,6 +1,9 @@
-"""Slash commands and component handlers: turn interactions into service calls and outcomes into posts.
+"""The players' cog: slash commands and component handlers turn interactions into service calls, and
+what the service says a game owes becomes channel posts, edits and DMs.
 
-Commands: /game new|join|leave|start|cancel|status|log, /play, /hand, /board, /rules.
+Commands (decorated methods; `game` is the cog's group): /game new|join|add-ai|leave|cancel|start|
+status|log|replay|list, /play, /hand, /board, /rules. The game choices come from the service's
+registry by autocomplete, so a test bot can host its own games.
 
 Table options for `/game new` come as ONE text option, `options:`, written `key=value key=value`
 (e.g. `vexation=on rounds=3`). Discord cannot offer per-game typed options in one command (every
@@ -22,13 +25,16 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 import discord
 from discord import app_commands
+from discord.app_commands import locale_str as _
+from discord.ext import commands
 
 from bot import i18n, texts
-from bot.cogs import CommandCog
+from bot.cogs import NO_MENTIONS, reply
 from bot.store import OutboxRow
 from bot.tables import STALE_MOVE, ClockSettings, Outcome, Refused, Repeated, TableInfo, Tables, result_lines
-from bot.ui.components import ai_level_view, board_view, lobby_view, picker_view, take_turn_view
+from bot.ui.components import ai_level_view, board_layout, lobby_view, picker_view, take_turn_view
 from bot.ui.picker import autocomplete, menu
+from render.kit import seat_colour
 from rules.engine import AI_LEVELS
 
 if TYPE_CHECKING:
@@ -37,7 +43,6 @@ if TYPE_CHECKING:
 log = logging.getLogger("bot.games")
 T = TypeVar("T")
 DM_CLOSED = 50007
-NO_MENTIONS = discord.AllowedMentions.none()
 INVALID_WEBHOOK_TOKEN = 50027  # an interaction token past its 15 minutes
 PANEL_EXPIRED = ("This turn panel expired (Discord lets a panel change for 15 minutes after it opens). "
                  "Press Take turn for a fresh one.")
@@ -102,12 +107,38 @@ def _is_moderator(interaction: discord.Interaction) -> bool:
     return bool(perms.manage_guild or perms.manage_messages)
 
 
+def accent_colour(info: TableInfo) -> int | None:
+    """The board post's accent: the colour of the one seat to act (the winner's once the game is
+    over), as its pieces have on the board; none while several seats choose at once."""
+    if info.row.status == "over" and info.row.result and info.row.result.get("seats"):
+        standings = info.row.result["seats"]
+        first = min(line.get("rank", 1) for line in standings)
+        seats = [line["seat"] for line in standings if line.get("rank", 1) == first]  # a shared win: no colour
+    else:
+        seats = list(info.to_act) if info.row.status == "running" else []
+    if len(seats) != 1:
+        return None
+    red, green, blue = seat_colour(seats[0])
+    return red << 16 | green << 8 | blue
+
+
+def board_post(info: TableInfo, locale: Any, story: str, turn: str,
+               files: list[discord.File] | list[discord.Attachment]) -> discord.ui.LayoutView:
+    """The board post's layout around these (already localized) texts; images among `files` (new
+    uploads, or the post's attachments when it keeps them) are shown in its gallery with their alt
+    text, other files (the end-of-game log) as downloads."""
+    images = [(f.filename, f.description or "") for f in files if f.filename.endswith(".png")]
+    others = [f.filename for f in files if not f.filename.endswith(".png")]
+    return i18n.localize_view(board_layout(info.row.id, info.row.status != "running", story=story, turn=turn,
+                                           accent=accent_colour(info), images=images, files=others), locale)
+
+
 def _png(data: bytes, name: str, description: str | None = None) -> discord.File:
     """An image attachment; `description` is its alt text for screen readers."""
     return discord.File(io.BytesIO(data), filename=name, description=description)
 
 
-class GamesCog(CommandCog):
+class GamesCog(commands.Cog):
     """Everything players touch. Handlers stay thin: rules live in Tables, texts in bot.texts."""
 
     def __init__(self, bot: JunctionBot) -> None:
@@ -116,8 +147,6 @@ class GamesCog(CommandCog):
         self._flush_locks: defaultdict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
         self._flushing: set[asyncio.Future] = set()
         self._last_edit: dict[int, float] = {}  # game -> monotonic time of its last board edit
-        self.commands_built = self._build_commands()
-
 
     # ------------------------------------------------------------------ replies
 
@@ -134,17 +163,7 @@ class GamesCog(CommandCog):
                     await interaction.response.defer(ephemeral=True, thinking=True)
             return await task
 
-    @staticmethod
-    async def _reply(interaction: discord.Interaction, text: str, **kwargs: Any) -> None:
-        """An ephemeral answer, whether or not the interaction was deferred (in the user's language)."""
-        kwargs.setdefault("allowed_mentions", NO_MENTIONS)
-        text = texts.clip(i18n.localize(interaction.locale, text))
-        if kwargs.get("view") is not None:
-            i18n.localize_view(kwargs["view"], interaction.locale)
-        if interaction.response.is_done():
-            await interaction.followup.send(text, ephemeral=True, **kwargs)
-        else:
-            await interaction.response.send_message(text, ephemeral=True, **kwargs)
+    _reply = staticmethod(reply)
 
     @staticmethod
     async def _update(interaction: discord.Interaction, text: str, view: discord.ui.View | None,
@@ -318,7 +337,8 @@ class GamesCog(CommandCog):
             files.append(_png(await self.bot.renderer.board(view, names, lang), "board.png", alt))
         except Exception:
             log.exception("rendering the board of game %s failed", info.row.id)
-        text = texts.clip(i18n.localize(locale, texts.board_text(info, lines, None)))
+        story, turn = texts.board_parts(info, lines, None)
+        view = board_post(info, locale, texts.clip(i18n.localize(locale, story)), i18n.localize(locale, turn), files)
         # At most about one edit per second per game: the flush lock is held meanwhile, so the
         # decisions made during the wait reach Discord as one edit.
         wait = self._last_edit.get(info.row.id, 0.0) + self.bot.edit_interval - time.monotonic()
@@ -326,9 +346,10 @@ class GamesCog(CommandCog):
             await asyncio.sleep(wait)
         channel = self.bot.get_partial_messageable(info.row.place_id, guild_id=info.row.guild_id)
         try:
+            # content=None: a post made before the layout (classic, with content) must drop it to
+            # become a layout post; the layout view keeps the components v2 flag set.
             await channel.get_partial_message(message_id).edit(
-                content=text, attachments=files, allowed_mentions=NO_MENTIONS,
-                view=i18n.localize_view(board_view(info.row.id, False), locale))
+                content=None, attachments=files, allowed_mentions=NO_MENTIONS, view=view)
         except discord.NotFound:
             log.info("board post of game %s is gone; posting anew", info.row.id)
             return False
@@ -373,13 +394,13 @@ class GamesCog(CommandCog):
         # never cut: the board post keeps the newest lines that fit beside its header and standings.
         *earlier, lines = split_backlog(lines, BACKLOG_CHUNK,
                                         texts.MAX_CONTENT - len(texts.board_text(info, [], result)) - 300)
-        text = texts.board_text(info, lines, result)
+        story, turn = texts.board_parts(info, lines, result)
         if info.row.status == "over" and result is not None:
             # The hidden details the engine's result reveals, in the post itself when they fit.
             revealed = texts.revealed_lines(info.row.result, info.names, word=word)
-            if revealed and len(text) + len("\n".join(revealed)) + 1 <= texts.MAX_CONTENT:
-                text = texts.board_text(info, lines, result + revealed)
-        text = texts.clip(i18n.localize(locale, text))
+            if revealed and len(story) + len("\n".join(revealed)) + 1 <= texts.MAX_CONTENT:
+                story, turn = texts.board_parts(info, lines, result + revealed)
+        story, turn = texts.clip(i18n.localize(locale, story)), i18n.localize(locale, turn)
         # Only the seats whose turn it is are pinged, whatever a player's name looks like.
         # `ping_seats`: the seats whose turn begins with this post (None: every seat to act).
         ping_seats = list(info.to_act) if ping_seats is None else [s for s in ping_seats if s in info.to_act]
@@ -396,15 +417,17 @@ class GamesCog(CommandCog):
                                    allowed_mentions=NO_MENTIONS, **part(f"e{index}"))
             if interludes:
                 await channel.send(files=interludes[:10], allowed_mentions=NO_MENTIONS, **part("i"))
-            message = await channel.send(text, view=i18n.localize_view(board_view(info.row.id, over), locale),
+            # A layout post (components v2): the board in a gallery inside a container in the
+            # colour of the seat to act; mentions in its text ping as content would.
+            message = await channel.send(view=board_post(info, locale, story, turn, files),
                                          allowed_mentions=pings, files=files, **part("b"))
         except discord.Forbidden as error:
             # Missing Attach Files (or a thread the bot may not post in): say so in words, never silently.
             log.warning("board post of game %s refused (%s); posting it without files", info.row.id, error)
             try:
                 message = await channel.send(
-                    texts.clip(text + "\n" + i18n.localize(locale, texts.MISSING_ATTACH)),
-                    view=i18n.localize_view(board_view(info.row.id, over), locale),
+                    view=board_post(info, locale, texts.clip(story + "\n" + i18n.localize(locale, texts.MISSING_ATTACH),
+                                                             texts.MAX_LAYOUT_TEXT - len(turn)), turn, []),
                     allowed_mentions=pings, **part("t"))
             except discord.HTTPException as again:
                 log.warning("board post of game %s failed (%s); it stays owed", info.row.id, again)
@@ -483,6 +506,10 @@ class GamesCog(CommandCog):
             log.warning("DM to seat %s of game %s failed (%s); it stays owed", seat, game_id, error)
             return False
         return True
+
+    async def post_news(self, info: TableInfo, line: str) -> None:
+        """A new board post that says `line` (a paused clock, a changed deadline) and pings nobody."""
+        await self._post_board(info, [line], None)
 
     def place_locale(self, guild_id: int | None) -> Any:
         """The language of public posts: the one an admin chose, else the server's Discord locale."""
@@ -753,226 +780,232 @@ class GamesCog(CommandCog):
 
     # ------------------------------------------------------------------ slash commands
 
-    def _build_commands(self) -> list[app_commands.Command | app_commands.Group]:
-        """Build the commands here, so the game choices come from the injected registry."""
-        cog = self
+    game = app_commands.Group(name="game", description="Open, join, start and manage a game in this channel",
+                              guild_only=True)
+
+    async def _here(self, interaction: discord.Interaction, *, user_fallback: bool = False) -> int:
+        """The game a command means: this channel's, else (with `user_fallback`) the user's only game."""
+        return await self.tables.find_game(interaction.channel_id, interaction.user.id if user_fallback else None)
+
+    async def _game_or_reply(self, interaction: discord.Interaction, *, user_fallback: bool = False) -> int | None:
+        """The game a command means, or None after telling the user why there is none."""
+        try:
+            return await self._here(interaction, user_fallback=user_fallback)
+        except Refused as refused:
+            await self._reply(interaction, refused.reason)
+            return None
+
+    async def _game_keys(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+        """The hosted games whose title or key holds what was typed (the registry is the service's, so a
+        test can host its own games)."""
+        typed = current.strip().lower()
+        return [app_commands.Choice(name=d.title, value=key) for key, d in self.tables.games.items()
+                if typed in d.title.lower() or typed in key][:25]
+
+    @game.command(name="new", description="Open a lobby for a game in this channel (or a new thread)")
+    @app_commands.describe(game="Which game", thread="Play in a new thread of this channel",
+                           options="Table options as key=value key=value (see /rules)",
+                           seats="Seat order at the start",
+                           timer="Hours per turn (0: no timer; default 24 or the server's)",
+                           timeout="What happens when a player's time runs out",
+                           strikes="Timeouts in a row before the AI takes the seat (default 3)",
+                           vacation="Hours each player may pause their clock (default 72)",
+                           stand_in="The AI level that plays for a player who times out or leaves")
+    @app_commands.choices(seats=[app_commands.Choice(name="shuffled", value="shuffle"),
+                                 app_commands.Choice(name="join order", value="join")],
+                          timeout=[app_commands.Choice(name="the AI plays the turn", value="ai"),
+                                   app_commands.Choice(name="skip the turn (where the rules allow)", value="skip"),
+                                   app_commands.Choice(name="end the game with the standings", value="end")],
+                          stand_in=[app_commands.Choice(name=level, value=level) for level in AI_LEVELS])
+    async def new(self, interaction: discord.Interaction, game: str, thread: bool = False, options: str = "",
+                  seats: str = "shuffle", timer: app_commands.Range[int, 0, 720] | None = None,
+                  timeout: str | None = None, strikes: app_commands.Range[int, 1, 20] | None = None,
+                  vacation: app_commands.Range[int, 0, 1440] | None = None, stand_in: str | None = None) -> None:
         tables = self.tables
-        game_choices = [app_commands.Choice(name=d.title, value=key) for key, d in tables.games.items()][:25]
-        group = app_commands.Group(name="game", description="Open, join, start and manage a game in this channel",
-                                   guild_only=True)
-
-        async def here(interaction: discord.Interaction, *, user_fallback: bool = False) -> int:
-            return await tables.find_game(interaction.channel_id,
-                                          interaction.user.id if user_fallback else None)
-
-        async def game_or_reply(interaction: discord.Interaction, *, user_fallback: bool = False) -> int | None:
-            """The game a command means, or None after telling the user why there is none."""
+        clock = {"turn_hours": timer, "timeout_action": timeout, "max_timeouts": strikes,
+                 "vacation_hours": vacation, "stand_in": stand_in}  # unset ones: the server's defaults, else built-in
+        try:
+            definition = tables.definition(game)
+            given = texts.parse_options(options)
+            definition.resolve_options(given)
+            ClockSettings.resolve(clock)
+        except (Refused, ValueError) as error:
+            await self._reply(interaction, getattr(error, "reason", str(error)))
+            return
+        if tables.game_at(interaction.channel_id) is not None:
+            await self._reply(interaction, "There is already an open game here.")
+            return
+        if self.bot.admin is not None:  # allowed channels, the server's thread rule, the bot's permissions
+            refusal, thread = await self.bot.admin.new_game_policy(interaction, thread)
+            if refusal:
+                await self._reply(interaction, refusal)
+                return
+        channel = interaction.channel
+        thread_id = None
+        if thread:
+            if not isinstance(channel, discord.TextChannel):
+                await self._reply(interaction, "Threads can be opened in text channels only.")
+                return
             try:
-                return await here(interaction, user_fallback=user_fallback)
-            except Refused as refused:
-                await cog._reply(interaction, refused.reason)
-                return None
-
-        @group.command(name="new", description="Open a lobby for a game in this channel (or a new thread)")
-        @app_commands.describe(game="Which game", thread="Play in a new thread of this channel",
-                               options="Table options as key=value key=value (see /rules)",
-                               seats="Seat order at the start",
-                               timer="Hours per turn (0: no timer; default 24 or the server's)",
-                               timeout="What happens when a player's time runs out",
-                               strikes="Timeouts in a row before the AI takes the seat (default 3)",
-                               vacation="Hours each player may pause their clock (default 72)",
-                               stand_in="The AI level that plays for a player who times out or leaves")
-        @app_commands.choices(game=game_choices, seats=[app_commands.Choice(name="shuffled", value="shuffle"),
-                                                        app_commands.Choice(name="join order", value="join")],
-                              timeout=[app_commands.Choice(name="the AI plays the turn", value="ai"),
-                                       app_commands.Choice(name="skip the turn (where the rules allow)", value="skip"),
-                                       app_commands.Choice(name="end the game with the standings", value="end")],
-                              stand_in=[app_commands.Choice(name=level, value=level) for level in AI_LEVELS])
-        async def new(interaction: discord.Interaction, game: str, thread: bool = False, options: str = "",
-                      seats: str = "shuffle", timer: app_commands.Range[int, 0, 720] | None = None,
-                      timeout: str | None = None, strikes: app_commands.Range[int, 1, 20] | None = None,
-                      vacation: app_commands.Range[int, 0, 1440] | None = None, stand_in: str | None = None) -> None:
-            clock = {"turn_hours": timer, "timeout_action": timeout, "max_timeouts": strikes,
-                     "vacation_hours": vacation, "stand_in": stand_in}  # unset ones: the server's defaults, else built-in
-            try:
-                definition = tables.definition(game)
-                given = texts.parse_options(options)
-                definition.resolve_options(given)
-                ClockSettings.resolve(clock)
-            except (Refused, ValueError) as error:
-                await cog._reply(interaction, getattr(error, "reason", str(error)))
+                made = await channel.create_thread(name=f"{definition.title} by {interaction.user.display_name}",
+                                                   type=discord.ChannelType.public_thread,
+                                                   auto_archive_duration=10080)
+            except discord.HTTPException:
+                await self._reply(interaction, "I cannot open a thread here; try without thread:true.")
                 return
-            if tables.game_at(interaction.channel_id) is not None:
-                await cog._reply(interaction, "There is already an open game here.")
-                return
-            if cog.bot.admin is not None:  # allowed channels, the server's thread rule, the bot's permissions
-                refusal, thread = await cog.bot.admin.new_game_policy(interaction, thread)
-                if refusal:
-                    await cog._reply(interaction, refusal)
-                    return
-            channel = interaction.channel
-            thread_id = None
-            if thread:
-                if not isinstance(channel, discord.TextChannel):
-                    await cog._reply(interaction, "Threads can be opened in text channels only.")
-                    return
-                try:
-                    made = await channel.create_thread(name=f"{definition.title} by {interaction.user.display_name}",
-                                                       type=discord.ChannelType.public_thread,
-                                                       auto_archive_duration=10080)
-                except discord.HTTPException:
-                    await cog._reply(interaction, "I cannot open a thread here; try without thread:true.")
-                    return
-                thread_id = made.id
-            try:
-                info = await tables.create(game, guild_id=interaction.guild_id, channel_id=interaction.channel_id,
-                                           thread_id=thread_id, user_id=interaction.user.id,
-                                           user_name=interaction.user.display_name, options=given, seat_order=seats,
-                                           clock=clock)
-            except Refused as refused:
-                await cog._reply(interaction, refused.reason)
-                return
-            place = cog.bot.get_partial_messageable(info.row.place_id, guild_id=interaction.guild_id)
-            try:
-                lobby = await place.send(i18n.localize(cog.place_locale(interaction.guild_id), texts.lobby_text(info)),
-                                         view=i18n.localize_view(lobby_view(info.row.id), cog.place_locale(
-                                             interaction.guild_id)), allowed_mentions=NO_MENTIONS)
-            except discord.Forbidden:
-                # Never a silent failure: drop the lobby nobody can see and say which permission is missing.
-                await tables.cancel(info.row.id, interaction.user.id)
-                key = ("I cannot post in that thread: I need the **{permissions}** permission." if thread_id else
-                       "I cannot post here: I need the **{permissions}** permission in this channel.")
-                await cog._reply(interaction, i18n.t(interaction.locale, key, permissions=(
-                    "Send Messages in Threads" if thread_id else "Send Messages")))
-                return
-            await tables.set_message(info.row.id, lobby_message_id=lobby.id)
-            await cog._reply(interaction, f"Lobby for {definition.title} opened in <#{thread_id}> (game #{info.row.id})."
-                             if thread_id else f"Lobby for {definition.title} opened (game #{info.row.id}).")
+            thread_id = made.id
+        try:
+            info = await tables.create(game, guild_id=interaction.guild_id, channel_id=interaction.channel_id,
+                                       thread_id=thread_id, user_id=interaction.user.id,
+                                       user_name=interaction.user.display_name, options=given, seat_order=seats,
+                                       clock=clock)
+        except Refused as refused:
+            await self._reply(interaction, refused.reason)
+            return
+        place = self.bot.get_partial_messageable(info.row.place_id, guild_id=interaction.guild_id)
+        locale = self.place_locale(interaction.guild_id)
+        try:
+            lobby = await place.send(i18n.localize(locale, texts.lobby_text(info)),
+                                     view=i18n.localize_view(lobby_view(info.row.id), locale),
+                                     allowed_mentions=NO_MENTIONS)
+        except discord.Forbidden:
+            # Never a silent failure: drop the lobby nobody can see and say which permission is missing.
+            await tables.cancel(info.row.id, interaction.user.id)
+            key = ("I cannot post in that thread: I need the **{permissions}** permission." if thread_id else
+                   "I cannot post here: I need the **{permissions}** permission in this channel.")
+            await self._reply(interaction, i18n.t(interaction.locale, key, permissions=(
+                "Send Messages in Threads" if thread_id else "Send Messages")))
+            return
+        await tables.set_message(info.row.id, lobby_message_id=lobby.id)
+        await self._reply(interaction, f"Lobby for {definition.title} opened in <#{thread_id}> (game #{info.row.id})."
+                          if thread_id else f"Lobby for {definition.title} opened (game #{info.row.id}).")
 
-        async def lobby_action(interaction: discord.Interaction, action: str) -> None:
-            try:
-                game_id = await here(interaction)
-                user = interaction.user
-                if action == "join":
-                    await tables.join(game_id, user.id, user.display_name)
-                    text = "You joined."
-                elif action == "leave":
-                    result = await tables.leave(game_id, user.id)
-                    text = "You left; the AI plays your seat." if isinstance(result, Outcome) else "You left."
-                else:
-                    await tables.cancel(game_id, user.id, admin=_is_moderator(interaction))
-                    text = "Game cancelled."
-            except Refused as refused:
-                await cog._reply(interaction, refused.reason)
-                return
-            await cog._reply(interaction, text)
-            await cog.refresh_lobby(game_id)
-            await cog.flush(game_id)
+    new.autocomplete("game")(_game_keys)
 
-        @group.command(name="join", description="Take a seat in this channel's lobby")
-        async def join(interaction: discord.Interaction) -> None:
-            await lobby_action(interaction, "join")
-
-        @group.command(name="add-ai", description="Seat an AI player in this channel's lobby")
-        @app_commands.describe(level="How well it plays (default normal)")
-        @app_commands.choices(level=[app_commands.Choice(name=level, value=level) for level in AI_LEVELS])
-        async def add_ai(interaction: discord.Interaction, level: str = "normal") -> None:
-            try:
-                game_id = await here(interaction)
-                info = await tables.add_ai(game_id, interaction.user.id, level)
-            except Refused as refused:
-                await cog._reply(interaction, refused.reason)
-                return
-            await cog._reply(interaction, f"{info.seats[-1].name} ({level}) takes a seat.")
-            await cog.refresh_lobby(game_id)
-
-        @group.command(name="leave", description="Leave the lobby, or hand your seat in a running game to the AI")
-        async def leave(interaction: discord.Interaction) -> None:
-            await lobby_action(interaction, "leave")
-
-        @group.command(name="cancel", description="Cancel this channel's game (its creator or a moderator)")
-        async def cancel(interaction: discord.Interaction) -> None:
-            await lobby_action(interaction, "cancel")
-
-        @group.command(name="start", description="Start the game in this channel's lobby")
-        async def start(interaction: discord.Interaction) -> None:
-            game_id = await game_or_reply(interaction)
-            if game_id is None:
-                return
-            await cog.start_game(interaction, game_id, from_lobby=False)
-
-        @group.command(name="status", description="Players, options and whose turn it is")
-        async def status(interaction: discord.Interaction) -> None:
-            try:
-                info = await tables.info(await here(interaction))
-            except Refused as refused:
-                await cog._reply(interaction, refused.reason)
-                return
-            await cog._reply(interaction, texts.status_text(info))
-
-        @group.command(name="log", description="Every move of this channel's game so far")
-        async def log_command(interaction: discord.Interaction) -> None:
-            try:
-                game_id = await here(interaction)
-                lines = await tables.log(game_id, interaction.user.id)
-            except Refused as refused:
-                await cog._reply(interaction, refused.reason)
-                return
-            text = i18n.localize(interaction.locale, "\n".join(lines)) or "No moves yet."
-            if len(text) <= texts.MAX_CONTENT - 10:
-                await cog._reply(interaction, f"```\n{text}\n```" if lines else text)
+    async def _lobby_command(self, interaction: discord.Interaction, action: str) -> None:
+        """/game join, leave and cancel: the same service calls as the lobby's buttons."""
+        try:
+            game_id = await self._here(interaction)
+            user = interaction.user
+            if action == "join":
+                await self.tables.join(game_id, user.id, user.display_name)
+                text = "You joined."
+            elif action == "leave":
+                result = await self.tables.leave(game_id, user.id)
+                text = "You left; the AI plays your seat." if isinstance(result, Outcome) else "You left."
             else:
-                await cog._reply(interaction, f"{len(lines)} {'move' if len(lines) == 1 else 'moves'}:",
-                                 file=discord.File(io.BytesIO(text.encode()), filename=f"game-{game_id}-log.txt"))
+                await self.tables.cancel(game_id, user.id, admin=_is_moderator(interaction))
+                text = "Game cancelled."
+        except Refused as refused:
+            await self._reply(interaction, refused.reason)
+            return
+        await self._reply(interaction, text)
+        await self.refresh_lobby(game_id)
+        await self.flush(game_id)
 
-        @app_commands.command(name="play", description="Make your move (start typing to see your legal moves)")
-        @app_commands.describe(move="Your move, as offered")
-        async def play(interaction: discord.Interaction, move: str) -> None:
-            game_id = await game_or_reply(interaction, user_fallback=True)
-            if game_id is None:
-                return
-            await cog.play_move(interaction, game_id, move, None, picker=False)
+    @game.command(name="join", description="Take a seat in this channel's lobby")
+    async def join(self, interaction: discord.Interaction) -> None:
+        await self._lobby_command(interaction, "join")
 
-        @play.autocomplete("move")
-        async def play_autocomplete(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
-            try:
-                game_id = await here(interaction, user_fallback=True)
-                _, _, moves = await tables.legal_moves(game_id, interaction.user.id)
-            except Refused:
-                return []
-            return [app_commands.Choice(name=m[:100], value=m[:100]) for m in autocomplete(moves, current)]
+    @game.command(name="add-ai", description="Seat an AI player in this channel's lobby")
+    @app_commands.describe(level="How well it plays (default normal)")
+    @app_commands.choices(level=[app_commands.Choice(name=level, value=level) for level in AI_LEVELS])
+    async def add_ai(self, interaction: discord.Interaction, level: str = "normal") -> None:
+        try:
+            game_id = await self._here(interaction)
+            info = await self.tables.add_ai(game_id, interaction.user.id, level)
+        except Refused as refused:
+            await self._reply(interaction, refused.reason)
+            return
+        await self._reply(interaction, f"{info.seats[-1].name} ({level}) takes a seat.")
+        await self.refresh_lobby(game_id)
 
-        @app_commands.command(name="hand", description="See your private hand (only you see the answer)")
-        async def hand(interaction: discord.Interaction) -> None:
-            game_id = await game_or_reply(interaction, user_fallback=True)
-            if game_id is None:
-                return
-            await cog.on_hand(interaction, game_id)
+    @game.command(name="leave", description="Leave the lobby, or hand your seat in a running game to the AI")
+    async def leave(self, interaction: discord.Interaction) -> None:
+        await self._lobby_command(interaction, "leave")
 
-        @app_commands.command(name="board", description="See the current board of this channel's game")
-        @app_commands.describe(text="Describe the board in words instead of an image (screen readers)")
-        async def board(interaction: discord.Interaction, text: bool = False) -> None:
-            game_id = await game_or_reply(interaction, user_fallback=True)
-            if game_id is None:
-                return
-            await cog.show_board(interaction, game_id, as_text=text)
+    @game.command(name="cancel", description="Cancel this channel's game (its creator or a moderator)")
+    async def cancel(self, interaction: discord.Interaction) -> None:
+        await self._lobby_command(interaction, "cancel")
 
-        @group.command(name="replay", description="Post an animated replay (GIF) of this channel's game")
-        async def replay(interaction: discord.Interaction) -> None:
-            game_id = await game_or_reply(interaction)
-            if game_id is None:
-                return
-            await cog.post_replay(interaction, game_id)
+    @game.command(name="start", description="Start the game in this channel's lobby")
+    async def start(self, interaction: discord.Interaction) -> None:
+        game_id = await self._game_or_reply(interaction)
+        if game_id is not None:
+            await self.start_game(interaction, game_id, from_lobby=False)
 
-        @app_commands.command(name="rules", description="How a game plays and which table options it has")
-        @app_commands.describe(game="Which game")
-        @app_commands.choices(game=game_choices)
-        async def rules(interaction: discord.Interaction, game: str) -> None:
-            try:
-                definition = tables.definition(game)
-            except Refused as refused:
-                await cog._reply(interaction, refused.reason)
-                return
-            await cog._reply(interaction, i18n.rules_text(interaction.locale, definition, texts.rules_text(definition)))
+    @game.command(name="status", description="Players, options and whose turn it is")
+    async def status(self, interaction: discord.Interaction) -> None:
+        try:
+            info = await self.tables.info(await self._here(interaction))
+        except Refused as refused:
+            await self._reply(interaction, refused.reason)
+            return
+        await self._reply(interaction, texts.status_text(info))
 
-        return [group, play, hand, board, rules]
+    @game.command(name="log", description="Every move of this channel's game so far")
+    async def log_command(self, interaction: discord.Interaction) -> None:
+        try:
+            game_id = await self._here(interaction)
+            lines = await self.tables.log(game_id, interaction.user.id)
+        except Refused as refused:
+            await self._reply(interaction, refused.reason)
+            return
+        text = i18n.localize(interaction.locale, "\n".join(lines)) or "No moves yet."
+        if len(text) <= texts.MAX_CONTENT - 10:
+            await self._reply(interaction, f"```\n{text}\n```" if lines else text)
+        else:
+            await self._reply(interaction, f"{len(lines)} {'move' if len(lines) == 1 else 'moves'}:",
+                              file=discord.File(io.BytesIO(text.encode()), filename=f"game-{game_id}-log.txt"))
+
+    @game.command(name="replay", description="Post an animated replay (GIF) of this channel's game")
+    async def replay(self, interaction: discord.Interaction) -> None:
+        game_id = await self._game_or_reply(interaction)
+        if game_id is not None:
+            await self.post_replay(interaction, game_id)
+
+    @game.command(name="list", description=_("This server's running games and lobbies, whose turn and since when"))
+    async def list_games(self, interaction: discord.Interaction) -> None:
+        await self.bot.admin.show_list(interaction, "guild")
+
+    @app_commands.command(name="play", description="Make your move (start typing to see your legal moves)")
+    @app_commands.describe(move="Your move, as offered")
+    async def play(self, interaction: discord.Interaction, move: str) -> None:
+        game_id = await self._game_or_reply(interaction, user_fallback=True)
+        if game_id is not None:
+            await self.play_move(interaction, game_id, move, None, picker=False)
+
+    @play.autocomplete("move")
+    async def play_autocomplete(self, interaction: discord.Interaction,
+                                current: str) -> list[app_commands.Choice[str]]:
+        try:
+            game_id = await self._here(interaction, user_fallback=True)
+            _, _, moves = await self.tables.legal_moves(game_id, interaction.user.id)
+        except Refused:
+            return []
+        return [app_commands.Choice(name=m[:100], value=m[:100]) for m in autocomplete(moves, current)]
+
+    @app_commands.command(name="hand", description="See your private hand (only you see the answer)")
+    async def hand(self, interaction: discord.Interaction) -> None:
+        game_id = await self._game_or_reply(interaction, user_fallback=True)
+        if game_id is not None:
+            await self.on_hand(interaction, game_id)
+
+    @app_commands.command(name="board", description="See the current board of this channel's game")
+    @app_commands.describe(text="Describe the board in words instead of an image (screen readers)")
+    async def board(self, interaction: discord.Interaction, text: bool = False) -> None:
+        game_id = await self._game_or_reply(interaction, user_fallback=True)
+        if game_id is not None:
+            await self.show_board(interaction, game_id, as_text=text)
+
+    @app_commands.command(name="rules", description="How a game plays and which table options it has")
+    @app_commands.describe(game="Which game")
+    async def rules(self, interaction: discord.Interaction, game: str) -> None:
+        try:
+            definition = self.tables.definition(game)
+        except Refused as refused:
+            await self._reply(interaction, refused.reason)
+            return
+        await self._reply(interaction, i18n.rules_text(interaction.locale, definition, texts.rules_text(definition)))
+
+    rules.autocomplete("game")(_game_keys)

@@ -228,15 +228,45 @@ def take_turn_view(game_id: int) -> discord.ui.View:
     return view
 
 
+# The id of the board post's text display that says whose turn it is (the deadline and the mentions),
+# so a deadline change can replace just that part (bot/cogs/clock.py). Ids are unique per message.
+TURN_TEXT_ID = 90
+
+
+def board_buttons(game_id: int, over: bool) -> list[discord.ui.Item[Any]]:
+    """Take turn / My hand / Since my last turn (only My hand once the game is over)."""
+    from bot.ui.clock import SinceButton
+
+    return [HandButton(game_id)] if over else [TurnButton(game_id), HandButton(game_id), SinceButton(game_id)]
+
+
 def board_view(game_id: int, over: bool) -> discord.ui.View:
     view = discord.ui.View(timeout=None)
-    if not over:
-        view.add_item(TurnButton(game_id))
-    view.add_item(HandButton(game_id))
-    if not over:
-        from bot.ui.clock import SinceButton
+    for item in board_buttons(game_id, over):
+        view.add_item(item)
+    return view
 
-        view.add_item(SinceButton(game_id))
+
+def board_layout(game_id: int, over: bool, *, story: str, turn: str = "", accent: int | None = None,
+                 images: list[tuple[str, str]] = (), files: list[str] = ()) -> discord.ui.LayoutView:
+    """A board post in Discord's layout components (Components V2): one container with the accent
+    colour of the seat to act, holding what happened (`story`), the board and any other images
+    (`images`: file name and alt text, shown in a media gallery in that order), whose turn it is
+    (`turn`: the deadline and the mentions), other files by name (the end-of-game log) and the
+    buttons. The files must be uploaded with the message under these names."""
+    container = discord.ui.Container(accent_colour=accent)
+    container.add_item(discord.ui.TextDisplay(story))
+    if images:
+        container.add_item(discord.ui.MediaGallery(*(
+            discord.MediaGalleryItem(f"attachment://{name}", description=alt[:1024] or None)
+            for name, alt in images[:10])))
+    if turn:
+        container.add_item(discord.ui.TextDisplay(turn, id=TURN_TEXT_ID))
+    for name in files:
+        container.add_item(discord.ui.File(f"attachment://{name}"))
+    container.add_item(discord.ui.ActionRow(*board_buttons(game_id, over)))
+    view = discord.ui.LayoutView(timeout=None)
+    view.add_item(container)
     return view
 
 

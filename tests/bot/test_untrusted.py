@@ -43,7 +43,7 @@ async def test_a_hostile_display_name_pings_nobody(fake_discord, tmp_path):
     await fake.wait_for(lambda: not store_fingerprint(db)[2], what="posts sent")
     await fake.drain()
     posts = [m for m in general.messages if not m.ephemeral]
-    assert any(f"<@\u200b{bob.id}>" in m.content for m in posts)  # the name is shown, defused
+    assert any(f"<@\u200b{bob.id}>" in m.text for m in posts)  # the name is shown, defused
     for message in posts:
         pinged = message.pinged()
         assert bob.id not in pinged and "everyone" not in pinged and fake.organizer_role_id not in pinged
@@ -77,13 +77,13 @@ async def test_forged_overlong_and_foreign_ids_get_one_line(fake_discord, tmp_pa
     }
     for custom_id, answer in cases.items():
         ix = await fake.click(dee, forged(fake, general, custom_id), custom_id=custom_id)
-        assert ix.ephemeral and ix.content == answer, (custom_id, ix.content)
+        assert ix.ephemeral and ix.text == answer, (custom_id, ix.text)
     assert len(await bot.tables.store.seats(other_id)) == 1  # nobody joined the other server's lobby
     # In DMs (no server), only a member seated in the game may use its buttons.
     ix = await fake.click(dee, forged(fake, fake.dm_channel(dee), "jn:hand:1"), custom_id="jn:hand:1")
-    assert ix.ephemeral and ix.content == NOT_HERE
+    assert ix.ephemeral and ix.text == NOT_HERE
     ix = await fake.click(ann, forged(fake, fake.dm_channel(ann), "jn:hand:1"), custom_id="jn:hand:1")
-    assert ix.ephemeral and "Your hand" in ix.content
+    assert ix.ephemeral and "Your hand" in ix.text
     assert not log_guard.records
 
 
@@ -100,16 +100,16 @@ async def test_a_forged_accept_cannot_take_a_seat(fake_discord, tmp_path):
     assert custom_id.startswith("jn:offer:1:") and str(dee.id) not in custom_id  # nothing to edit in it
     # Cid forges the accept, and an old-style id naming himself as the taker: neither gives a seat.
     ix = await fake.click(cid, offer, custom_id=custom_id)
-    assert ix.ephemeral and "offered to someone else" in ix.content
+    assert ix.ephemeral and "offered to someone else" in ix.text
     old_style = f"jn:seat:1:0:{ann.id}:{cid.id}"
     ix = await fake.click(cid, forged(fake, general, old_style), custom_id=old_style)
-    assert ix.content == INVALID_BUTTON
+    assert ix.text == INVALID_BUTTON
     assert seats(db)[0] == ann.id
     ix = await fake.click(dee, offer, custom_id=custom_id)
     assert ix.response_type == 7 and seats(db)[0] == dee.id
     # Once used, the same offer is gone, even for its taker (the button is forged back here).
     ix = await fake.click(dee, forged(fake, general, custom_id), custom_id=custom_id)
-    assert "offer was used or has expired" in ix.content
+    assert "offer was used or has expired" in ix.text
     await fake.stop_bot(bot)
 
 

@@ -64,13 +64,21 @@ State to inspect (plain Python objects, updated live):
     :class:`FakeMessage`: ``content``, ``embeds``, ``components``, ``attachments``
     (:class:`FakeAttachment`: ``filename``, ``data`` bytes, ``is_png``,
     ``description`` = alt text), ``flags``, ``ephemeral``,
-    ``edits``, ``deleted``, ``pinned``, ``thread``, ``text()`` (content + embed + component text),
-    ``versions`` (snapshots before each edit), ``all_text()`` / ``all_attachments()`` (over every
-    version: for secrecy checks), ``buttons()``, ``component(custom_id=|label=)``, ``custom_ids()``.
+    ``edits``, ``deleted``, ``pinned``, ``thread``, ``text`` (what a reader reads: the content, then
+    every text display's content; read posts through it, a components v2 post has no content),
+    ``every_text()`` (content + embed + every component text: labels, options...), ``is_v2``,
+    ``gallery()`` (media gallery items), ``shown_attachments`` (a v2 message shows only the files
+    its components name), ``versions`` (snapshots before each edit), ``all_text()`` /
+    ``all_attachments()`` (over every version: for secrecy checks), ``buttons()``,
+    ``component(custom_id=|label=)``, ``custom_ids()`` (at any depth: containers, rows, sections).
     ``fake.seen_by(user)``: every live message that user can see (channels, threads, own
     ephemerals, own DMs).
     Message bodies are checked against Discord's limits (2000 chars, 5 rows of 5, 25 select
     options, 100-char custom ids and values, 80-char labels, embed limits): HTTP 400, code 50035.
+    Components v2 (flag 1 << 15, discord.py's LayoutView) too: no content/embeds with the flag, at
+    most 40 components counting nested ones, 4000 characters across text displays, galleries of 1-10
+    items with alt text up to 1024, container children and accent colour, attachment:// names that
+    exist, and an edit never drops the flag (sources in the comment above V2_FLAG).
 
 Waiting (never sleep): ``await fake.wait_for(lambda: ..., timeout=10, what="...")`` re-checks a
 predicate after every REST request the bot makes and every 20 ms, returns its value;
@@ -101,7 +109,7 @@ creates nothing; ``fake.nonce_hits`` counts those; a nonce over 25 chars is a 40
 ``fake.fail_after_create(times=1, status=502, where=None)`` creates the next matching message and
 answers with that error (``fake.failed_after_create``); ``fake.on_created(msg)``, if set, runs
 after a bot message is created and before the answer (a test can SIGKILL a bot process there). ``msg.pinged()``: who a message notified,
-from its content and the ``allowed_mentions`` it was sent with.
+from its text (content and text displays) and the ``allowed_mentions`` it was sent with.
 """
 
 from __future__ import annotations
@@ -233,6 +241,107 @@ def _walk_components(components: list[dict[str, Any]]) -> Iterator[dict[str, Any
                 yield from _walk_components([comp[key]])
 
 
+# Components V2 (IS_COMPONENTS_V2, 1 << 15). Sources, Discord's developer docs:
+#  [ref]  https://discord.com/developers/docs/components/reference (developers/components/reference.mdx):
+#         the flag "can't be removed" once sent; content and embeds no longer work; poll and stickers
+#         are disabled; attachments don't show unless exposed through components; "up to 40 total
+#         components"; Section 1-3 text displays + a button or thumbnail accessory; Media Gallery 1-10
+#         items, each description (alt text) max 1024 characters; Thumbnail description max 1024;
+#         Container children are action rows, text displays, sections, media galleries, separators,
+#         files; accent_color RGB 0x000000-0xFFFFFF; Separator spacing 1 or 2; a File only takes
+#         attachment://<filename>; an Action Row holds up to 5 buttons or one select; a component
+#         id "must be unique within the message".
+#  [msg]  https://discord.com/developers/docs/resources/message (developers/resources/message.mdx),
+#         Create Message: "When the flag IS_COMPONENTS_V2 is set, the message can only contain
+#         components. Providing content, embeds, sticker_ids, poll, or shared_client_theme will fail
+#         with a 400 BAD REQUEST"; Edit Message: IS_COMPONENTS_V2 "can only be set", and when it is
+#         set the used content/embeds must be reset to empty (null / []) or the edit fails with 400.
+#  [text] 4000 characters of text across all the message's text displays: Discord's Components V2
+#         change log (2025-04-22), as discord.py 2.7.1 states it in LayoutView.content_length ("a
+#         maximum of 4000 display characters across all its items").
+V2_FLAG = 1 << 15
+V2_MAX_COMPONENTS = 40  # [ref]
+V2_MAX_TEXT = 4000  # [text]
+V2_ONLY_TYPES = {9, 10, 11, 12, 13, 14, 17}  # section, text display, thumbnail, gallery, file, separator, container
+V2_TOP_LEVEL = {1, 9, 10, 12, 13, 14, 17}  # [ref] "top-level" components of a message
+CONTAINER_CHILDREN = {1, 9, 10, 12, 13, 14}  # [ref] Container Child Components
+MAX_ALT_TEXT = 1024  # [ref] media gallery item / thumbnail description
+
+
+def _count_components(components: list[dict[str, Any]]) -> int:
+    """Every component, nested ones and section accessories included, as Discord counts toward 40."""
+    return sum(1 for _ in _walk_components(components))
+
+
+def _v2_problems(body: dict[str, Any], comps: list[dict[str, Any]]) -> list[str]:
+    problems = []
+    if body.get("content"):
+        problems.append("content cannot be sent with IS_COMPONENTS_V2 (use a text display)")
+    if body.get("embeds"):
+        problems.append("embeds cannot be sent with IS_COMPONENTS_V2")
+    if body.get("sticker_ids") or body.get("poll"):
+        problems.append("sticker_ids and poll cannot be sent with IS_COMPONENTS_V2")
+    total = _count_components(comps)
+    if total > V2_MAX_COMPONENTS:
+        problems.append(f"a components v2 message holds at most {V2_MAX_COMPONENTS} components ({total})")
+    text = sum(len(str(c.get("content") or "")) for c in _walk_components(comps) if c.get("type") == 10)
+    if text > V2_MAX_TEXT:
+        problems.append(f"text displays hold at most {V2_MAX_TEXT} characters in all ({text})")
+    ids = [c["id"] for c in _walk_components(comps) if c.get("id")]  # 0 or absent: Discord assigns one
+    if len(ids) != len(set(ids)):
+        problems.append("component ids must be unique within the message")  # [ref] Anatomy of a Component
+    for c in comps:
+        if c.get("type") not in V2_TOP_LEVEL:
+            problems.append(f"component type {c.get('type')} cannot be top-level")
+    for c in _walk_components(comps):
+        kind = c.get("type")
+        if kind == 17:
+            colour = c.get("accent_color")
+            if colour is not None and (type(colour) is not int or not 0 <= colour <= 0xFFFFFF):
+                problems.append(f"accent_color {colour!r} must be an RGB integer 0x000000-0xFFFFFF")
+            for child in c.get("components") or []:
+                if child.get("type") not in CONTAINER_CHILDREN:
+                    problems.append(f"a container cannot hold component type {child.get('type')}")
+        elif kind == 9:
+            children = c.get("components") or []
+            if not 1 <= len(children) <= 3 or any(ch.get("type") != 10 for ch in children):
+                problems.append("a section holds 1 to 3 text displays")
+            if (c.get("accessory") or {}).get("type") not in (2, 11):
+                problems.append("a section needs a button or thumbnail accessory")
+        elif kind == 10:
+            if not isinstance(c.get("content"), str) or not c["content"]:
+                problems.append("a text display needs content")
+        elif kind == 12:
+            items = c.get("items") or []
+            if not 1 <= len(items) <= 10:
+                problems.append(f"a media gallery holds 1 to 10 items ({len(items)})")
+            for item in items:
+                if not str((item.get("media") or {}).get("url") or ""):
+                    problems.append("a media gallery item needs media.url")
+                if len(item.get("description") or "") > MAX_ALT_TEXT:
+                    problems.append(f"media gallery item description longer than {MAX_ALT_TEXT}")
+        elif kind == 11:
+            if not str((c.get("media") or {}).get("url") or ""):
+                problems.append("a thumbnail needs media.url")
+            if len(c.get("description") or "") > MAX_ALT_TEXT:
+                problems.append(f"thumbnail description longer than {MAX_ALT_TEXT}")
+        elif kind == 13:
+            if not str((c.get("file") or {}).get("url") or "").startswith("attachment://"):
+                problems.append("a file component only takes attachment://<filename>")
+        elif kind == 14 and c.get("spacing", 1) not in (1, 2):
+            problems.append("separator spacing is 1 or 2")
+    return problems
+
+
+def media_refs(components: list[dict[str, Any]]) -> list[str]:
+    """The file names a message's components show (attachment://<filename>), in order."""
+    urls = []
+    for c in _walk_components(components):
+        urls += [str((item.get("media") or {}).get("url") or "") for item in c.get("items") or []]
+        urls += [str((c.get(key) or {}).get("url") or "") for key in ("media", "file") if isinstance(c.get(key), dict)]
+    return [u[len("attachment://"):] for u in urls if u.startswith("attachment://")]
+
+
 def _validate_body(body: dict[str, Any], n_files: int) -> None:
     """Discord's documented limits for a message body; violations answer 400 / 50035 like Discord."""
     problems = []
@@ -252,13 +361,19 @@ def _validate_body(body: dict[str, Any], n_files: int) -> None:
             if not f.get("name") or not f.get("value") or len(f["name"]) > 256 or len(f["value"]) > 1024:
                 problems.append("embed field name (1-256) / value (1-1024)")
     comps = body.get("components") or []
-    v2 = bool(int(body.get("flags") or 0) & (1 << 15))
-    if not v2 and len(comps) > 5:
+    v2 = bool(int(body.get("flags") or 0) & V2_FLAG)
+    if v2:
+        problems += _v2_problems(body, comps)
+    elif len(comps) > 5:
         problems.append("components must be 5 or fewer action rows")
     seen: set[str] = set()
     for c in _walk_components(comps):
-        if c.get("type") == 1 and not v2 and not 1 <= len(c.get("components", [])) <= 5:
-            problems.append("an action row holds 1 to 5 components")
+        if not v2 and c.get("type") in V2_ONLY_TYPES:
+            problems.append(f"component type {c.get('type')} needs the IS_COMPONENTS_V2 flag")
+        if c.get("type") == 1:
+            row = c.get("components", [])
+            if not 1 <= len(row) <= 5 or (any(x.get("type") != 2 for x in row) and len(row) != 1):
+                problems.append("an action row holds 1 to 5 buttons or one select")
         if "custom_id" in c:
             if not 1 <= len(c["custom_id"]) <= 100:
                 problems.append(f"custom_id {c['custom_id']!r} must be 1-100 characters")
@@ -282,6 +397,17 @@ def _validate_body(body: dict[str, Any], n_files: int) -> None:
         problems.append("at most 10 files")
     if problems:
         raise _HTTPError(400, 50035, "Invalid Form Body: " + "; ".join(dict.fromkeys(problems)))
+
+
+def _check_media_refs(body: dict[str, Any], filenames: list[str]) -> None:
+    """A v2 component naming attachment://<filename> must name a file the message has after the
+    request. (Discord would show an empty item; the fake refuses so a test notices.)"""
+    if not int(body.get("flags") or 0) & V2_FLAG:
+        return
+    missing = [name for name in media_refs(body.get("components") or []) if name not in filenames]
+    if missing:
+        raise _HTTPError(400, 50035, f"Invalid Form Body: attachment://{missing[0]} is not a file of the message "
+                         f"(it has {filenames})")
 
 
 @dataclass(eq=False)
@@ -311,6 +437,8 @@ class FakeMessage:
     allowed_mentions: dict[str, Any] | None = None  # as sent at creation (None: Discord parses all)
 
     def snapshot(self) -> FakeMessage:
+        """This version as it stands, for `versions` before an edit: with how it was sent (its nonce and
+        allowed_mentions), so `versions[0].pinged()` tells who the message notified at creation."""
         return FakeMessage(
             self.id,
             self.channel_id,
@@ -323,15 +451,19 @@ class FakeMessage:
             self.flags,
             self.type,
             self.visible_to,
+            nonce=self.nonce,
+            allowed_mentions=copy.deepcopy(self.allowed_mentions),
         )
 
     def pinged(self) -> set[int | str]:
         """Who this message notified when it was created, by Discord's rules: user and role ids,
         and "everyone" for @everyone/@here. Without allowed_mentions every mention pings; with it,
         a kind pings only if in `parse`, or if its id is listed in `users`/`roles`."""
-        users = {int(u) for u in re.findall(r"<@!?(\d+)>", self.content)}
-        roles = {int(r) for r in re.findall(r"<@&(\d+)>", self.content)}
-        everyone = re.search(r"@(everyone|here)\b", self.content) is not None
+        # Mentions in text displays ping like content does, by the same allowed_mentions [ref Text Display].
+        text = self.text
+        users = {int(u) for u in re.findall(r"<@!?(\d+)>", text)}
+        roles = {int(r) for r in re.findall(r"<@&(\d+)>", text)}
+        everyone = re.search(r"@(everyone|here)\b", text) is not None
         rules = self.allowed_mentions
         if rules is None:
             return users | roles | ({"everyone"} if everyone else set())
@@ -344,8 +476,32 @@ class FakeMessage:
         return out
 
     def all_text(self) -> str:
-        """text() of every version this message ever had (an edit must not hide an earlier leak)."""
-        return "\n".join(v.text() for v in [*self.versions, self])
+        """every_text() of every version this message ever had (an edit must not hide an earlier leak)."""
+        return "\n".join(v.every_text() for v in [*self.versions, self])
+
+    @property
+    def text(self) -> str:
+        """What a reader sees as the message's words: the content, then every text display's content
+        (components v2, depth first, in order), one per line. A classic message's text is its content."""
+        shown = [str(c.get("content") or "") for c in _walk_components(self.components) if c.get("type") == 10]
+        return "\n".join(p for p in [self.content, *shown] if p)
+
+    @property
+    def is_v2(self) -> bool:
+        return bool(self.flags & V2_FLAG)
+
+    @property
+    def shown_attachments(self) -> list[FakeAttachment]:
+        """The attachments a reader sees: all of a classic message's; of a v2 message only those its
+        components show (attachment://<filename>) [ref: "Attachments won't show by default"]."""
+        if not self.is_v2:
+            return list(self.attachments)
+        names = media_refs(self.components)
+        return [a for a in self.attachments if a.filename in names]
+
+    def gallery(self) -> list[dict[str, Any]]:
+        """The media gallery items of the message (components v2), in order."""
+        return [item for c in _walk_components(self.components) if c.get("type") == 12 for item in c.get("items", [])]
 
     def all_attachments(self) -> list[FakeAttachment]:
         """Attachments of every version, without repeats."""
@@ -363,7 +519,7 @@ class FakeMessage:
     def loading(self) -> bool:
         return bool(self.flags & 128)
 
-    def text(self) -> str:
+    def every_text(self) -> str:
         """Content plus every text field of the embeds and components (for secrecy checks)."""
         parts = [self.content]
         for e in self.embeds:
@@ -556,6 +712,10 @@ class FakeInteraction:
     @property
     def content(self) -> str:
         return self.reply.content if self.reply is not None else ""
+
+    @property
+    def text(self) -> str:
+        return self.reply.text if self.reply is not None else ""
 
     @property
     def ephemeral(self) -> bool:
@@ -1367,6 +1527,7 @@ class FakeDiscord:
             self.dm_failures.append(ch.recipient.id)
             raise _HTTPError(403, 50007, "Cannot send messages to this user")
         _validate_body(body, len(files))
+        _check_media_refs(body, [name for name, _ in files])
         if ch.is_thread and ch.archived:
             if ch.locked:
                 raise _HTTPError(400, 50083, "Thread is archived")
@@ -1411,7 +1572,26 @@ class FakeDiscord:
     def _edit_message(self, msg: FakeMessage, body: dict[str, Any], files: list[tuple[str, bytes]]) -> None:
         if msg.deleted:
             raise _HTTPError(404, 10008, "Unknown Message")
-        _validate_body({"flags": msg.flags, **body}, len(files))
+        flags = body.get("flags")
+        if flags is not None and msg.flags & V2_FLAG and not int(flags) & V2_FLAG:
+            # [ref] [msg]: IS_COMPONENTS_V2 "can only be set"; once sent it cannot be removed.
+            raise _HTTPError(400, 50035, "Invalid Form Body: the IS_COMPONENTS_V2 flag cannot be removed")
+        merged = {"flags": msg.flags if flags is None else int(flags) | (msg.flags & V2_FLAG), **{
+            k: v for k, v in body.items() if k != "flags"}}
+        _validate_body(merged, len(files))
+        if merged["flags"] & V2_FLAG and not msg.flags & V2_FLAG and (
+            (msg.content and "content" not in body) or (msg.embeds and "embeds" not in body)
+        ):
+            # [msg] Edit Message: turning a classic message into v2 must reset its content and embeds.
+            raise _HTTPError(400, 50035, "Invalid Form Body: content and embeds must be reset to set IS_COMPONENTS_V2")
+        if "attachments" in body:
+            kept_ids = {int(a["id"]) for a in body["attachments"] if int(a["id"]) >= 1 << 22}
+            kept_names = [a.filename for a in msg.attachments if a.id in kept_ids]
+        else:
+            kept_names = [a.filename for a in msg.attachments]
+        if merged["flags"] & V2_FLAG:
+            _check_media_refs({"components": body.get("components", msg.components), "flags": merged["flags"]},
+                              kept_names + [name for name, _ in files])
         if not msg.loading:  # the empty "thinking" placeholder is not a version anyone read
             msg.versions.append(msg.snapshot())
         if "content" in body:

@@ -21,22 +21,22 @@ async def test_a_lobby_adds_a_hard_ai_that_plays_the_game_to_the_end(fake_discor
     # Three rounds keep the game short; the hard AI still makes every kind of decision (bids, connections).
     ix = await fake.slash(ann, games, "game new", options={"game": "great_western", "seats": "join",
                                                             "options": "round_limit=3", "stand_in": "hard"})
-    assert "Lobby for Great Western" in ix.content, ix.content
-    lobby = next(m for m in games.messages if "Lobby open" in m.content)
+    assert "Lobby for Great Western" in ix.text, ix.text
+    lobby = next(m for m in games.messages if "Lobby open" in m.text)
 
     choice = await fake.click(ann, lobby, label="Add AI")
     assert choice.ephemeral and [b["label"] for b in choice.reply.buttons()] == ["Easy", "Normal", "Hard"]
     ix = await fake.click(ann, choice.reply, label="Hard")
-    assert ix.content == "AI 1 (hard) takes a seat."
-    await fake.wait_for(lambda: "2. AI 1 (hard)" in fake.message(lobby.id).content, what="lobby shows the level")
-    assert "on timeout the AI (hard) plays" in fake.message(lobby.id).content
-    assert "AI 1 (hard)" in (await fake.slash(ann, games, "game status")).content
+    assert ix.text == "AI 1 (hard) takes a seat."
+    await fake.wait_for(lambda: "2. AI 1 (hard)" in fake.message(lobby.id).text, what="lobby shows the level")
+    assert "on timeout the AI (hard) plays" in fake.message(lobby.id).text
+    assert "AI 1 (hard)" in (await fake.slash(ann, games, "game status")).text
     # The same by command, and away again with the lobby's seat count.
     ix = await fake.slash(ann, games, "game add-ai", options={"level": "easy"})
-    assert ix.ephemeral and ix.content == "AI 2 (easy) takes a seat."
-    await fake.wait_for(lambda: "3. AI 2 (easy)" in fake.message(lobby.id).content, what="lobby shows AI 2")
+    assert ix.ephemeral and ix.text == "AI 2 (easy) takes a seat."
+    await fake.wait_for(lambda: "3. AI 2 (easy)" in fake.message(lobby.id).text, what="lobby shows AI 2")
     ix = await fake.slash(fake.user("Bob"), games, "game add-ai")
-    assert ix.ephemeral and ix.content == "You are not playing in this game."
+    assert ix.ephemeral and ix.text == "You are not playing in this game."
 
     await fake.click(ann, lobby, label="Start")
     await fake.wait_for(lambda: table_snapshot(db, GW)[4] == "running" and table_snapshot(db, GW)[2] == 0,
@@ -48,13 +48,13 @@ async def test_a_lobby_adds_a_hard_ai_that_plays_the_game_to_the_end(fake_discor
             break
         assert state.to_act() == {0}  # the hard seat never leaves the table waiting
         move = str(ai_move(state, 0, normal))
-        assert (await fake.slash(ann, games, "play", options={"move": move})).content == f"You played `{move}`."
+        assert (await fake.slash(ann, games, "play", options={"move": move})).text == f"You played `{move}`."
         played = len(moves)
         await fake.wait_for(lambda n=played: len(table_snapshot(db, GW)[3]) > n and table_snapshot(db, GW)[2] == 0,
                             what=f"after {move}")
     state, users, _, moves, status = table_snapshot(db, GW)
     assert status == "over" and state.is_over()
-    assert any("Game over" in m.content for m in games.messages if not m.ephemeral)
+    assert any("Game over" in m.text for m in games.messages if not m.ephemeral)
 
     # Every move of an AI seat is its own level's, as ai_move computes it in this process.
     with sqlite3.connect(db) as raw:

@@ -18,7 +18,7 @@ async def play_one(fake, db, channel, users_by_id, pick=lambda moves: moves[-1])
     seat = min(state.to_act())
     move = str(pick(state.legal_moves(seat)))
     ix = await fake.slash(users_by_id[users[seat]], channel, "play", options={"move": move})
-    assert ix.content == f"You played `{move}`.", ix.content
+    assert ix.text == f"You played `{move}`.", ix.text
     before = len(moves)
     await fake.wait_for(lambda: len(snapshot(db)[3]) > before and snapshot(db)[2] == 0, what=move)
 
@@ -39,7 +39,7 @@ async def test_final_post_reveals_hands_with_log_file_and_replay_gif(fake_discor
         await play_one(fake, db, general, users_by_id)
     state, users, _, moves, _ = snapshot(db)
     final = board_posts(general)[-1]
-    assert "Game over" in final.content and "1. " in final.content and "points" in final.content
+    assert "Game over" in final.text and "1. " in final.text and "points" in final.text
     files = {a.filename: a for a in final.attachments}
     assert set(files) == {"board.png", "hand-1.png", "hand-2.png", "game-1-log.txt"}
     assert final.attachments[0].filename == "board.png" and files["board.png"].is_png
@@ -57,12 +57,12 @@ async def test_final_post_reveals_hands_with_log_file_and_replay_gif(fake_discor
         assert f"{n}. {['Ann', 'Bob'][seat]}: {notation}" in report
 
     ix = await fake.slash(bob, general, "game replay")
-    assert not ix.ephemeral and "replay of" in ix.content
+    assert not ix.ephemeral and "replay of" in ix.text
     gif = ix.reply.attachments[0]
     assert gif.filename == "game-1-replay.gif" and gif.data.startswith(b"GIF8") and "Replay of Guess" in gif.description
     image = Image.open(io.BytesIO(gif.data))
     # A short game: every state is drawn, the deal included (Pillow merges identical frames).
-    assert f"({len(moves) + 1} frames)" in ix.content and 1 < image.n_frames <= len(moves) + 1
+    assert f"({len(moves) + 1} frames)" in ix.text and 1 < image.n_frames <= len(moves) + 1
     assert image.width <= 480
 
 
@@ -83,12 +83,12 @@ async def test_spectator_sees_board_log_and_status_but_no_secret(fake_discord, t
     answers = [await fake.slash(dee, general, "board"), await fake.slash(dee, general, "board", options={"text": True}),
                await fake.slash(dee, general, "game log"), await fake.slash(dee, general, "game status")]
     assert answers[0].reply.attachments[0].is_png and answers[0].reply.attachments[0].description
-    assert "Guess board after 1 moves" in answers[1].content
-    assert "1. Ann: Ann has bid." in answers[2].content and "bid 2" not in answers[2].content
-    assert "To act: Bob" in answers[3].content
+    assert "Guess board after 1 moves" in answers[1].text
+    assert "1. Ann: Ann has bid." in answers[2].text and "bid 2" not in answers[2].text
+    assert "To act: Bob" in answers[3].text
     # Ann sees her own bid in the log; nobody else does.
-    assert "1. Ann: bid 2" in (await fake.slash(ann, general, "game log")).content
-    assert "bid 2" not in (await fake.slash(bob, general, "game log")).content
+    assert "1. Ann: bid 2" in (await fake.slash(ann, general, "game log")).text
+    assert "bid 2" not in (await fake.slash(bob, general, "game log")).text
 
     hands = {guess_game.hand(state.view(s), ["Ann", "Bob"]) for s in range(2)}
     for message in fake.seen_by(dee):

@@ -31,14 +31,14 @@ async def play_out(fake, db, users, channel, *, restart_every: int | None):
     await started_game(fake, users, channel, options="rounds=2 span=20")
     for n, (seat, move) in enumerate(bids_and_passes(2, len(users)), start=1):
         ix = await fake.slash(users[seat], channel, "play", options={"move": move})
-        assert ix.content == f"You played `{move}`.", ix.content
+        assert ix.text == f"You played `{move}`.", ix.text
         await fake.wait_for(lambda: not owed(db), what="posts sent")
         if restart_every and n % restart_every == 0:
             bot = await fake.restart_bot(bot, make_bot(fake, db))
             await fake.wait_for(lambda: not owed(db), what="posts sent after the restart")
     await fake.stop_bot(bot)
     # Each DM's first line, without the channel (the two runs play in different channels).
-    return {u.name: [re.sub(r"<#\d+>", "<#…>", m.content.splitlines()[0]) for m in fake.dms(u)] for u in users}
+    return {u.name: [re.sub(r"<#\d+>", "<#…>", m.text.splitlines()[0]) for m in fake.dms(u)] for u in users}
 
 
 def owed(db) -> int:
@@ -53,9 +53,9 @@ def doubled(channel) -> list[str]:
     for message in channel.messages:
         if message.ephemeral:
             continue
-        key = (message.content, tuple(a.data for a in message.attachments))
+        key = (message.text, tuple(a.data for a in message.attachments))
         if key in seen:
-            repeats.append(message.content[:80])
+            repeats.append(message.text[:80])
         seen.add(key)
     return repeats
 
@@ -67,7 +67,7 @@ async def test_fake_discord_honours_message_nonces(fake_discord, tmp_path):
     channel = bot.get_partial_messageable(general.id)
     first = await channel.send("once", nonce="jb1.x.b")
     again = await channel.send("once more", nonce="jb1.x.b")
-    assert again.id == first.id and [m.content for m in general.messages] == ["once"]
+    assert again.id == first.id and [m.text for m in general.messages] == ["once"]
     assert fake.nonce_hits == 1
     other = await channel.send("other", nonce="jb2.b")
     assert other.id != first.id
@@ -77,7 +77,7 @@ async def test_fake_discord_honours_message_nonces(fake_discord, tmp_path):
     fake.fail_after_create(status=503)
     with pytest.raises(discord.DiscordServerError):
         await channel.send("made, but the answer is lost", nonce="jb3.b")
-    assert general.messages[-1].content == "made, but the answer is lost"
+    assert general.messages[-1].text == "made, but the answer is lost"
     assert (await channel.send("made, but the answer is lost", nonce="jb3.b")).id == general.messages[-1].id
 
 
@@ -248,12 +248,12 @@ async def test_a_long_backlog_arrives_complete_in_several_posts(fake_discord, tm
     bot = await fake.start_bot(make_bot(fake, db))
     await fake.wait_for(lambda: not owed(db), timeout=30, what="the backlog")
     posts = general.messages[before:]
-    assert len(posts) > 3 and all(len(p.content) <= 2000 for p in posts)
+    assert len(posts) > 3 and all(len(p.text) <= 2000 for p in posts)
     assert posts[-1].attachments and posts[-1].buttons()  # the board post, last
-    sent = [m.group(0) for p in posts for m in re.finditer(r"line \d{5}", p.content)]
+    sent = [m.group(0) for p in posts for m in re.finditer(r"line \d{5}", p.text)]
     assert sent == [line[:10] for line in lines]
     dms = fake.dms(bob)[dms_before:]
-    got = [m.group(0) for d in dms for m in re.finditer(r"secret \d{4}", d.content)]
-    assert got == [line[:11] for line in secret] and all(len(d.content) <= 2000 for d in dms)
+    got = [m.group(0) for d in dms for m in re.finditer(r"secret \d{4}", d.text)]
+    assert got == [line[:11] for line in secret] and all(len(d.text) <= 2000 for d in dms)
     assert dms[-1].attachments  # the hand image rides on the last DM
     await fake.stop_bot(bot)

@@ -14,7 +14,7 @@ from discord.ext import commands
 from PIL import Image
 
 from tests.e2e.conftest import LogGuard
-from tests.e2e.fake_discord import FakeDiscord, FakeDiscordError
+from tests.e2e.fake_discord import FakeDiscord, FakeDiscordError, FakeMessage, FakeUser
 
 MOVES = ["lay paris-lyon", "lay paris-brest", "lay pisa-roma", "pass"]
 
@@ -458,3 +458,108 @@ async def test_interaction_tokens_expire_after_15_minutes(fake: FakeDiscord) -> 
     fresh = await fake.slash(fake.user("Ann"), fake.channel("general"), "locale")  # a new token lives again
     await discord.Webhook.partial(fake.application_id, fresh.token, client=bot).send("fresh")
     assert fresh.followups[-1].content == "fresh"
+
+
+async def test_components_v2_layout_posts(fake: FakeDiscord) -> None:
+    """A LayoutView post (components v2): its words are its text displays, its mentions ping by
+    allowed_mentions, its gallery shows the uploaded file, and an edit keeps the flag."""
+    bot = next(iter(fake._bots))
+    channel = bot.get_channel(fake.channel("random").id)
+    assert isinstance(channel, discord.TextChannel)
+    ann, bob = fake.user("Ann"), fake.user("Bob")
+
+    def layout(turn: str) -> discord.ui.LayoutView:
+        view = discord.ui.LayoutView(timeout=None)
+        view.add_item(discord.ui.Container(
+            discord.ui.TextDisplay("**Game** · move 3"),
+            discord.ui.MediaGallery(discord.MediaGalleryItem("attachment://board.png", description="the map")),
+            discord.ui.TextDisplay(turn),
+            discord.ui.ActionRow(JoinButton(7)),
+            accent_colour=0x0072B2))
+        return view
+
+    sent = await channel.send(view=layout(f"To act: {ann.mention} (not {bob.mention})"),
+                              file=discord.File(io.BytesIO(png_bytes()), filename="board.png"),
+                              allowed_mentions=discord.AllowedMentions(users=[discord.Object(ann.id)]))
+    post = fake.message(sent.id)
+    assert post.is_v2 and post.content == "" and post.text == f"**Game** · move 3\nTo act: {ann.mention} (not {bob.mention})"
+    assert post.pinged() == {ann.id}  # a mention in a text display pings, as allowed_mentions says
+    assert [a.filename for a in post.shown_attachments] == ["board.png"]
+    assert post.gallery()[0]["description"] == "the map" and post.buttons()[0]["custom_id"] == "tb:join:7"
+    assert post.components[0]["accent_color"] == 0x0072B2
+    await sent.edit(view=layout("To act: nobody"), attachments=[discord.File(io.BytesIO(png_bytes()), filename="board.png")])
+    assert post.is_v2 and post.text.endswith("To act: nobody") and post.edits == 1 and len(post.attachments) == 1
+    again = await channel.fetch_message(sent.id)  # discord.py reads the layout back
+    assert isinstance(again.components[0], discord.Container)
+    # A classic post becomes a layout by an edit that clears its content (content=None), as the
+    # bot's in-place board edit does for a post made before the layout.
+    classic = await channel.send("old words", file=discord.File(io.BytesIO(png_bytes()), filename="board.png"))
+    with pytest.raises(discord.HTTPException, match="must be reset"):
+        await classic.edit(view=layout("To act: Ann"))
+    await classic.edit(content=None, view=layout("To act: Ann"),
+                       attachments=[discord.File(io.BytesIO(png_bytes()), filename="board.png")])
+    upgraded = fake.message(classic.id)
+    assert upgraded.is_v2 and upgraded.text == "**Game** · move 3\nTo act: Ann" and upgraded.content == ""
+
+
+async def test_components_v2_refuses_what_discord_refuses(fake: FakeDiscord) -> None:
+    """Payloads real Discord answers 400 to (docs cited in fake_discord.py) are refused with 50035."""
+    bot = next(iter(fake._bots))
+    channel_id = fake.channel("random").id
+    route = discord.http.Route("POST", "/channels/{channel_id}/messages", channel_id=channel_id)
+    v2 = 1 << 15
+
+    def text(content: str) -> dict:
+        return {"type": 10, "content": content}
+
+    async def refused(payload: dict, why: str) -> None:
+        with pytest.raises(discord.HTTPException) as err:
+            await bot.http.request(route, json=payload)
+        assert err.value.status == 400 and err.value.code == 50035 and why in str(err.value), err.value
+
+    ok = await bot.http.request(route, json={"flags": v2, "components": [text("hello")]})
+    await refused({"flags": v2, "content": "hi", "components": [text("hello")]}, "content cannot be sent")
+    await refused({"flags": v2, "embeds": [{"title": "x"}], "components": [text("hello")]}, "embeds cannot")
+    await refused({"flags": v2, "components": [text(str(i)) for i in range(41)]}, "at most 40 components")
+    nested = [{"type": 17, "components": [text(str(i)) for i in range(39)]}]  # 40 with the container: fine
+    await bot.http.request(route, json={"flags": v2, "components": nested})
+    nested[0]["components"].append(text("one more"))  # nested components count too
+    await refused({"flags": v2, "components": nested}, "at most 40 components")
+    await bot.http.request(route, json={"flags": v2, "components": [text("x" * 2000), text("y" * 2000)]})
+    await refused({"flags": v2, "components": [text("x" * 2000), text("y" * 2001)]}, "at most 4000 characters")
+    item = {"media": {"url": "https://example.com/a.png"}}
+    await bot.http.request(route, json={"flags": v2, "components": [{"type": 12, "items": [item] * 10}]})
+    await refused({"flags": v2, "components": [{"type": 12, "items": [item] * 11}]}, "1 to 10 items")
+    await refused({"flags": v2, "components": [{"type": 12, "items": []}]}, "1 to 10 items")
+    await refused({"flags": v2, "components": [{"type": 12, "items": [{**item, "description": "d" * 1025}]}]},
+                  "description longer than 1024")
+    await refused({"flags": v2, "components": [{"type": 17, "accent_color": 0x1000000, "components": [text("a")]}]},
+                  "accent_color")
+    await refused({"flags": v2, "components": [{"type": 12, "items": [{"media": {"url": "attachment://board.png"}}]}]},
+                  "attachment://board.png is not a file")
+    await refused({"components": [text("no flag")]}, "needs the IS_COMPONENTS_V2 flag")
+    await refused({"flags": v2, "components": [{**text("a"), "id": 7}, {**text("b"), "id": 7}]}, "ids must be unique")
+    edit = discord.http.Route("PATCH", "/channels/{channel_id}/messages/{message_id}",
+                              channel_id=channel_id, message_id=ok["id"])
+    with pytest.raises(discord.HTTPException, match="cannot be removed"):
+        await bot.http.request(edit, json={"flags": 0, "content": "classic again"})
+    with pytest.raises(discord.HTTPException, match="content cannot be sent"):
+        await bot.http.request(edit, json={"content": "words"})  # the flag stays, so content stays refused
+    classic = await bot.http.request(route, json={"content": "old post"})
+    to_v2 = discord.http.Route("PATCH", "/channels/{channel_id}/messages/{message_id}",
+                               channel_id=channel_id, message_id=classic["id"])
+    with pytest.raises(discord.HTTPException, match="must be reset"):
+        await bot.http.request(to_v2, json={"flags": v2, "components": [text("new")]})
+    await bot.http.request(to_v2, json={"flags": v2, "content": None, "components": [text("new")]})
+    assert fake.message(int(classic["id"])).text == "new"
+
+
+def test_an_earlier_version_keeps_who_its_creation_pinged() -> None:
+    """`versions[0].pinged()` is who the post notified when it was made: the snapshot an edit keeps
+    carries the creation's allowed_mentions (without them every mention of the text would count)."""
+    author = FakeUser(id=9, name="Junction", admin=False, dms_closed=False, bot=True)
+    made = FakeMessage(1, 2, 3, author, "To act: <@11>, <@12>", allowed_mentions={"parse": [], "users": ["12"]},
+                       nonce="b1")
+    before_edit = made.snapshot()
+    assert before_edit.pinged() == made.pinged() == {12}
+    assert before_edit.nonce == "b1"

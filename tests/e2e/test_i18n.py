@@ -42,37 +42,37 @@ async def test_a_japanese_user_gets_japanese_replies_an_english_one_english(fake
     ann, bob, dee = fake.user("Ann"), fake.user("Bob"), fake.user("Dee")
     general = fake.channel("general")
     ix = await fake.slash(ann, general, "game new", options={"game": "guess", "seats": "join"}, locale="ja")
-    assert ix.content == "Guess の募集を始めました（ゲーム #1）。"
+    assert ix.text == "Guess の募集を始めました（ゲーム #1）。"
     lobby = next(m for m in general.messages if not m.ephemeral)
-    assert "Lobby open" in lobby.content  # a public post: the server's language (English here)
-    assert (await fake.slash(bob, general, "game join", locale="ja")).content == "参加しました。"
-    assert (await fake.slash(dee, general, "game join")).content == "You joined."
+    assert "Lobby open" in lobby.text  # a public post: the server's language (English here)
+    assert (await fake.slash(bob, general, "game join", locale="ja")).text == "参加しました。"
+    assert (await fake.slash(dee, general, "game join")).text == "You joined."
     ix = await fake.slash(ann, general, "game start", locale="ja")
-    assert ix.content == "ゲーム開始です。"
-    await fake.wait_for(lambda: any("game #1 · move" in m.content for m in general.messages), what="board")
+    assert ix.text == "ゲーム開始です。"
+    await fake.wait_for(lambda: any("game #1 · move" in m.text for m in general.messages), what="board")
     # DMs the bot starts use the language of the user's last interaction.
     await fake.wait_for(lambda: fake.dms(bob) and fake.dms(dee), what="welcome DMs")
-    assert fake.dms(bob)[0].content.startswith(f"**Guess**（<#{general.id}> のゲーム #1）へようこそ。")
-    assert fake.dms(dee)[0].content.startswith("Welcome to **Guess**")
+    assert fake.dms(bob)[0].text.startswith(f"**Guess**（<#{general.id}> のゲーム #1）へようこそ。")
+    assert fake.dms(dee)[0].text.startswith("Welcome to **Guess**")
     ix = await fake.slash(bob, general, "play", options={"move": "fly"}, locale="ja")
-    assert ix.content == "I cannot read 'fly'; try bid 2, guess s2 3 or pass."  # a test game: no Japanese catalog
+    assert ix.text == "I cannot read 'fly'; try bid 2, guess s2 3 or pass."  # a test game: no Japanese catalog
     ix = await fake.slash(bob, general, "play", options={"move": "bid 1"}, locale="ja")
-    assert ix.content == "`bid 1` を指しました。"
+    assert ix.text == "`bid 1` を指しました。"
     ix = await fake.slash(bob, general, "play", options={"move": "bid 1"}, locale="ja")
-    assert ix.content == "あなたの手番ではありません。Ann, Dee の番です。"
+    assert ix.text == "あなたの手番ではありません。Ann, Dee の番です。"
     ix = await fake.slash(bob, general, "play", options={"move": "bid 1"})
-    assert ix.content == "It is not your turn. Waiting for Ann, Dee."
+    assert ix.text == "It is not your turn. Waiting for Ann, Dee."
     ix = await fake.slash(fake.user("Cid"), general, "hand", locale="ja")
-    assert ix.content == "あなたはこのゲームに参加していません。"
+    assert ix.text == "あなたはこのゲームに参加していません。"
     ix = await fake.slash(ann, general, "board", options={"text": True}, locale="ja")
-    assert ix.content.startswith("**Guess** · ゲーム #1 · 1 手目")
+    assert ix.text.startswith("**Guess** · ゲーム #1 · 1 手目")
     ix = await fake.click(ann, next(m for m in reversed(general.messages) if m.buttons()), label="Take turn",
                           locale="ja")
-    assert ix.content.startswith("**Guess**（ゲーム #1）のあなたの手番：候補 4 手。")
+    assert ix.text.startswith("**Guess**（ゲーム #1）のあなたの手番：候補 4 手。")
     ix = await fake.slash(ann, general, "admin stats", locale="ja")
-    assert ix.content.startswith("**このサーバーの Junction**")
+    assert ix.text.startswith("**このサーバーの Junction**")
     ix = await fake.slash(bob, general, "admin stats", locale="ja")
-    assert ix.content == "このコマンドには **サーバー管理** 権限が必要です。"
+    assert ix.text == "このコマンドには **サーバー管理** 権限が必要です。"
 
 
 async def test_rules_summaries_in_both_languages(fake_discord, tmp_path):
@@ -80,9 +80,9 @@ async def test_rules_summaries_in_both_languages(fake_discord, tmp_path):
     await fake.start_bot(make_bot(fake, str(tmp_path / "j.db")))
     ann, general = fake.user("Ann"), fake.channel("general")
     ix = await fake.slash(ann, general, "rules", options={"game": "guess"}, locale="ja")
-    assert ix.content.startswith("**Guess**（2〜4 人）") and "遊び方" in ix.content
+    assert ix.text.startswith("**Guess**（2〜4 人）") and "遊び方" in ix.text
     ix = await fake.slash(ann, general, "rules", options={"game": "guess"})
-    assert ix.content.startswith("**Guess** (2–4 players)") and "Bid on your secret number" in ix.content
+    assert ix.text.startswith("**Guess** (2–4 players)") and "Bid on your secret number" in ix.text
 
 
 async def test_public_posts_follow_the_servers_language(fake_discord, tmp_path):
@@ -91,20 +91,20 @@ async def test_public_posts_follow_the_servers_language(fake_discord, tmp_path):
     await fake.start_bot(make_bot(fake, str(tmp_path / "j.db")))
     ann, bob, general = fake.user("Ann"), fake.user("Bob"), fake.channel("general")
     ix = await fake.slash(ann, general, "game new", options={"game": "guess"})
-    assert ix.content == "Lobby for Guess opened (game #1)."  # Ann's own locale is English
+    assert ix.text == "Lobby for Guess opened (game #1)."  # Ann's own locale is English
     lobby = next(m for m in general.messages if not m.ephemeral)
-    assert lobby.content.startswith("**Guess** · ゲーム #1 · 募集中")
+    assert lobby.text.startswith("**Guess** · ゲーム #1 · 募集中")
     assert [b["label"] for b in lobby.buttons()] == ["参加", "抜ける", "AI を追加", "開始", "中止"]
     await fake.click(bob, lobby, label="参加")
-    assert "募集中" in fake.message(lobby.id).content  # Bob's click keeps the server's language
+    assert "募集中" in fake.message(lobby.id).text  # Bob's click keeps the server's language
     await fake.slash(ann, general, "game start")
-    board = await fake.wait_for(lambda: next((m for m in general.messages if "ゲーム #1 · 0 手目" in m.content), None),
+    board = await fake.wait_for(lambda: next((m for m in general.messages if "ゲーム #1 · 0 手目" in m.text), None),
                                 what="Japanese board post")
-    assert "**手番：**" in board.content and "Guess 開始。席順：" in board.content
+    assert "**手番：**" in board.text and "Guess 開始。席順：" in board.text
     assert [b["label"] for b in board.buttons()] == ["手番を指す", "自分の手札", "前回の手番から"]
     # Ann's picker answers in her language (English), whatever the channel's.
     ix = await fake.click(ann, board, label="手番を指す")
-    assert ix.content.startswith("Your move in **Guess**")
+    assert ix.text.startswith("Your move in **Guess**")
 
 
 async def test_an_admin_can_choose_the_language_of_public_posts(fake_discord, tmp_path):
@@ -113,16 +113,16 @@ async def test_an_admin_can_choose_the_language_of_public_posts(fake_discord, tm
     bot = await fake.start_bot(make_bot(fake, db))
     ann, general = fake.user("Ann"), fake.channel("general")  # the server's locale is en-US
     ix = await fake.slash(ann, general, "admin settings", options={"language": "ja"}, locale="ja")
-    assert "投稿の言語：日本語" in ix.content
+    assert "投稿の言語：日本語" in ix.text
     await fake.slash(ann, general, "game new", options={"game": "guess"})
-    assert any(m.content.startswith("**Guess** · ゲーム #1 · 募集中") for m in general.messages)
+    assert any(m.text.startswith("**Guess** · ゲーム #1 · 募集中") for m in general.messages)
     bot = await fake.restart_bot(bot, make_bot(fake, db))  # the choice is stored
     await fake.slash(ann, general, "game cancel")
-    lobby = next(m for m in general.messages if m.content.startswith("**Guess** · ゲーム #1"))
-    await fake.wait_for(lambda: "· 中止" in fake.message(lobby.id).content, what="lobby edited after a restart")
+    lobby = next(m for m in general.messages if m.text.startswith("**Guess** · ゲーム #1"))
+    await fake.wait_for(lambda: "· 中止" in fake.message(lobby.id).text, what="lobby edited after a restart")
     await fake.slash(ann, general, "admin settings", options={"language": "auto"})
     await fake.slash(ann, general, "game new", options={"game": "guess"})
-    assert general.messages[-2].content.startswith("**Guess** · game #2 · Lobby open")
+    assert general.messages[-2].text.startswith("**Guess** · game #2 · Lobby open")
 
 
 async def test_a_real_game_reads_in_japanese_from_the_board_post_to_the_hand(fake_discord, tmp_path):
@@ -138,19 +138,19 @@ async def test_a_real_game_reads_in_japanese_from_the_board_post_to_the_hand(fak
     await fake.slash(ann, games, "game new", options={"game": "trans_europa", "seats": "join"}, locale="ja")
     await fake.slash(bob, games, "game join")
     await fake.slash(ann, games, "game start", locale="ja")
-    board = await fake.wait_for(lambda: next((m for m in games.messages if "ゲーム #1 · 0 手目" in m.content), None),
+    board = await fake.wait_for(lambda: next((m for m in games.messages if "ゲーム #1 · 0 手目" in m.text), None),
                                 what="Japanese board post")
-    assert board.content.startswith("**トランス・ヨーロッパ** · ゲーム #1")
-    lines = [line[2:] for line in board.content.splitlines() if line.startswith("• ")]
+    assert board.text.startswith("**トランス・ヨーロッパ** · ゲーム #1")
+    lines = [line[2:] for line in board.text.splitlines() if line.startswith("• ")]
     assert lines and all(english_left(line, ["Ann", "Bob"]) == [] for line in lines), lines
     assert board.attachments and "Trans Europa" not in board.attachments[0].description  # alt text
     # Ann (Japanese) is told in Japanese that the move is unknown; Bob (English) in English.
     ix = await fake.slash(ann, games, "play", options={"move": "start atlantis"}, locale="ja")
-    assert ix.content and english_left(ix.content, ["atlantis", "Bob", "Ann"]) == [], ix.content
+    assert ix.text and english_left(ix.text, ["atlantis", "Bob", "Ann"]) == [], ix.text
     ix = await fake.slash(bob, games, "play", options={"move": "start atlantis"})
-    assert ix.content in ("Unknown junction 'atlantis'.", "It is not your turn. Waiting for Ann.")
+    assert ix.text in ("Unknown junction 'atlantis'.", "It is not your turn. Waiting for Ann.")
     # The hand follows the asker's language, words and image (the same view drawn with other labels).
     japanese = await fake.slash(ann, games, "hand", locale="ja")
     english = await fake.slash(ann, games, "hand")
-    assert "トランス・ヨーロッパ" in japanese.content and "Your hand" in english.content
+    assert "トランス・ヨーロッパ" in japanese.text and "Your hand" in english.text
     assert japanese.reply.attachments[0].is_png and japanese.reply.attachments[0].data != english.reply.attachments[0].data

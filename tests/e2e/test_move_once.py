@@ -26,13 +26,13 @@ async def test_a_move_that_fails_inside_the_bot_is_answered_and_changes_nothing(
 
     monkeypatch.setattr(GuessState, "_apply", broken)
     ix = await fake.slash(ann, general, "play", options={"move": "bid 1"})
-    assert ix.ephemeral and ix.content == MOVE_FAILED
+    assert ix.ephemeral and ix.text == MOVE_FAILED
     assert [r.getMessage() for r in log_guard.take()] == [
         "game 1: the move 'bid 1' failed; the game reloads from the store"]
     assert db_moves(db) == []
     monkeypatch.setattr(GuessState, "_apply", real_apply)
     ix = await fake.slash(ann, general, "play", options={"move": "bid 1"})
-    assert ix.content == "You played `bid 1`."
+    assert ix.text == "You played `bid 1`."
     assert db_moves(db) == [(0, 0, "bid 1")]
 
 
@@ -45,7 +45,7 @@ async def test_the_same_play_delivered_twice_applies_once(fake_discord, tmp_path
     ann, bob = fake.user("Ann"), fake.user("Bob")
     await started_game(fake, [ann, bob], general)
     first = await fake.slash(ann, general, "play", options={"move": "bid 1"})
-    assert first.content == "You played `bid 1`."
+    assert first.text == "You played `bid 1`."
     if when != "at once":  # round 1 ends; in round 2 Ann may bid 1 again
         for user, move in ((bob, "bid 2"), (ann, "pass"), (bob, "pass")):
             await fake.slash(user, general, "play", options={"move": move})

@@ -51,7 +51,7 @@ def table_snapshot(db_path, definition=guess_game.DEFINITION, game_id=1):
 
 
 def board_posts(channel):
-    return [m for m in channel.messages if not m.ephemeral and m.attachments and "game #" in m.content]
+    return [m for m in channel.messages if not m.ephemeral and m.attachments and "game #" in m.text]
 
 
 def board_updates(channel):
@@ -65,8 +65,8 @@ async def open_table(fake, channel, users, options=None, **new_options):
     if options:
         opts["options"] = options
     ix = await fake.slash(ann, channel, "game new", options=opts)
-    assert ix.ephemeral and "Lobby for Guess opened" in ix.content, ix.content
-    lobby = next(m for m in reversed(channel.messages) if "Lobby open" in m.content)
+    assert ix.ephemeral and "Lobby for Guess opened" in ix.text, ix.text
+    lobby = next(m for m in reversed(channel.messages) if "Lobby open" in m.text)
     for user in users[1:]:
         ix = await fake.click(user, lobby, label="Join")
         assert ix.response_type == 7
@@ -95,15 +95,15 @@ async def test_lobby_game_and_picker_through_buttons(fake_discord, tmp_path):
     general = fake.channel("general")
     assert {c["name"] for c in fake.commands()} >= {"game", "play", "hand", "board", "rules"}
     lobby = await open_table(fake, general, [ann, bob, cid], options="rounds=2 span=20", seats="join")
-    assert "rounds=2" in lobby.content and "span=20" in lobby.content and "Bob" not in lobby.content
-    assert f"<@{bob.id}>" in lobby.content
+    assert "rounds=2" in lobby.text and "span=20" in lobby.text and "Bob" not in lobby.text
+    assert f"<@{bob.id}>" in lobby.text
     ix = await fake.click(bob, lobby, label="Start")  # not the creator, but seated: may start
     assert ix.response_type == 7
     await fake.wait_for(lambda: board_posts(general), what="first board")
     await fake.wait_for(lambda: all(fake.dms(u) for u in (ann, bob, cid)), what="welcome DMs")
-    assert "Welcome to **Guess**" in fake.dms(ann)[0].content
+    assert "Welcome to **Guess**" in fake.dms(ann)[0].text
     assert fake.dms(ann)[0].attachments[0].is_png
-    assert "Lobby open" not in fake.message(lobby.id).content and not fake.message(lobby.id).buttons()
+    assert "Lobby open" not in fake.message(lobby.id).text and not fake.message(lobby.id).buttons()
 
     users = {u.id: u for u in (ann, bob, cid)}
     rng = random.Random(5)
@@ -122,21 +122,21 @@ async def test_lobby_game_and_picker_through_buttons(fake_discord, tmp_path):
         ix, opened = await pick_move(fake, user, ix.reply, target, narrowings=5)
         clicks += opened
         # The panel names the move; where the same seat decides again it shows the next decision.
-        assert ix.content.split("\n")[0] == f"You played `{target}`.", ix.content
+        assert ix.text.split("\n")[0] == f"You played `{target}`.", ix.text
         await fake.wait_for(lambda n=posts_before: board_updates(general) > n, what="board post or edit")
     assert clicks > 0  # with 3 seats and span 20 there are 41 guess moves: groups were used
     moves = db_moves(db)
     final = board_posts(general)[-1]
-    assert "Game over" in final.content and "1. " in final.content
+    assert "Game over" in final.text and "1. " in final.text
     # The bids of a round are one simultaneous step: the first bid edits the round's post, the last
     # one ends it (the guessing turn begins with a new post); each guess begins the next turn.
     bids = sum(1 for m in moves if m[2].startswith("bid"))
-    assert len(board_posts(general)) == len(moves) + 1 - bids * 2 // 3, [m.content[:60] for m in board_posts(general)]
+    assert len(board_posts(general)) == len(moves) + 1 - bids * 2 // 3, [m.text[:60] for m in board_posts(general)]
     edits = sum(m.edits for m in board_posts(general))
     assert edits == bids * 2 // 3
     assert all(p.attachments[0].is_png for p in board_posts(general))
     assert "Take turn" not in [b.get("label") for b in final.buttons()]
-    await fake.wait_for(lambda: "Finished" in fake.message(lobby.id).content, what="lobby says finished")
+    await fake.wait_for(lambda: "Finished" in fake.message(lobby.id).text, what="lobby says finished")
     await fake.stop_bot(bot)
 
 
@@ -164,7 +164,7 @@ def store_fingerprint(db):
 async def finish_bids(fake, users, channel):
     for user in users:
         ix = await fake.slash(user, channel, "play", options={"move": "bid 1"})
-        assert ix.ephemeral and ix.content == "You played `bid 1`.", ix.content
+        assert ix.ephemeral and ix.text == "You played `bid 1`.", ix.text
 
 
 async def test_autocomplete_gives_the_callers_legal_moves_filtered(fake_discord, tmp_path):
@@ -214,13 +214,13 @@ async def test_wrong_user_wrong_turn_malformed_and_stale_change_nothing(fake_dis
     ]
     # The stale picker: Ann plays through /play; her old picker's pick must then be refused.
     ix = await fake.slash(ann, general, "play", options={"move": "pass"})
-    assert ix.content == "You played `pass`."
+    assert ix.text == "You played `pass`."
     await fake.wait_for(lambda: not store_fingerprint(db)[2], what="outbox drained")
     before = store_fingerprint(db)
     group = next(o["value"] for o in picker.component(custom_id=picker.custom_ids()[0])["options"])
     checks.append((await fake.select(ann, picker, [group]), NOT_YOUR_TURN))
     for ix, reason in checks:
-        assert ix.ephemeral and reason in ix.content and "\n" not in ix.content, (ix.content, reason)
+        assert ix.ephemeral and reason in ix.text and "\n" not in ix.text, (ix.text, reason)
     assert store_fingerprint(db) == before
 
 
@@ -240,16 +240,16 @@ async def test_restart_old_buttons_work_nothing_lost_or_doubled(fake_discord, tm
     bot = await fake.restart_bot(bot, make_bot(fake, db))
     assert bot.tables.loaded() == frozenset()  # states load on first use
     ix = await fake.select(ann, old_picker, ["m:pass"])  # the pre-restart ephemeral picker
-    assert ix.content == "You played `pass`."
+    assert ix.text == "You played `pass`."
     assert not fake.message(old_picker.id).custom_ids()  # the used picker lost its select
     ix = await fake.click(ann, old_board, label="Take turn")
-    assert NOT_YOUR_TURN in ix.content
+    assert NOT_YOUR_TURN in ix.text
     ix = await fake.click(bob, old_board, label="Take turn")  # the pre-restart board button
-    assert ix.ephemeral and "Your move" in ix.content
+    assert ix.ephemeral and "Your move" in ix.text
     ix = await fake.select(bob, ix.reply, ["m:pass"])
-    assert ix.content == "You played `pass`."
+    assert ix.text == "You played `pass`."
     assert db_moves(db) == [*moves_before, (2, 0, "pass"), (3, 1, "pass")]
-    final = await fake.wait_for(lambda: "Game over" in board_posts(general)[-1].content and board_posts(general)[-1])
+    final = await fake.wait_for(lambda: "Game over" in board_posts(general)[-1].text and board_posts(general)[-1])
     assert final.attachments[0].is_png
 
 
@@ -274,7 +274,7 @@ async def test_owed_posts_and_ai_turns_are_finished_after_a_crash(fake_discord, 
     posts = len(board_posts(general))
     await fake.start_bot(make_bot(fake, db))
     # A bid inside the simultaneous step edits the round's post in place (Bob is still to bid).
-    post = await fake.wait_for(lambda: "Ann has bid." in board_posts(general)[-1].content and board_posts(general)[-1])
+    post = await fake.wait_for(lambda: "Ann has bid." in board_posts(general)[-1].text and board_posts(general)[-1])
     assert len(board_posts(general)) == posts and post.edits == 1
     await fake.wait_for(lambda: not store_fingerprint(db)[2], what="outbox drained")
 
@@ -290,7 +290,7 @@ async def test_two_clicks_at_once_apply_one_move(fake_discord, tmp_path):
     first = await fake.select(ann, picker, ["m:bid 3"], wait=False)
     second = await fake.select(ann, picker, ["m:bid 3"], wait=False)
     await asyncio.gather(first.wait(), second.wait())
-    contents = sorted([first.content, second.content])
+    contents = sorted([first.text, second.text])
     assert "You played `bid 3`." in contents
     assert any(reason in c for c in contents for reason in (NOT_YOUR_TURN, STALE_MOVE))
     assert db_moves(db) == [(0, 0, "bid 3")]
@@ -306,17 +306,17 @@ async def test_closed_dms_are_told_once_and_hand_works(fake_discord, tmp_path):
     await started_game(fake, [ann, bob], general, options="rounds=1")
     await finish_bids(fake, [ann, bob], general)
     await fake.wait_for(lambda: not store_fingerprint(db)[2], what="outbox drained")
-    notices = [m for m in general.messages if "cannot send you direct messages" in m.content]
-    assert len(notices) == 1 and f"<@{bob.id}>" in notices[0].content and "/hand" in notices[0].content
+    notices = [m for m in general.messages if "cannot send you direct messages" in m.text]
+    assert len(notices) == 1 and f"<@{bob.id}>" in notices[0].text and "/hand" in notices[0].text
     assert bob.id in fake.dm_failures and not fake.dms(bob)
     # Without secrets: no image, no private line ("You bid 1." went nowhere but Bob's /hand).
-    assert not notices[0].attachments and "bid" not in notices[0].content
+    assert not notices[0].attachments and "bid" not in notices[0].text
     ix = await fake.slash(bob, general, "hand")
-    assert ix.ephemeral and ix.reply.attachments[0].is_png and "Your hand" in ix.content
+    assert ix.ephemeral and ix.reply.attachments[0].is_png and "Your hand" in ix.text
     ix = await fake.click(bob, board_posts(general)[-1], label="My hand")
     assert ix.ephemeral and ix.reply.attachments[0].is_png
     ix = await fake.slash(fake.user("Dee"), general, "hand")
-    assert NOT_SEATED in ix.content
+    assert NOT_SEATED in ix.text
 
 
 async def test_thread_ai_seats_status_log_rules_board_leave_and_cancel(fake_discord, tmp_path):
@@ -326,52 +326,52 @@ async def test_thread_ai_seats_status_log_rules_board_leave_and_cancel(fake_disc
     ann, bob, dee = fake.user("Ann"), fake.user("Bob"), fake.user("Dee")
     general = fake.channel("general")
     ix = await fake.slash(ann, general, "rules", options={"game": "guess"})
-    assert ix.ephemeral and "Guess" in ix.content and "`span` (2–30, default 3)" in ix.content
+    assert ix.ephemeral and "Guess" in ix.text and "`span` (2–30, default 3)" in ix.text
     ix = await fake.slash(ann, general, "game new", options={"game": "guess", "options": "spam=3"})
-    assert ix.ephemeral and ix.content == "Guess has no option 'spam'"
+    assert ix.ephemeral and ix.text == "Guess has no option 'spam'"
     ix = await fake.slash(ann, general, "game new", options={"game": "guess", "options": "rounds"})
-    assert "key=value" in ix.content
+    assert "key=value" in ix.text
     ix = await fake.slash(ann, general, "game new", options={"game": "guess", "thread": True,
                                                              "options": "rounds=1", "seats": "join"})
-    assert "opened in <#" in ix.content
+    assert "opened in <#" in ix.text
     thread = fake.threads[-1]
-    lobby = next(m for m in thread.messages if "Lobby open" in m.content)
+    lobby = next(m for m in thread.messages if "Lobby open" in m.text)
     ix = await fake.click(bob, lobby, label="Add AI")
-    assert ix.ephemeral and ix.content == NOT_SEATED
+    assert ix.ephemeral and ix.text == NOT_SEATED
     ix = await fake.click(ann, lobby, label="Add AI")
     assert ix.ephemeral and [b["label"] for b in ix.reply.buttons()] == ["Easy", "Normal", "Hard"]
     ix = await fake.click(ann, ix.reply, label="Normal")
-    assert ix.response_type == 7 and ix.content == "AI 1 (normal) takes a seat."
-    await fake.wait_for(lambda: "AI 1 (normal)" in fake.message(lobby.id).content, what="lobby edit")
+    assert ix.response_type == 7 and ix.text == "AI 1 (normal) takes a seat."
+    await fake.wait_for(lambda: "AI 1 (normal)" in fake.message(lobby.id).text, what="lobby edit")
     ix = await fake.click(dee, lobby, label="Cancel")
-    assert ix.ephemeral and "Only the player who created" in ix.content
+    assert ix.ephemeral and "Only the player who created" in ix.text
     ix = await fake.slash(bob, thread, "game join")
-    assert ix.content == "You joined."
-    await fake.wait_for(lambda: f"<@{bob.id}>" in fake.message(lobby.id).content, what="lobby edit")
+    assert ix.text == "You joined."
+    await fake.wait_for(lambda: f"<@{bob.id}>" in fake.message(lobby.id).text, what="lobby edit")
     ix = await fake.slash(ann, thread, "game status")
-    assert "Players: 3 of 2–4" in ix.content
+    assert "Players: 3 of 2–4" in ix.text
     ix = await fake.slash(ann, thread, "game start")
-    assert ix.content == "The game begins."
+    assert ix.text == "The game begins."
     await fake.wait_for(lambda: board_posts(thread) and not store_fingerprint(db)[2], what="start posts")
     assert not board_posts(general)  # the game lives in its thread
     await fake.slash(ann, thread, "play", options={"move": "bid 1"})  # the AI bid at the start
     ix = await fake.slash(bob, thread, "game leave")  # Bob hands his seat to the AI
-    assert ix.content == "You left; the AI plays your seat."
+    assert ix.text == "You left; the AI plays your seat."
     await fake.wait_for(lambda: not store_fingerprint(db)[2], what="leave posts")
-    assert any("Bob left the game; the AI plays their seat." in m.content for m in board_posts(thread))
+    assert any("Bob left the game; the AI plays their seat." in m.text for m in board_posts(thread))
     ix = await fake.slash(ann, thread, "game log")
     # The AI's bid was secret when made: the log shows its public line, Ann sees her own bid.
-    assert "1. AI 1: AI 1 has bid." in ix.content and "Ann: bid 1" in ix.content
+    assert "1. AI 1: AI 1 has bid." in ix.text and "Ann: bid 1" in ix.text
     ix = await fake.slash(dee, thread, "board")
-    assert ix.ephemeral and ix.reply.attachments[0].is_png and "game #1" in ix.content
+    assert ix.ephemeral and ix.reply.attachments[0].is_png and "game #1" in ix.text
     ix = await fake.slash(ann, thread, "game status")
-    assert "To act: Ann" in ix.content
+    assert "To act: Ann" in ix.text
     ix = await fake.slash(ann, thread, "game cancel")
-    assert ix.content == "Game cancelled."
+    assert ix.text == "Game cancelled."
     assert store_fingerprint(db)[3] == [("cancelled",)]
-    await fake.wait_for(lambda: "The game was cancelled." in thread.messages[-1].content, what="cancel post")
+    await fake.wait_for(lambda: "The game was cancelled." in thread.messages[-1].text, what="cancel post")
     ix = await fake.slash(ann, thread, "play", options={"move": "pass"})
-    assert "finished" in ix.content
+    assert "finished" in ix.text
 
 
 async def test_killed_mid_move_then_restarted_loses_and_doubles_nothing(fake_discord, tmp_path, log_guard):
@@ -392,17 +392,17 @@ async def test_killed_mid_move_then_restarted_loses_and_doubles_nothing(fake_dis
         moves = db_moves(db)
         assert moves in ([], [(0, 0, "bid 2")])
         if kill_after_reply:
-            assert ix.content == "You played `bid 2`." and moves == [(0, 0, "bid 2")]
+            assert ix.text == "You played `bid 2`." and moves == [(0, 0, "bid 2")]
         if moves:  # committed: its board post is owed and arrives after the restart, once
             # (an edit of the round's post: Bob is still to bid)
-            await fake.wait_for(lambda c=channel, n=posts: any("Ann has bid." in m.content
+            await fake.wait_for(lambda c=channel, n=posts: any("Ann has bid." in m.text
                                                                for m in board_posts(c)[n - 1:]))
         again = await fake.slash(ann, channel, "play", options={"move": "bid 2"})
-        assert again.content == (f"{NOT_YOUR_TURN} Waiting for Bob." if moves else "You played `bid 2`.")
+        assert again.text == (f"{NOT_YOUR_TURN} Waiting for Bob." if moves else "You played `bid 2`.")
         await fake.slash(bob, channel, "play", options={"move": "bid 1"})
         assert db_moves(db) == [(0, 0, "bid 2"), (1, 1, "bid 1")]
         await fake.wait_for(lambda db=db: not store_fingerprint(db)[2], what="posts after restart")
         # One new post for the turn Bob's bid began (summing up the bids), and the bid edit before it.
         assert len(board_posts(channel)) == posts + 1
-        assert sum("Ann has bid." in m.content for m in board_posts(channel)) == 2
+        assert sum("Ann has bid." in m.text for m in board_posts(channel)) == 2
         await fake.stop_bot(bot)

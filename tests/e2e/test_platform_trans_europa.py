@@ -34,16 +34,16 @@ async def test_three_players_play_trans_europa_to_the_end(fake_discord, tmp_path
     games = fake.channel("games")
 
     ix = await fake.slash(ann, games, "game new", options={"game": "trans_europa", "options": "start_score=5"})
-    assert "Lobby for Trans Europa opened" in ix.content
-    lobby = next(m for m in games.messages if "Lobby open" in m.content)
-    assert "start_score=5" in lobby.content
-    assert (await fake.slash(bob, games, "game join")).content == "You joined."
+    assert "Lobby for Trans Europa opened" in ix.text
+    lobby = next(m for m in games.messages if "Lobby open" in m.text)
+    assert "start_score=5" in lobby.text
+    assert (await fake.slash(bob, games, "game join")).text == "You joined."
     await fake.click(cid, lobby, label="Join")
     ix = await fake.slash(ann, games, "game start")
-    assert ix.content == "The game begins."
+    assert ix.text == "The game begins."
 
     def boards():
-        return [m for m in games.messages if not m.ephemeral and "game #1 · move" in m.content]
+        return [m for m in games.messages if not m.ephemeral and "game #1 · move" in m.text]
 
     await fake.wait_for(lambda: snapshot(db)[2] == 0 and boards(), what="first board and welcome DMs")
     greedy = TE.ai("greedy")
@@ -64,8 +64,8 @@ async def test_three_players_play_trans_europa_to_the_end(fake_discord, tmp_path
             ix = await fake.click(user, boards()[-1], label="Take turn")
             ix, _ = await pick_move(fake, user, ix.reply, move, narrowings=7)
         # /play, or the turn panel: the move, or the turn's decisions when the panel closes.
-        assert ix.content.split("\n")[0] == f"You played `{move}`." or (
-            ix.content.startswith("Your turn in **Trans Europa**") and ix.content.endswith(f"`{move}`.")), ix.content
+        assert ix.text.split("\n")[0] == f"You played `{move}`." or (
+            ix.text.startswith("Your turn in **Trans Europa**") and ix.text.endswith(f"`{move}`.")), ix.text
         await fake.wait_for(lambda n=posted: sum(1 + m.edits for m in boards()) > n and snapshot(db)[2] == 0,
                             what=f"post of {move}")
         turn += 1
@@ -73,7 +73,7 @@ async def test_three_players_play_trans_europa_to_the_end(fake_discord, tmp_path
     state, users, _, moves, status = snapshot(db)
     assert status == "over" and state.is_over() and turn == len(moves)
     final = boards()[-1]
-    assert "Game over" in final.content
+    assert "Game over" in final.text
     assert all(m.attachments and m.attachments[0].is_png for m in boards())
 
     # Replay the log: which lines were public and which private to whom, and check every post.
@@ -94,19 +94,19 @@ async def test_three_players_play_trans_europa_to_the_end(fake_discord, tmp_path
     assert replayed == state
     platform = re.compile(r"Trans Europa begins\. Seats: .*")
     for post in boards():
-        for line in bullets(post.content):
+        for line in bullets(post.text):
             assert line in public_lines or platform.fullmatch(line), line
     for seat, user_id in enumerate(users):
         dms = fake.dms(users_by_id[user_id])
-        assert dms and "Welcome to **Trans Europa**" in dms[0].content
+        assert dms and "Welcome to **Trans Europa**" in dms[0].text
         assert all(dm.attachments and dm.attachments[0].is_png for dm in dms)
         for dm in dms:
-            for line in bullets(dm.content):
+            for line in bullets(dm.text):
                 assert line in public_lines or line in private_lines[seat], (names[seat], line)
         # Each round's cities reached their owner by DM, and nobody else's DMs.
         for other in range(3):
             for line in private_lines[other]:
-                assert any(line in dm.content for dm in dms) == (other == seat)
+                assert any(line in dm.text for dm in dms) == (other == seat)
 
 
 async def test_one_player_against_two_ai_seats(fake_discord, tmp_path):
@@ -116,22 +116,22 @@ async def test_one_player_against_two_ai_seats(fake_discord, tmp_path):
     ann = fake.user("Ann")
     games = fake.channel("games")
     await fake.slash(ann, games, "game new", options={"game": "trans_europa", "seats": "join"})
-    lobby = next(m for m in games.messages if "Lobby open" in m.content)
+    lobby = next(m for m in games.messages if "Lobby open" in m.text)
     for _ in range(2):  # Add AI asks for a level
         await fake.click(ann, (await fake.click(ann, lobby, label="Add AI")).reply, label="Normal")
     await fake.click(ann, lobby, label="Start")
     await fake.wait_for(lambda: snapshot(db)[4] == "running" and snapshot(db)[2] == 0
-                        and any("game #1 · move" in m.content for m in games.messages), what="start posts")
+                        and any("game #1 · move" in m.text for m in games.messages), what="start posts")
     greedy = TE.ai("greedy")
     for _ in range(6):
         state, _, _, moves, _ = snapshot(db)
         assert state.to_act() == {0}  # the AI seats never leave the table waiting
         move = str(ai_move(state, 0, greedy))
-        assert (await fake.slash(ann, games, "play", options={"move": move})).content == f"You played `{move}`."
+        assert (await fake.slash(ann, games, "play", options={"move": move})).text == f"You played `{move}`."
         before = len(moves)
         await fake.wait_for(lambda n=before: len(snapshot(db)[3]) > n and snapshot(db)[2] == 0)
     _, _, _, moves, _ = snapshot(db)
     assert {seat for seat, _ in moves} == {0, 1, 2}
-    posts = [m for m in games.messages if "game #1 · move" in m.content]
-    assert any("AI 1" in m.content for m in posts) and any("AI 2" in m.content for m in posts)
-    assert posts[-1].content.endswith(f"<@{ann.id}>")
+    posts = [m for m in games.messages if "game #1 · move" in m.text]
+    assert any("AI 1" in m.text for m in posts) and any("AI 2" in m.text for m in posts)
+    assert posts[-1].text.endswith(f"<@{ann.id}>")

@@ -81,26 +81,26 @@ async def test_two_processes_share_a_game_and_one_survives_the_others_death(pg_s
         ann, bob = fake.user("Ann"), fake.user("Bob")
         general = fake.channel("general")
         board = await started_game(fake, [ann, bob], general, options="rounds=2", timer=24)
-        assert "Ann" in board.content
+        assert "Ann" in board.text
 
         # Round 1 bids: Ann in the channel (shard 1), Bob in his DMs (shard 0).
         ix = await fake.slash(ann, general, "play", options={"move": "bid 1"})
-        assert ix.shards == [1] and ix.content == "You played `bid 1`."
+        assert ix.shards == [1] and ix.text == "You played `bid 1`."
         ix = await fake.slash(bob, fake.dm_channel(bob), "play", options={"move": "bid 2"})
-        assert ix.shards == [0] and ix.content == "You played `bid 2`.", ix.content
+        assert ix.shards == [0] and ix.text == "You played `bid 2`.", ix.text
 
         # Ann's guessing turn: half her time passes, the reminder DM comes (from either process);
         # its "Take turn" button goes to shard 0, the process that is not the guild's.
         set_clock(clock_file, T0 + 12 * HOUR)
-        reminder = await fake.wait_for(lambda: [m for m in fake.dms(ann) if m.content.startswith("⏰")],
+        reminder = await fake.wait_for(lambda: [m for m in fake.dms(ann) if m.text.startswith("⏰")],
                                        what="Ann's reminder DM")
         assert len(reminder) == 1
         ix = await fake.click(ann, reminder[0], label="Take turn")
-        assert ix.shards == [0] and ix.ephemeral and "Your move" in ix.content, ix.content
+        assert ix.shards == [0] and ix.ephemeral and "Your move" in ix.text, ix.text
         ix = await fake.select(ann, ix.reply, ["m:pass"])
-        assert ix.shards == [0] and ix.content == "You played `pass`.", ix.content
+        assert ix.shards == [0] and ix.text == "You played `pass`.", ix.text
         ix = await fake.slash(bob, general, "play", options={"move": "pass"})
-        assert ix.shards == [1] and ix.content == "You played `pass`.", ix.content
+        assert ix.shards == [1] and ix.text == "You played `pass`.", ix.text
         moves_before_kill = len(await _rows(db, "SELECT n FROM moves"))
         await _nothing_owed(db)
 
@@ -112,13 +112,13 @@ async def test_two_processes_share_a_game_and_one_survives_the_others_death(pg_s
         # Round 2 on the survivor, through DMs: both bids, then a timeout it fires alone.
         for user, move in ((ann, "bid 0"), (bob, "bid 3")):
             ix = await fake.slash(user, fake.dm_channel(user), "play", options={"move": move})
-            assert ix.shards == [0] and ix.content == f"You played `{move}`.", ix.content
+            assert ix.shards == [0] and ix.text == f"You played `{move}`.", ix.text
         set_clock(clock_file, T0 + 40 * HOUR)  # Ann's guessing turn times out: the AI plays it
-        await fake.wait_for(lambda: any("Time ran out for Ann" in m.content for m in board_posts(general)),
+        await fake.wait_for(lambda: any("Time ran out for Ann" in m.text for m in board_posts(general)),
                             timeout=20, what="the timeout on the surviving process")
         ix = await fake.slash(bob, fake.dm_channel(bob), "play", options={"move": "pass"})
-        assert ix.shards == [0] and ix.content == "You played `pass`.", ix.content
-        final = await fake.wait_for(lambda: [m for m in board_posts(general) if "Game over" in m.content],
+        assert ix.shards == [0] and ix.text == "You played `pass`.", ix.text
+        final = await fake.wait_for(lambda: [m for m in board_posts(general) if "Game over" in m.text],
                                     timeout=20, what="the final board")
 
         moves = await _rows(db, "SELECT n, seat, notation FROM moves WHERE game_id = 1 ORDER BY n")
@@ -129,9 +129,9 @@ async def test_two_processes_share_a_game_and_one_survives_the_others_death(pg_s
         assert snapshot[0][0] == len(moves) and json.loads(snapshot[0][1])
         await _nothing_owed(db)
         assert len(final) == 1
-        posts = Counter(m.content for m in board_posts(general))
+        posts = Counter(m.text for m in board_posts(general))
         assert max(posts.values()) == 1, posts  # no board post twice
-        assert len([m for m in fake.dms(ann) if m.content.startswith("⏰")]) == 1  # the reminder once
+        assert len([m for m in fake.dms(ann) if m.text.startswith("⏰")]) == 1  # the reminder once
         assert not processes[0].errors(), processes[0].log.read_text()[-3000:]
     finally:
         for process in processes.values():

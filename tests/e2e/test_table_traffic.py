@@ -15,6 +15,7 @@ import pytest
 from bot.app import create_bot
 from rules.engine import ai_move, replay
 from rules.registry import GAMES
+from tests.bot.test_result_words import SNAKE, words_of
 from tests.e2e.test_platform import pick_move, table_snapshot
 
 # Short tables where the game has a length option.
@@ -65,11 +66,11 @@ def measure(fake, channel, users: list[int | None], awaited: list[frozenset[int]
             traffic.turns[seat] = traffic.turns.get(seat, 0) + 1
     for seat in awaited[0]:
         traffic.turns[seat] = traffic.turns.get(seat, 0) + 1
-    boards = [m for m in channel.messages if not m.ephemeral and MOVE.search(m.content)]
+    boards = [m for m in channel.messages if not m.ephemeral and MOVE.search(m.text)]
     shown: int | None = None  # the move count the channel showed last (the previous post's latest version)
     for post in boards:
         first = post.versions[0] if post.versions else post  # as created (edits never ping)
-        made_at = int(MOVE.search(first.content)[1])
+        made_at = int(MOVE.search(first.text)[1])
         traffic.posts += 1
         traffic.edits += post.edits
         traffic.image_bytes += sum(len(a.data) for a in first.attachments)
@@ -81,7 +82,7 @@ def measure(fake, channel, users: list[int | None], awaited: list[frozenset[int]
             # Already in their turn: awaited at every moment from what the channel showed before to now.
             if shown is not None and all(seat in awaited[k] for k in range(shown, made_at + 1)):
                 traffic.repings.append(f"seat {seat} at move {made_at} (shown: move {shown})")
-        shown = int(MOVE.search(post.content)[1])
+        shown = int(MOVE.search(post.text)[1])
     for seat, user_id in enumerate(users):
         if user_id is not None:
             traffic.dms[seat] = len(fake.dms(fake.users[user_id]))
@@ -112,7 +113,7 @@ async def play_game(fake, tmp_path, key: str, restart_at: int | None = None, pic
     if GAME_OPTIONS[key]:
         options["options"] = GAME_OPTIONS[key]
     await fake.slash(ann, channel, "game new", options=options)
-    lobby = next(m for m in channel.messages if "Lobby open" in m.content)
+    lobby = next(m for m in channel.messages if "Lobby open" in m.text)
     await fake.click(bob, lobby, label="Join")
     await fake.click(ann, lobby, label="Add AI")
     await fake.click(ann, lobby, label="Start")
@@ -136,19 +137,19 @@ async def play_game(fake, tmp_path, key: str, restart_at: int | None = None, pic
             panel = panels.get(seat)
             opening = panel is None or not fake.message(panel.id).custom_ids()
             if opening:
-                board = [m for m in channel.messages if not m.ephemeral and MOVE.search(m.content)][-1]
+                board = [m for m in channel.messages if not m.ephemeral and MOVE.search(m.text)][-1]
                 panel = (await fake.click(user, board, label="Take turn")).reply
             ix, opened = await pick_move(fake, user, fake.message(panel.id), move, narrowings=12)
             panels[seat] = fake.message(panel.id)
             decisions.append(1 + opened)
             clicks.append((len(moves), seat, int(opening) + 1 + opened))
-            assert f"`{move}`" in ix.content and "\n" not in ix.content.split("`")[0], ix.content
+            assert f"`{move}`" in ix.text and "\n" not in ix.text.split("`")[0], ix.text
             if show_panel:
-                print(f"--- {user.name}'s panel after {move}:\n{fake.message(panel.id).content}"
+                print(f"--- {user.name}'s panel after {move}:\n{fake.message(panel.id).text}"
                       f"\n[{', '.join(o['label'] for c in fake.message(panel.id).components for o in _options(c))}]")
         else:
             ix = await fake.slash(by_id[users[seat]], channel, "play", options={"move": move})
-            assert ix.content == f"You played `{move}`.", ix.content
+            assert ix.text == f"You played `{move}`.", ix.text
         before = len(moves)
         await fake.wait_for(lambda n=before: len(table_snapshot(db, definition)[3]) > n
                             and table_snapshot(db, definition)[2] == 0, what=f"posts after {move}")
@@ -157,9 +158,9 @@ async def play_game(fake, tmp_path, key: str, restart_at: int | None = None, pic
             bot = await fake.restart_bot(bot, create_bot(db, render_workers=1, **fake.bot_kwargs()))
             bot.edit_interval = 0.02
             # The first board post's buttons, from before the restart, still answer.
-            first = next(m for m in channel.messages if not m.ephemeral and MOVE.search(m.content))
+            first = next(m for m in channel.messages if not m.ephemeral and MOVE.search(m.text))
             hand = await fake.click(ann, first, label="My hand")
-            assert hand.ephemeral and hand.reply.attachments and hand.reply.attachments[0].is_png, hand.content
+            assert hand.ephemeral and hand.reply.attachments and hand.reply.attachments[0].is_png, hand.text
     state, users, _, moves, status = table_snapshot(db, definition)
     assert status == "over" and state.is_over()
     awaited = awaited_after(key, len(users), state.options, state.seed, moves)
@@ -178,6 +179,20 @@ async def play_game(fake, tmp_path, key: str, restart_at: int | None = None, pic
     return traffic, (state, users, moves, channel, bot, db)
 
 
+def engine_keys_shown(fake, channel, users: list[int | None]) -> list[str]:
+    """Every snake_case token a player could read anywhere in the game: each version of each message in
+    the channel (replies included), each player's DMs, alt texts and the text files attached."""
+    messages = list(channel.messages)
+    messages += [m for user_id in users if user_id is not None for m in fake.dms(fake.users[user_id])]
+    found = []
+    for message in messages:
+        attachments = message.all_attachments()
+        shown = [message.all_text(), *(a.description for a in attachments),
+                 *(a.data.decode("utf-8", "replace") for a in attachments if a.filename.endswith(".txt"))]
+        found += [f"{token!r} in {text[:80]!r}" for text in shown for token in SNAKE.findall(words_of(text))]
+    return found
+
+
 @pytest.mark.parametrize("key", sorted(GAME_OPTIONS))
 async def test_a_whole_game_posts_per_turn_pings_once_and_dms_what_matters(fake_discord, tmp_path, key):
     fake = fake_discord
@@ -188,14 +203,11 @@ async def test_a_whole_game_posts_per_turn_pings_once_and_dms_what_matters(fake_
         assert count <= traffic.turns.get(seat, 0) + 3, (seat, traffic)
     # Posts per turn, not per decision: fewer posts than moves whenever a turn had several decisions.
     assert traffic.posts <= len(moves) + 2
-    final = [m for m in channel.messages if "Game over" in m.content]
+    final = [m for m in channel.messages if "Game over" in m.text]
     assert final and final[-1].attachments
     await fake.stop_bot(bot)
-    if key == "santa_fe" and traffic.repings:
-        # Known and not yet understood: the service never owes these pings (checked on the same
-        # games through Tables alone), so something between the outbox and the post re-pings.
-        pytest.xfail(f"Santa Fe re-pings {len(traffic.repings)} of {traffic.mentions} mentions")
     assert traffic.repings == [], traffic
+    assert engine_keys_shown(fake, channel, users) == []
 
 
 async def test_off_the_rails_through_the_turn_panel(fake_discord, tmp_path):
@@ -208,4 +220,5 @@ async def test_off_the_rails_through_the_turn_panel(fake_discord, tmp_path):
     assert traffic.clicks_per_decision and max(traffic.clicks_per_decision) <= 3
     # Seeds 1-15 played offline through the same menus (greedy seats): medians 6 to 8 per game.
     assert statistics.median(traffic.clicks_per_turn) <= 8, traffic.clicks_per_turn
+    assert engine_keys_shown(fake_discord, channel, users) == []
     await fake_discord.stop_bot(bot)

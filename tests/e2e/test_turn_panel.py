@@ -25,7 +25,7 @@ async def start_off_the_rails(fake, db):
 
 
 def board_post(channel):
-    return [m for m in channel.messages if not m.ephemeral and "game #" in m.content and m.buttons()][-1]
+    return [m for m in channel.messages if not m.ephemeral and "game #" in m.text and m.buttons()][-1]
 
 
 async def test_the_panel_stays_open_offers_undo_and_closes_with_a_summary(fake_discord, tmp_path):

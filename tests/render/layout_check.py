@@ -25,13 +25,13 @@ from render import kit
 from rules import registry
 from rules.engine import GameState, play_out
 
-# Seat names that stress a layout: a very long Latin name, Japanese names (the CJK font is taller
-# and wider), a long Japanese one, and short ones.
+# Seat names that stress a layout: a very long Latin name and a long Japanese one (the CJK font is
+# taller and wider) at every player count, then a short Japanese name, short and accented Latin ones.
 NAMES = (
     "Bartholomew Featherstonehaugh-Worthington",
+    "長谷川まりこ・スミス＝ウィリアムズ",
     "山田太郎",
     "Ann",
-    "長谷川まりこ・スミス＝ウィリアムズ",
     "Zoë Ødegård",
     "李",
 )
@@ -41,6 +41,7 @@ Renderer = Callable[[GameState, list[str]], list[tuple[str, bytes]]]
 
 
 def names_for(seats: int) -> list[str]:
+    """The first `seats` of NAMES: long Latin and long CJK names from 2 players on (1: the long Latin one)."""
     return list(NAMES[:seats])
 
 

@@ -12,6 +12,7 @@ from rules.engine import RandomAI, ai_move
 from rules.off_the_rails import DEFINITION
 from rules.off_the_rails.ai import GreedyAI
 from rules.off_the_rails.state import OffTheRailsState
+from tests.render.layout_check import findings
 from tests.render.png import decode_png
 from tests.rules.test_off_the_rails_examples import blank, lay, place_cart
 
@@ -168,3 +169,23 @@ def test_the_turn_card_shows_each_player_in_their_clan_colour() -> None:
         x, y = (token.box[0] + token.box[2]) / 2 - (token.box[2] - token.box[0]) * 0.3, (token.box[1] + token.box[3]) / 2
         pixel = image.getpixel((round(x), round(y)))
         assert all(abs(a - b) <= 12 for a, b in zip(pixel, otr_render.CLAN[clan], strict=True)), (seat, clan)
+
+
+def test_five_kinds_of_loose_gems_under_a_cart_stay_in_its_square_apart() -> None:
+    # on a straight track with the front east: the bands beside the token are track or front, so the
+    # gems once went in a row along the bottom (past the square) or a column too dense to read
+    for load in ((), ("ruby", "gold")):
+        state = blank()
+        for sq in ("c3", "d3", "e3"):
+            lay(state, sq, "ew")
+        place_cart(state, 0, "white", "d3", "w", "e", 3, *load)
+        state.gems["d3"] = {"rock": 2, "ruby": 2, "emerald": 3, "gold": 2, "diamond": 2}
+        with kit.recording() as boxes:
+            data = otr_render.board(state.view(None), NAMES[:2])
+        _, top = _drawn(state.view(None), NAMES[:2])
+        x0, y0 = otr_render._origin("d3")
+        near = [b for b in boxes if b.kind in ("symbol", "map") and x0 - 40 < b.box[0] < x0 + 120
+                and y0 + top - 10 < b.box[1] < y0 + top + otr_render.CELL - 5]
+        assert sorted(b.text for b in near if b.kind == "map") == ["2", "2", "2", "2", "3", "3"], load  # and the speed
+        assert all(_in_square(b.box, "d3", top) for b in near), load
+        assert findings(boxes, decode_png(data).size) == [], load

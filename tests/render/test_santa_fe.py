@@ -142,6 +142,22 @@ def test_city_names_overlap_no_name_city_or_row_of_railroads() -> None:
         assert not sf_render._overlaps(labels[one][2], labels[other][2])
 
 
+def test_city_names_keep_off_the_spaces_where_tiles_go() -> None:
+    # a name is drawn with a halo over the track, so a tile laid under it hides: Tucson's name sat on
+    # the Phoenix-Tucson spaces, Omaha's and Wichita's on their own first spaces. Names may still cover
+    # track on this crowded map, but no more than 10 spaces' middles (18 before)
+    labels = sf_render._labels()
+    covered = []
+    for sid, section in BOARD.sections.items():
+        for lane in range(section.lanes):
+            for k, (p, q) in enumerate(sf_render._slots(sid, lane)):
+                mx, my = sf_render._mid(p, q)
+                covered += [(city, sid, k) for city, (*_, box) in labels.items()
+                            if box[0] <= mx <= box[2] and box[1] <= my <= box[3]]
+    assert len(covered) <= 10, covered
+    assert not {"tucson", "omaha", "kansas-city", "wichita", "milwaukee"} & {city for city, *_ in covered}
+
+
 def test_each_railroad_reaching_a_city_shows_in_its_colour_under_it() -> None:
     state, _ = _play(4, {}, seed=4)
     view = state.view(None)
