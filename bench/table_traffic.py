@@ -4,7 +4,8 @@ Against the local fake Discord, two players (the greedy AI's move for their seat
 the Take turn picker with --picker) and one AI seat play each game to its end. Printed per game:
 turns (a seat starts being awaited), channel posts made and edited, bytes of images uploaded (posts
 and edits), mentions and mentions of a player already in their turn, DMs per player, and with
---picker the clicks per player turn (median and max).
+--picker the clicks per player turn (median and max; Take turn counts once per turn, the panel then
+stays open) and the most clicks any one decision took.
 """
 
 from __future__ import annotations
@@ -25,7 +26,7 @@ from tests.e2e.test_table_traffic import GAME_OPTIONS, play_game  # noqa: E402
 
 async def main(games: list[str], picker: bool) -> None:
     print(f"{'game':14} {'moves':>5} {'turns':>5} {'posts':>5} {'edits':>5} {'image MB':>8} {'pings':>5}"
-          f" {'re-pings':>8} {'DMs/player':>10} {'clicks/turn':>11} {'s':>4}")
+          f" {'re-pings':>8} {'DMs/player':>10} {'clicks/turn':>11} {'decision':>8} {'s':>4}")
     for key in games:
         fake = FakeDiscord()
         await fake.start()
@@ -42,7 +43,7 @@ async def main(games: list[str], picker: bool) -> None:
                   if traffic.clicks_per_turn else "-")
         print(f"{key:14} {len(moves):5} {traffic.total_turns:5} {traffic.posts:5} {traffic.edits:5}"
               f" {traffic.image_bytes / 1e6:8.1f} {traffic.mentions:5} {len(traffic.repings):8} {dms:>10}"
-              f" {clicks:>11} {seconds:4.0f}", flush=True)
+              f" {clicks:>11} {max(traffic.clicks_per_decision, default=0) or '-':>8} {seconds:4.0f}", flush=True)
 
 
 if __name__ == "__main__":

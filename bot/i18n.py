@@ -140,11 +140,39 @@ JA: dict[str, str] = {
     "No moves yet.": "まだ手はありません。",
     "Your move in **{title}** (game #{id}): {n} to choose from.": "**{title}**（ゲーム #{id}）のあなたの手番：候補 {n} 手。",
     "Page {page} of {pages}.": "{page} / {pages} ページ。",
+    "Your turn in **{title}** (game #{id}) is over: {moves}.": "**{title}**（ゲーム #{id}）のあなたの手番は終わりました：{moves}。",
+    "This turn panel expired (Discord lets a panel change for 15 minutes after it opens). Press Take turn for a "
+    "fresh one.": "この手番パネルは期限切れです（Discord ではパネルを開いてから 15 分間しか更新できません）。"
+                  "「手番を指す」を押すと新しいパネルが開きます。",
+    "Undo": "取り消す",
     "Your move in **{title}** (game #{id}): {n} to choose from. Page {page} of {pages}.":
         "**{title}**（ゲーム #{id}）のあなたの手番：候補 {n} 手。{page} / {pages} ページ。",
-    "Welcome to **{title}** (game #{id} in {place}). Your private hand comes here after every change; "
-    "`/hand` shows it too.": "**{title}**（{place} のゲーム #{id}）へようこそ。あなたの手札は変化のたびにここに届きます。"
+    "Welcome to **{title}** (game #{id} in {place}). Your private hand comes here when your turn begins; "
+    "`/hand` shows it too.": "**{title}**（{place} のゲーム #{id}）へようこそ。あなたの手札は手番が来るたびにここに届きます。"
                              "`/hand` でも見られます。",
+    "Welcome to **{title}** (game #{id} in {place}). You chose no DMs: `/hand` or **My hand** under the board "
+    "shows your hand; `/clock dms` changes this.":
+        "**{title}**（{place} のゲーム #{id}）へようこそ。DM なしを選んでいます。手札は `/hand` か盤面の下の"
+        "「自分の手札」で見られます。`/clock dms` で変更できます。",
+    # ---- /clock dms
+    "Which direct messages you get in all your games": "すべてのゲームで受け取る DM の種類",
+    "all (default), only when your turn begins, or none": "すべて（既定）、手番が来たときだけ、またはなし",
+    "all: welcome, your turn, the end of a game": "すべて：開始時・手番・ゲーム終了",
+    "only when my turn begins": "手番が来たときだけ",
+    "none (I use /hand and My hand)": "なし（/hand と「自分の手札」を使う）",
+    "You get every DM: the welcome with your hand, one when your turn begins (your hand, your private news, what "
+    "happened since your last turn), one at the end, and reminders.":
+        "すべての DM が届きます：開始時の手札、手番が来たとき（手札、あなただけへの知らせ、前回の手番からの出来事）、"
+        "ゲーム終了時、そしてリマインダー。",
+    "You get a DM only when your turn begins (your hand, your private news, what happened since your last turn), "
+    "and reminders. `/hand` and **My hand** are always there.":
+        "DM は手番が来たときだけ届きます（手札、あなただけへの知らせ、前回の手番からの出来事）。リマインダーも届きます。"
+        "`/hand` と「自分の手札」はいつでも使えます。",
+    "You get no DMs (only a short welcome when a game starts). `/hand` and **My hand** show your hand; reminders "
+    "mention you in the game's channel.":
+        "DM は届きません（ゲーム開始時の短いあいさつだけ）。手札は `/hand` と「自分の手札」で見られます。"
+        "リマインダーはゲームのチャンネルでメンションします。",
+    "DMs can be {choices}.": "DM の設定は {choices} のいずれかです。",
     "**{title}** · game #{id} · your hand": "**{title}** · ゲーム #{id} · あなたの手札",
     "The AI plays your seat now; `/seat back` takes it back.": "今は AI があなたの席を指します。`/seat back` で戻ります。",
     "Your seat is yours again.": "席があなたに戻りました。",

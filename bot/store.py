@@ -427,12 +427,17 @@ class SeatPrefs:
 
 @dataclass(frozen=True)
 class UserPrefs:
-    """A user's time zone and quiet hours (minutes after local midnight; start == end: none)."""
+    """A user's time zone and quiet hours (minutes after local midnight; start == end: none), and
+    which DMs they get: `all`, `turn` (only when their turn begins) or `off` (see DM_CHOICES)."""
 
     user_id: int
     tz: str | None = None
     quiet_start: int | None = None
     quiet_end: int | None = None
+    dms: str = "all"
+
+
+DM_CHOICES = ("all", "turn", "off")
 
 
 @dataclass(frozen=True)
@@ -1299,10 +1304,30 @@ class Store:
 
     async def user_prefs(self, user_id: int) -> UserPrefs:
         rows = await self._db.fetch(
-            "SELECT tz, quiet_start, quiet_end FROM user_prefs WHERE user_id = ?", (user_id,))
-        return UserPrefs(user_id, *rows[0]) if rows else UserPrefs(user_id)
+            "SELECT tz, quiet_start, quiet_end, dms FROM user_prefs WHERE user_id = ?", (user_id,))
+        if not rows:
+            return UserPrefs(user_id)
+        tz, start, end, dms = rows[0]
+        return UserPrefs(user_id, tz, start, end, dms if dms in DM_CHOICES else "all")
+
+    async def set_user_dms(self, user_id: int, dms: str) -> None:
+        """The user's choice of DMs (one of DM_CHOICES), leaving their quiet hours as they are."""
+        if dms not in DM_CHOICES:
+            raise ValueError(f"dms must be one of {DM_CHOICES}, not {dms!r}")
+        async with self._db.transaction() as tx:
+            await tx.execute(
+                "INSERT INTO user_prefs (user_id, dms) VALUES (?, ?)"
+                " ON CONFLICT (user_id) DO UPDATE SET dms = excluded.dms", (user_id, dms))
+
+    async def touch_game(self, game_id: int) -> None:
+        """Move a game's version on without other change (a setting of one of its players changed),
+        so that every process holding the game reloads it before its next use."""
+        async with self._db.transaction() as tx:
+            version = await self._bump(tx, game_id)
+        self._saw(game_id, version)
 
     async def set_user_prefs(self, prefs: UserPrefs) -> None:
+        """The user's time zone and quiet hours (their choice of DMs is set by set_user_dms)."""
         async with self._db.transaction() as tx:
             await tx.execute(
                 "INSERT INTO user_prefs (user_id, tz, quiet_start, quiet_end) VALUES (?, ?, ?, ?)"

@@ -32,6 +32,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 from bot.ai_pool import AIPool, level_of
 from bot.db import LockedGame
 from bot.store import (
+    DM_CHOICES,
     ClockRow,
     GameRow,
     OutboxRow,
@@ -191,6 +192,9 @@ class Outcome:
     to_act: tuple[int, ...] = ()
     status: str = "running"
     reminded: tuple[int, ...] = ()  # seats sent a turn reminder (clock events)
+    # Seats awaited before and after these moves, never released in between: their turn goes on
+    # (the next decision of the same turn; a turn panel stays open for it).
+    turn_goes_on: frozenset[int] = frozenset()
 
 
 @dataclass
@@ -553,6 +557,12 @@ class Tables:
             raise Refused(_not_your_turn(live))
         return seat, live.seat_moves[seat], [str(m) for m in live.state.legal_moves(seat)]
 
+    async def turn_choices(self, game_id: int, user_id: int) -> tuple[int, int, list[str], list[str]]:
+        """legal_moves, and the engine's shortcuts among them (what a turn panel offers first)."""
+        seat, token, moves = await self.legal_moves(game_id, user_id)
+        live = await self._running(game_id)
+        return seat, token, moves, [str(m) for m in live.state.shortcuts(seat)]
+
     async def log(self, game_id: int, viewer: int | None = None) -> list[str]:
         """The moves in words for `viewer` (a user id, or None for a spectator).
 
@@ -734,13 +744,26 @@ class Tables:
                              *(name_seats(e.text, names) for e in opening if e.seats is None))
             posts = [PendingPost("board", None, {"lines": list(opening_lines)})]
             public_view = state.view(None)
-            posts += [PendingPost("dm", s.seat, {"lines": [name_seats(e.text, names) for e in opening
-                                                           if e.seats is not None and s.seat in e.seats],
-                                                 "welcome": True,
-                                                 "digest": secret_digest(secret_part(state, s.seat, public_view))})
-                      for s in seats if not s.is_ai]
             live = _Live(info.row, definition, seats, state, [0] * count)
             live.user_prefs = {s.user_id: await self.store.user_prefs(s.user_id) for s in seats if not s.is_ai}
+            # The welcome DM with the opening hand. A player who chose DMs only when their turn begins
+            # gets it then (the opening news waits for it); one who chose none gets a welcome in
+            # words only, saying where their hand is (/hand, My hand).
+            welcomed: list[int] = []
+            for s in seats:
+                if s.is_ai:
+                    continue
+                news = [name_seats(e.text, names) for e in opening if e.seats is not None and s.seat in e.seats]
+                dms = self._dms(live, s.seat)
+                if dms == "off":
+                    posts.append(PendingPost("dm", s.seat, {"lines": [], "welcome": True, "dms": "off"}))
+                elif dms == "turn" and s.seat not in state.to_act():
+                    live.dm_news[s.seat] = news
+                else:
+                    welcomed.append(s.seat)
+                    posts.append(PendingPost("dm", s.seat, {
+                        "lines": news, "welcome": True,
+                        "digest": secret_digest(secret_part(state, s.seat, public_view))}))
             live.clocks = self._synced_clocks(live, self.now())
             ai_opens = any(seats[s].is_ai for s in state.to_act())
             # The copy matches the lobby's stored version; the commit below (the start, or the AI's
@@ -753,10 +776,13 @@ class Tables:
                 live.stored_clocks = dict(live.clocks)
             live.row = replace(info.row, status="running")
             # The welcome DMs carry the opening hands.
-            live.dm_sent = {seat: secret_digest(part) for seat, part in self._secrets(live).items()}
+            live.dm_sent = {seat: secret_digest(part) for seat, part in self._secrets(live).items()
+                            if seat in welcomed}
             live.post_summary = list(opening_lines)
             if not ai_opens:
-                await self.store.set_post_words(game_id, {"summary": live.post_summary, "lines": []})
+                await self.store.set_post_words(game_id, {
+                    "summary": live.post_summary, "lines": [],
+                    "news": {str(s): lines for s, lines in live.dm_news.items() if lines}})
             self._live[game_id] = live
             humans = frozenset(s.seat for s in seats if not s.is_ai)
             if ai_opens:
@@ -975,11 +1001,17 @@ class Tables:
         # DMs that matter: private news (events only that seat sees) waits, batched, for the seat's
         # next DM, which goes out when its turn begins (with its hand if it changed since the last
         # DM, and what happened since) or when the game ends; never for someone else's public move.
+        # Each player's choice (/clock dms): `all` as above; `turn` not at the end of the game; `off`
+        # none (news is not kept), only a welcome in words when they take a seat back or over.
+        dms = {s: self._dms(live, s) for s in humans}
         for seat in humans:
-            live.dm_news[seat] = [*live.dm_news.get(seat, []), *private_lines.get(seat, [])]
+            live.dm_news[seat] = ([] if dms[seat] == "off" else
+                                  [*live.dm_news.get(seat, []), *private_lines.get(seat, [])])
         since = {s for s in humans if s in new_turn and any(mover != s for mover, _ in applied)}
-        dm_now = sorted(s for s in humans if s in dm_seats or ((state.is_over() or s in new_turn) and (
-            s in since or live.dm_news[s] or secret_digest(after.get(s)) != live.dm_sent.get(s))))
+        dm_now = sorted(s for s in humans if dms[s] != "off" and (s in dm_seats or (
+            ((state.is_over() and dms[s] == "all") or s in new_turn) and (
+                s in since or live.dm_news[s] or secret_digest(after.get(s)) != live.dm_sent.get(s)))))
+        welcome_in_words = [s for s in dm_seats if dms.get(s) == "off"]
         news = {s: live.dm_news.pop(s) for s in dm_now}
         live.dm_news = {s: lines for s, lines in live.dm_news.items() if lines}
         for seat in dm_now:
@@ -1004,6 +1036,7 @@ class Tables:
                                         **({"since": True} if s in since else {}),
                                         **({"welcome": True} if s in dm_seats else {}),
                                         "digest": live.dm_sent[s]}) for s in dm_now]
+        posts += [PendingPost("dm", s, {"lines": [], "welcome": True, "dms": "off"}) for s in welcome_in_words]
         clocks = self._synced_clocks(live, self.now(), turn_goes_on=set(state.to_act()) - paused)
         try:
             await self.store.record_moves(
@@ -1034,6 +1067,7 @@ class Tables:
             views_changed=changed,
             to_act=tuple(sorted(state.to_act())),
             status=status,
+            turn_goes_on=frozenset(state.to_act()) - paused - set(new_turn),
         )
 
     def _secrets(self, live: _Live) -> dict[int, dict[str, Any]]:
@@ -1152,6 +1186,11 @@ class Tables:
         user = live.seats[seat].user_id
         return None if user is None else live.user_prefs.get(user)
 
+    def _dms(self, live: _Live, seat: int) -> str:
+        """Which DMs the seat's holder chose: all, turn or off (/clock dms)."""
+        prefs = self._user_prefs(live, seat)
+        return prefs.dms if prefs is not None else "all"
+
     def _shift(self, live: _Live, seat: int, at: float) -> float:
         """A reminder time moved past the seat's vacation and out of its holder's quiet hours."""
         prefs = live.prefs.get(seat)
@@ -1236,8 +1275,11 @@ class Tables:
                 if not muted:
                     # One reminder even if several came due while the bot was down; one channel
                     # mention per turn (the DM carries the rest).
+                    # No DM for a player who chose none (/clock dms off): the channel mention only.
                     posts.append(PendingPost("remind", seat, {"deadline": clock.deadline,
-                                                              "channel": not clock.channel_told}))
+                                                              "channel": not clock.channel_told,
+                                                              **({"dm": False} if self._dms(live, seat) == "off"
+                                                                 else {})}))
                     reminded.append(seat)
                 clocks[seat] = self._replan(live, replace(clock, reminders_sent=due[-1] + 1,
                                                           channel_told=clock.channel_told or not muted))
@@ -1410,13 +1452,30 @@ class Tables:
         """Quiet hours in the user's zone, for all their games: no reminder inside them, and a
         deadline that would fall inside them moves to their end (for turns that start from now on)."""
         parse_tz(tz)
-        prefs = UserPrefs(user_id, tz.strip(), parse_hhmm(start), parse_hhmm(end))
+        prefs = replace(await self.store.user_prefs(user_id), tz=tz.strip(), quiet_start=parse_hhmm(start),
+                        quiet_end=parse_hhmm(end))
         await self.store.set_user_prefs(prefs)
         for row in await self.store.games_of_user(user_id, "running"):
             async with self.lock(row.id):
                 live = await self._running(row.id)
                 live.user_prefs[user_id] = prefs
                 await self._save_clocks(live, {s: self._replan(live, c) for s, c in live.clocks.items()})
+        return prefs
+
+    async def set_dms(self, user_id: int, dms: str) -> UserPrefs:
+        """Which DMs the user gets in all their games: `all` (the welcome with the hand, one when
+        their turn begins, one at the end), `turn` (only when their turn begins, with the private
+        news since) or `off` (none; a welcome in words says where the hand is: /hand, My hand).
+        Turn reminders come by DM unless `off` (the channel mention stays)."""
+        if dms not in DM_CHOICES:
+            raise Refused(f"DMs can be {', '.join(DM_CHOICES)}.")
+        await self.store.set_user_dms(user_id, dms)
+        prefs = await self.store.user_prefs(user_id)
+        for row in await self.store.games_of_user(user_id, "running"):
+            async with self.lock(row.id):
+                live = await self._running(row.id)
+                live.user_prefs[user_id] = prefs
+                await self.store.touch_game(row.id)  # other processes holding the game reload it
         return prefs
 
     async def seat_to_ai(self, game_id: int, user_id: int) -> Outcome:

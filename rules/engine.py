@@ -382,6 +382,11 @@ class GameState(ABC):
     def legal_moves(self, seat: int) -> list[Move]:
         """Every legal move of the seat, each once, sorted by notation; [] if it is not to act."""
 
+    def shortcuts(self, seat: int) -> list[Move]:
+        """A few legal moves the seat most likely wants next, for a picker to offer at the top in one
+        click (e.g. track ahead of one's carts); every one is also in legal_moves. Optional."""
+        return []
+
     @abstractmethod
     def parse_move(self, text: str) -> Move:
         """Read a move from text (lenient: case, spaces, aliases). Raise IllegalMove if unreadable."""

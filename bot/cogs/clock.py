@@ -77,21 +77,23 @@ class ClockCog(commands.Cog):
             deadline = post.payload["deadline"]
             title, game_id = info.definition.title, info.row.id
             nonce = post_nonce("r", post.id, info)  # a reminder re-sent after a crash is not doubled
-            view = discord.ui.View(timeout=None)
-            view.add_item(TurnButton(game_id))
-            view.add_item(MuteButton(game_id))
-            try:
-                dm = await self.bot.create_dm(discord.Object(user_id))
-                text = (f"⏰ Your turn in **{title}** (game #{game_id} in <#{info.row.place_id}>): "
-                        f"time runs out {stamp(deadline)} ({stamp(deadline, 'f')}).")
-                locale = self.bot.user_locales.get(user_id)
-                await dm.send(i18n.localize(locale, text), view=i18n.localize_view(view, locale),
-                              allowed_mentions=NO_MENTIONS, nonce=f"{nonce}.d")
-            except discord.Forbidden:
-                pass  # closed DMs: the channel mention below still reaches them
-            except discord.HTTPException as error:
-                log.warning("reminder DM of game %s seat %s failed (%s); it stays owed", game_id, seat, error)
-                continue
+            # No DM for a player who chose none (/clock dms off): the channel mention only.
+            if post.payload.get("dm", True):
+                view = discord.ui.View(timeout=None)
+                view.add_item(TurnButton(game_id))
+                view.add_item(MuteButton(game_id))
+                try:
+                    dm = await self.bot.create_dm(discord.Object(user_id))
+                    text = (f"⏰ Your turn in **{title}** (game #{game_id} in <#{info.row.place_id}>): "
+                            f"time runs out {stamp(deadline)} ({stamp(deadline, 'f')}).")
+                    locale = self.bot.user_locales.get(user_id)
+                    await dm.send(i18n.localize(locale, text), view=i18n.localize_view(view, locale),
+                                  allowed_mentions=NO_MENTIONS, nonce=f"{nonce}.d")
+                except discord.Forbidden:
+                    pass  # closed DMs: the channel mention below still reaches them
+                except discord.HTTPException as error:
+                    log.warning("reminder DM of game %s seat %s failed (%s); it stays owed", game_id, seat, error)
+                    continue
             if post.payload.get("channel"):
                 channel = self.bot.get_partial_messageable(info.row.place_id, guild_id=info.row.guild_id)
                 try:
@@ -297,6 +299,27 @@ class ClockCog(commands.Cog):
             return
         await reply(interaction, f"Quiet hours {start}–{end} ({prefs.tz}) in all your games: no reminders "
                                  "then, and a deadline that would fall inside them moves to their end.")
+
+    @clock.command(name="dms", description="Which direct messages you get in all your games")
+    @app_commands.describe(send="all (default), only when your turn begins, or none")
+    @app_commands.choices(send=[
+        app_commands.Choice(name="all: welcome, your turn, the end of a game", value="all"),
+        app_commands.Choice(name="only when my turn begins", value="turn"),
+        app_commands.Choice(name="none (I use /hand and My hand)", value="off")])
+    async def dms(self, interaction: discord.Interaction, send: str) -> None:
+        try:
+            await self.tables.set_dms(interaction.user.id, send)
+        except Refused as refused:
+            await reply(interaction, refused.reason)
+            return
+        await reply(interaction, {
+            "all": "You get every DM: the welcome with your hand, one when your turn begins (your hand, "
+                   "your private news, what happened since your last turn), one at the end, and reminders.",
+            "turn": "You get a DM only when your turn begins (your hand, your private news, what happened "
+                    "since your last turn), and reminders. `/hand` and **My hand** are always there.",
+            "off": "You get no DMs (only a short welcome when a game starts). `/hand` and **My hand** show "
+                   "your hand; reminders mention you in the game's channel.",
+        }[send])
 
     async def _seat_command(self, interaction: discord.Interaction, action: str) -> None:
         try:

@@ -32,7 +32,7 @@ from bot import i18n, texts
 from bot.cogs import NO_MENTIONS, reply
 from bot.store import OutboxRow
 from bot.tables import STALE_MOVE, ClockSettings, Outcome, Refused, Repeated, TableInfo, Tables, result_lines
-from bot.ui.components import ai_level_view, board_layout, lobby_view, picker_view
+from bot.ui.components import ai_level_view, board_layout, lobby_view, picker_view, take_turn_view
 from bot.ui.picker import autocomplete, menu
 from render.kit import seat_colour
 from rules.engine import AI_LEVELS
@@ -43,6 +43,11 @@ if TYPE_CHECKING:
 log = logging.getLogger("bot.games")
 T = TypeVar("T")
 DM_CLOSED = 50007
+INVALID_WEBHOOK_TOKEN = 50027  # an interaction token past its 15 minutes
+PANEL_EXPIRED = ("This turn panel expired (Discord lets a panel change for 15 minutes after it opens). "
+                 "Press Take turn for a fresh one.")
+PANEL_LINES = 4  # lines of what a decision did, shown above the panel's next choice
+PANEL_MOVES = 8  # decisions named in the panel's closing line
 DMS_CLOSED = ("{user}, I cannot send you direct messages, so your hand in game #{id} cannot reach you by DM. Allow "
               "direct messages from server members (server menu → Privacy Settings), or use `/hand` here whenever "
               "you want to see it.")
@@ -162,18 +167,37 @@ class GamesCog(commands.Cog):
 
     @staticmethod
     async def _update(interaction: discord.Interaction, text: str, view: discord.ui.View | None,
-                      locale: Any = None) -> None:
+                      locale: Any = None, **kwargs: Any) -> None:
         """Replace the message a component sits on (the ephemeral picker, the lobby).
 
-        `locale`: the language of a public message (the lobby: the server's); else the user's."""
+        `locale`: the language of a public message (the lobby: the server's); else the user's.
+        `kwargs`: more of the edit (`attachments`)."""
         locale = locale if locale is not None else interaction.locale
-        text = i18n.localize(locale, text)
+        text = texts.clip(i18n.localize(locale, text))
         if view is not None:
             i18n.localize_view(view, locale)
         if interaction.response.is_done():
-            await interaction.edit_original_response(content=text, view=view, allowed_mentions=NO_MENTIONS)
+            await interaction.edit_original_response(content=text, view=view, allowed_mentions=NO_MENTIONS, **kwargs)
         else:
-            await interaction.response.edit_message(content=text, view=view, allowed_mentions=NO_MENTIONS)
+            await interaction.response.edit_message(content=text, view=view, allowed_mentions=NO_MENTIONS, **kwargs)
+
+    async def _update_panel(self, interaction: discord.Interaction, game_id: int, text: str,
+                            view: discord.ui.View | None, done: str = "", **kwargs: Any) -> None:
+        """Change the turn panel in place. Once its token has expired (15 minutes after Take turn
+        opened it Discord refuses: 401 / 50027, or the message is unknown), answer with a new
+        message instead: `done` (what the click did, if anything), that the panel expired and Take
+        turn while the turn goes on; only `text` when the panel was to close (the turn is over)."""
+        try:
+            await self._update(interaction, text, view, **kwargs)
+        except discord.HTTPException as error:
+            if not isinstance(error, discord.NotFound) and error.code != INVALID_WEBHOOK_TOKEN:
+                raise
+            log.info("turn panel of game %s expired (%s)", game_id, error)
+            if view is None:
+                await self._reply(interaction, text)
+            else:
+                await self._reply(interaction, "\n".join(filter(None, [done, PANEL_EXPIRED])),
+                                  view=take_turn_view(game_id))
 
     # ------------------------------------------------------------------ posting owed work
 
@@ -250,7 +274,9 @@ class GamesCog(commands.Cog):
                 lines = [line for p in posts for line in p.payload.get("lines", [])]
                 welcome = any(p.payload.get("welcome") for p in posts)
                 since = any(p.payload.get("since") for p in posts)
-                if not await self._dm_view(info, seat, lines, welcome, since=since, nonce=post_nonce("d", batch, info)):
+                in_words = all(p.payload.get("dms") == "off" for p in posts)
+                if not await self._dm_view(info, seat, lines, welcome, since=since, nonce=post_nonce("d", batch, info),
+                                           in_words=in_words):
                     break
                 await self.tables.posts_done([p.id for p in posts])
         reminders = [p for p in owed if p.kind == "remind"]
@@ -429,26 +455,33 @@ class GamesCog(commands.Cog):
         return files[-9:] if len(files) > 9 else files  # Discord allows 10 files; the board is one
 
     async def _dm_view(self, info: TableInfo, seat: int, lines: list[str], welcome: bool,
-                       since: bool = False, nonce: str | None = None) -> bool:
+                       since: bool = False, nonce: str | None = None, in_words: bool = False) -> bool:
         """DM a player their private view. Closed DMs: tell the channel once, without secrets.
 
-        Private lines that do not fit one DM come first in DMs of their own; `nonce` as in _post_board."""
+        Private lines that do not fit one DM come first in DMs of their own; `nonce` as in _post_board.
+        `in_words`: the welcome of a player who chose no DMs, with no hand: where to find it."""
         user_id = info.seats[seat].user_id
         if user_id is None:
             return True
         title, game_id = info.definition.title, info.row.id
-        head = (f"Welcome to **{title}** (game #{game_id} in <#{info.row.place_id}>). Your private hand comes "
-                "here after every change; `/hand` shows it too." if welcome
-                else f"**{title}** · game #{game_id} · your hand")
+        if in_words:
+            head = (f"Welcome to **{title}** (game #{game_id} in <#{info.row.place_id}>). You chose no DMs: "
+                    "`/hand` or **My hand** under the board shows your hand; `/clock dms` changes this.")
+        elif welcome:
+            head = (f"Welcome to **{title}** (game #{game_id} in <#{info.row.place_id}>). Your private hand comes "
+                    "here when your turn begins; `/hand` shows it too.")
+        else:
+            head = f"**{title}** · game #{game_id} · your hand"
         locale = self.bot.user_locales.get(user_id)  # the language of their last command
         kwargs: dict[str, Any] = {}
-        try:
-            _, view, names = await self.tables.private_view(game_id, user_id)
-            kwargs["file"] = _png(await self.bot.renderer.hand(view, names, i18n.lang(locale)), "hand.png")
-        except Refused:
-            return True
-        except Exception:
-            log.exception("rendering the hand of game %s seat %s failed", game_id, seat)
+        if not in_words:
+            try:
+                _, view, names = await self.tables.private_view(game_id, user_id)
+                kwargs["file"] = _png(await self.bot.renderer.hand(view, names, i18n.lang(locale)), "hand.png")
+            except Refused:
+                return True
+            except Exception:
+                log.exception("rendering the hand of game %s seat %s failed", game_id, seat)
         since_lines: list[str] = []
         if since and self.bot.clock is not None:  # "since your last turn": the moves and a strip image
             since_lines, strip = await self.bot.clock.since_parts(info, user_id, locale)
@@ -532,10 +565,67 @@ class GamesCog(commands.Cog):
             return
         mine = outcome.applied[0][1]
         if picker:
-            await self._update(interaction, f"You played `{mine}`.", None)
+            # Built within Discord's 3 s (deferred if slower), sent after: only one of them answers.
+            text, view, files = await self._within(interaction, self._panel_next(interaction, game_id, outcome),
+                                                   update=True)
+            await self._update_panel(interaction, game_id, text, view, done=f"You played `{mine}`.",
+                                     attachments=files)
         else:
             await self._reply(interaction, f"You played `{mine}`.")
         await self.flush(outcome.game_id)
+
+    async def _panel_next(self, interaction: discord.Interaction, game_id: int,
+                          outcome: Outcome) -> tuple[str, discord.ui.View | None, list[discord.File]]:
+        """After a decision made on the turn panel, what the panel becomes: the next decision of the
+        same turn (what the decision did, the board as it is now, the menu from the top), or, when
+        the turn passed, one line naming the turn's decisions and no components."""
+        seat, mine = outcome.applied[0]
+        info = await self.tables.info(game_id)
+        if outcome.status == "running" and seat in outcome.turn_goes_on:
+            try:
+                _, token, moves, shortcuts = await self.tables.turn_choices(game_id, interaction.user.id)
+            except Refused:
+                moves = []
+            if moves:
+                current = menu(moves, shortcuts=shortcuts)
+                did = [*outcome.private_lines.get(seat, ()), *outcome.public_lines][-PANEL_LINES:]
+                text = "\n".join([f"You played `{mine}`.", *(f"• {line}" for line in did),
+                                   self._picker_text(info, current)])
+                files = await self._panel_board(game_id, interaction.locale)
+                return text, picker_view(game_id, token, current, moves), files
+        decisions = await self._turn_decisions(game_id, seat, len(outcome.applied) - 1)
+        shown = ", ".join(f"`{m}`" for m in decisions[-PANEL_MOVES:])
+        more = "…, " if len(decisions) > PANEL_MOVES else ""
+        summary = (f"You played `{mine}`." if decisions in ([], [mine]) else i18n.t(
+            None, "Your turn in **{title}** (game #{id}) is over: {moves}.",
+            title=info.definition.title, id=game_id, moves=more + shown))
+        return summary, None, []
+
+    async def _turn_decisions(self, game_id: int, seat: int, after: int) -> list[str]:
+        """The seat's decisions of the turn that just passed: its run of moves in the log that ends
+        before the last `after` moves (the AI's replies)."""
+        moves = await self.tables.store.moves(game_id)
+        run = moves[: len(moves) - after] if after else moves
+        start = len(run)
+        while start and run[start - 1].seat == seat:
+            start -= 1
+        decisions: list[str] = []
+        for move in run[start:]:
+            if move.notation == "undo" and decisions:  # an undone decision is not part of the turn
+                decisions.pop()
+            else:
+                decisions.append(move.notation)
+        return decisions
+
+    async def _panel_board(self, game_id: int, locale: Any) -> list[discord.File]:
+        """The board as it is now, for the turn panel (the render pool draws it: about 40 ms)."""
+        try:
+            view, names = await self.tables.public_view(game_id)
+            alt = i18n.localize(locale, await self.bot.renderer.describe(view, names))
+            return [_png(await self.bot.renderer.board(view, names, i18n.lang(locale)), "board.png", alt)]
+        except Exception:
+            log.exception("rendering the board of game %s for a turn panel failed", game_id)
+            return []
 
     async def start_game(self, interaction: discord.Interaction, game_id: int, from_lobby: bool) -> None:
         try:
@@ -591,13 +681,13 @@ class GamesCog(commands.Cog):
 
     async def on_take_turn(self, interaction: discord.Interaction, game_id: int) -> None:
         try:
-            _, token, moves = await self.tables.legal_moves(game_id, interaction.user.id)
+            _, token, moves, shortcuts = await self.tables.turn_choices(game_id, interaction.user.id)
             info = await self.tables.info(game_id)
         except Refused as refused:
             await self._reply(interaction, refused.reason)
             return
-        current = menu(moves)
-        await self._reply(interaction, self._picker_text(info, current), view=picker_view(game_id, token, current))
+        current = menu(moves, shortcuts=shortcuts)
+        await self._reply(interaction, self._picker_text(info, current), view=picker_view(game_id, token, current, moves))
 
     @staticmethod
     def _picker_text(info: TableInfo, current) -> str:
@@ -617,7 +707,7 @@ class GamesCog(commands.Cog):
     async def on_picker_page(self, interaction: discord.Interaction, game_id: int, token: int, prefix: str,
                              page: int) -> None:
         try:
-            _, current_token, moves = await self.tables.legal_moves(game_id, interaction.user.id)
+            _, current_token, moves, shortcuts = await self.tables.turn_choices(game_id, interaction.user.id)
             info = await self.tables.info(game_id)
         except Refused as refused:
             await self._reply(interaction, refused.reason)
@@ -625,8 +715,9 @@ class GamesCog(commands.Cog):
         if current_token != token:
             await self._reply(interaction, STALE_MOVE)
             return
-        current = menu(moves, prefix, page)
-        await self._update(interaction, self._picker_text(info, current), picker_view(game_id, token, current))
+        current = menu(moves, prefix, page, shortcuts=shortcuts)
+        await self._update_panel(interaction, game_id, self._picker_text(info, current),
+                                 picker_view(game_id, token, current, moves))
 
     async def on_hand(self, interaction: discord.Interaction, game_id: int) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)

@@ -181,7 +181,30 @@ class PickPage(discord.ui.DynamicItem[discord.ui.Button],
         await _cog(interaction).on_picker_page(interaction, self.game_id, self.token, self.prefix, self.page)
 
 
-DYNAMIC_ITEMS = (LobbyButton, AddAIButton, TurnButton, HandButton, PickSelect, PickPage)
+QUICK_MOVES = {"undo": ("Undo", discord.ButtonStyle.secondary)}  # moves a turn panel offers as a button too
+
+
+class QuickMoveButton(discord.ui.DynamicItem[discord.ui.Button],
+                      template=rf"jn:do:{GAME}:(?P<token>{NUMBER}):(?P<move>{'|'.join(QUICK_MOVES)})"):
+    """A move the turn panel offers as one click beside its select (Off the Rails' `undo`)."""
+
+    def __init__(self, game_id: int, token: int, move: str) -> None:
+        label, style = QUICK_MOVES[move]
+        super().__init__(discord.ui.Button(label=label, style=style, custom_id=f"jn:do:{game_id}:{token}:{move}"))
+        self.game_id, self.token, self.move = game_id, token, move
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button,
+                             match: re.Match[str]) -> QuickMoveButton:
+        return cls(int(match["game"]), int(match["token"]), match["move"])
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        if await refused(interaction, self.game_id):
+            return
+        await _cog(interaction).on_pick(interaction, self.game_id, self.token, "m:" + self.move)
+
+
+DYNAMIC_ITEMS = (LobbyButton, AddAIButton, TurnButton, HandButton, PickSelect, PickPage, QuickMoveButton)
 
 
 def lobby_view(game_id: int) -> discord.ui.View:
@@ -195,6 +218,13 @@ def ai_level_view(game_id: int) -> discord.ui.View:
     view = discord.ui.View(timeout=None)
     for level in AI_LEVEL_BUTTONS:
         view.add_item(AddAIButton(game_id, level))
+    return view
+
+
+def take_turn_view(game_id: int) -> discord.ui.View:
+    """Only Take turn: under the note that a turn panel expired."""
+    view = discord.ui.View(timeout=None)
+    view.add_item(TurnButton(game_id))
     return view
 
 
@@ -240,9 +270,13 @@ def board_layout(game_id: int, over: bool, *, story: str, turn: str = "", accent
     return view
 
 
-def picker_view(game_id: int, token: int, menu: Menu) -> discord.ui.View:
+def picker_view(game_id: int, token: int, menu: Menu, moves: list[str] = ()) -> discord.ui.View:
+    """The turn panel: the select, paging, and a button for each quick move among `moves` (undo)."""
     view = discord.ui.View(timeout=None)
     view.add_item(PickSelect(game_id, token, menu))
+    for move in QUICK_MOVES:
+        if move in moves:
+            view.add_item(QuickMoveButton(game_id, token, move))
     if menu.page > 0:
         view.add_item(PickPage(game_id, token, menu.page - 1, menu.prefix, "◀ Previous"))
     if menu.page + 1 < menu.pages:

@@ -294,6 +294,42 @@ class OffTheRailsState(GameState):
             moves.append(OtrMove("undo"))
         return moves + sorted(upgrades, key=key)
 
+    def shortcuts(self, seat: int) -> list[OtrMove]:
+        """In the action phase, what a player does most, in this order: the tiles that extend the
+        track ahead of each of the seat's carts (on the first empty square its track leads to,
+        joining the edge it comes in by; 87 of 89 lays in greedy games), its carts' speed changes,
+        upgrades of the next tiles on that track (a way to turn off), and its reserve carts' starts."""
+        if self.phase != "action" or seat not in self.to_act():
+            return []
+        legal = {str(m): m for m in self._legal_actions()}
+        ahead: list[OtrMove] = []
+        speeds: list[OtrMove] = []
+        upgrades: list[OtrMove] = []
+        for cart in self.carts[seat].values():
+            if cart.where != "board" or cart.front is None:
+                continue
+            square, front = cart.square, cart.front
+            for step in range(len(board.SQUARES)):
+                target = board.NEIGHBOUR[(square, front)]
+                if target is None:
+                    break
+                via = board.OPPOSITE[front]
+                tile = self.tiles.get(target)
+                if tile is None:
+                    ahead += [m for text, m in legal.items()
+                              if text.startswith(f"lay {target} ") and via in m.args[1] and m not in ahead]
+                    break
+                if step < board.MAX_SPEED:
+                    upgrades += [m for text, m in legal.items()
+                                 if text.startswith(f"upgrade {target} ") and m not in upgrades]
+                exits = [e for e in tile if e != via]
+                if via not in tile or len(exits) != 1:
+                    break
+                square, front = target, exits[0]
+            speeds += [legal[text] for text in (f"speed {cart.name} up", f"speed {cart.name} down") if text in legal]
+        starts = [m for text, m in legal.items() if text.startswith("cart ")]
+        return ahead + speeds + upgrades + starts
+
     def _upgrade_reason(self, square: str, old: str, new: str) -> str | None:
         """Why `old` on `square` cannot become `new` (cart presence aside), or None."""
         old_type, new_type = board.TILE_TYPE_OF[old], board.TILE_TYPE_OF[new]

@@ -131,3 +131,42 @@ def test_picker_groups_never_mix_squares_with_cities_and_sort_by_value():
     # every start move within 3 clicks, none on a second page
     assert max(reach(moves, m) for m in moves) <= 3
     assert all(menu(moves, prefix).pages == 1 for prefix in ("", "start #"))
+
+
+def test_off_the_rails_lays_take_three_clicks_at_most():
+    """About 1,100 `lay SQUARE EDGES` moves: the rows sit at the top beside `cart …` and `end`, so a
+    tile is row → square → tile; `undo` (after an action) is one click."""
+    from rules.registry import GAMES
+
+    state = GAMES["off_the_rails"].new_game(3, {}, seed=1)
+    seat = min(state.to_act())
+    moves = [str(m) for m in state.legal_moves(seat)]
+    assert len(moves) > 1000
+    top = menu(moves)
+    assert top.pages == 1 and any(c.value == "end" for c in top.choices)
+    assert max(reach(moves, m) for m in moves[::9] + [m for m in moves if not m.startswith("lay")]) <= 3
+    state.apply(seat, next(m for m in moves if m.startswith("lay")))
+    after = [str(m) for m in state.legal_moves(seat)]
+    assert reach(after, "undo") == 1
+    assert max(reach(after, m) for m in after[::13]) <= 3
+
+
+def test_shortcuts_come_first_in_one_click_and_a_group_they_cover_goes():
+    """Off the Rails' shortcuts (the track ahead of your carts, their speed changes) head the top
+    menu: one click for the lays a player makes most; everything else stays within 3 clicks."""
+    from rules.registry import GAMES
+
+    state = GAMES["off_the_rails"].new_game(3, {}, seed=1)
+    seat = min(state.to_act())
+    state.apply(seat, "cart white e1")
+    moves = [str(m) for m in state.legal_moves(seat)]
+    shortcuts = [str(m) for m in state.shortcuts(seat)]
+    assert shortcuts and set(shortcuts) <= set(moves)
+    ahead = [m for m in shortcuts if m.startswith("lay")]
+    assert ahead and {m.split()[1] for m in ahead} == {"e2"}  # the square the cart faces
+    top = menu(moves, shortcuts=shortcuts)
+    assert [c.value for c in top.choices[: len(shortcuts)]] == shortcuts
+    assert len(top.choices) <= PAGE_SIZE and top.total == len(moves)
+    assert not any(c.label == "speed …" for c in top.choices)  # both speed moves are shortcuts
+    assert menu(moves, "lay e#").choices == menu(moves, "lay e#", shortcuts=shortcuts).choices  # top only
+    assert max(reach(moves, m) for m in moves[::11]) <= 3

@@ -133,3 +133,19 @@ async def test_a_claim_is_held_until_released_even_with_nothing_owed_and_the_hol
     assert await b.store.claim_posts(game_id, "process-b", lease=60) is None
     await a.store.release_posts(game_id, "process-a")
     assert await b.store.claim_posts(game_id, "process-b", lease=60) == []
+
+
+async def test_a_dm_choice_made_on_one_process_is_followed_by_the_other(two):
+    a, b, _ = two
+    game_id = await _started(a, b)
+    await b.info(game_id)  # B holds the game (its copy knows Bob's choice: all)
+    await a.set_dms(BOB, "off")  # the command reaches A; every move then reaches B
+    while (await b.info(game_id)).row.status == "running":
+        info = await b.info(game_id)
+        seat = info.to_act[0]
+        user = info.seats[seat].user_id
+        _, token, legal = await b.legal_moves(game_id, user)
+        await b.play(game_id, user, legal[0], token=token)
+    owed = await b.owed_posts(game_id)
+    assert [p for p in owed if p.kind == "dm" and p.seat == 1 and not p.payload.get("welcome")] == []
+    assert any(p.kind == "dm" and p.seat == 0 for p in owed)  # Ann kept hers

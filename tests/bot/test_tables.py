@@ -307,3 +307,58 @@ async def test_a_move_is_applied_off_the_event_loop_and_readers_see_the_state_be
     outcome = await move
     assert outcome.applied[0] == (info.to_act[0], legal[0])
     assert release.is_set()
+
+
+async def test_each_players_choice_of_dms_decides_which_dms_are_owed_and_survives_a_restart(db_path):
+    store = await Store.open(db_path)
+    tables = Tables(store, games=GAMES)
+    await tables.set_dms(BOB, "turn")
+    await tables.set_dms(CID, "off")
+    with pytest.raises(Refused):
+        await tables.set_dms(ANN, "sometimes")
+    await tables.set_quiet_hours(BOB, "Asia/Tokyo", "22", "07")  # quiet hours leave the choice as it is
+    game_id = await lobby(tables, seed=13, seat_order="join")
+    await tables.start(game_id, ANN)
+    welcome = {p.seat: p.payload for p in await tables.owed_posts(game_id) if p.kind == "dm"}
+    assert welcome[0]["welcome"] and welcome[1]["welcome"] and "digest" in welcome[1]  # Bob bids now: his turn
+    assert welcome[2] == {"lines": [], "welcome": True, "dms": "off"}  # Cid: words only, no hand
+    await tables.posts_done([p.id for p in await tables.owed_posts()])
+    await store.close()
+
+    store = await Store.open(db_path)  # the choices are stored, not only remembered
+    tables = Tables(store, games=GAMES)
+    await tables.load()
+    assert [(await store.user_prefs(u)).dms for u in (ANN, BOB, CID)] == ["all", "turn", "off"]
+    assert (await store.user_prefs(BOB)).tz == "Asia/Tokyo"
+    rng = random.Random(3)
+    dms: dict[int, list[dict]] = {0: [], 1: [], 2: []}
+    while (await tables.info(game_id)).row.status == "running":
+        await play_one(tables, game_id, rng)
+        owed = await tables.owed_posts(game_id)
+        for post in owed:
+            if post.kind == "dm":
+                dms[post.seat].append(post.payload)
+            assert not (post.kind == "remind" and post.seat == 2 and post.payload.get("dm", True))
+        await tables.posts_done([p.id for p in owed])
+    assert dms[2] == []  # off: nothing after the welcome
+    assert dms[0] and dms[1]  # all and turn: a DM when their turn begins
+    assert all(p.get("since") or p["lines"] or p.get("digest") for p in dms[1])
+    await store.close()
+
+
+async def test_choosing_dms_off_mid_game_stops_them_and_turn_skips_the_end(tables, store):
+    game_id = await lobby(tables, seed=13, seat_order="join")
+    await tables.start(game_id, ANN)
+    await tables.posts_done([p.id for p in await tables.owed_posts()])
+    await tables.set_dms(ANN, "off")  # in the middle of the game: the loaded game follows it
+    await tables.set_dms(BOB, "turn")
+    rng = random.Random(5)
+    seen: list[tuple[int, bool]] = []  # (seat, the game was over by then)
+    while (await tables.info(game_id)).row.status == "running":
+        await play_one(tables, game_id, rng)
+        over = (await tables.info(game_id)).row.status == "over"
+        owed = await tables.owed_posts(game_id)
+        seen += [(p.seat, over) for p in owed if p.kind == "dm"]
+        await tables.posts_done([p.id for p in owed])
+    assert all(seat != 0 for seat, _ in seen)
+    assert (2, True) in seen and (1, True) not in seen  # Cid (all) gets the end by DM, Bob (turn) not

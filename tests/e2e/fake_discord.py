@@ -91,6 +91,11 @@ Changing the world: ``await fake.delete_message(msg)`` (MESSAGE_DELETE),
 ``await fake.archive_thread(thread, locked=False)`` (THREAD_UPDATE; discord.py then drops the
 thread from its cache: use ``fetch_channel``), ``fake.interaction_window = 3.0`` (callbacks later
 than that get 404 / 10062 like Discord; off by default because CI is slow).
+Interaction tokens live ``fake.token_lifetime`` seconds (Discord: 15 minutes); ``fake.advance(seconds)``
+ages every token sent so far without waiting. After that, follow-ups and webhook edits through the
+token answer HTTP 401, code 50027 (Invalid Webhook Token), and an ephemeral message an interaction
+made can no longer be changed, not by a later click's update either (the same 401): its buttons
+still send interactions, which the bot can answer with a new message.
 
 Bots: ``await fake.start_bot(bot)`` (runs ``bot.start`` in a task, returns the bot once ready),
 ``await fake.stop_bot(bot, drain=True)`` (drain, then ``bot.close()``; ``drain=False`` closes
@@ -680,6 +685,7 @@ class FakeInteraction:
     choices: list[dict[str, Any]] | None = None
     modal: dict[str, Any] | None = None
     sent_at: float = 0.0
+    born: float = 0.0  # sent_at on the fake's shifted clock (token lifetime, `advance`)
     answered_at: float | None = None
     shards: list[int] = field(default_factory=list)  # the shard ids it was delivered to (sharded bots)
     _answered: asyncio.Event = field(default_factory=asyncio.Event)
@@ -804,6 +810,8 @@ class FakeDiscord:
         # Seconds within which the first callback must arrive (Discord: 3); None = not enforced,
         # because CI machines are slow. Set it in a test to check the bot defers where needed.
         self.interaction_window: float | None = None
+        self.token_lifetime = 15 * 60.0
+        self.time_shift = 0.0  # seconds added to every interaction's age (advance)
         self.reactions: list[tuple[int, str]] = []
         # Message nonces (enforce_nonce): (channel, author, nonce) -> (message, monotonic time).
         self._nonces: dict[tuple[int, int, str], tuple[FakeMessage, float]] = {}
@@ -1733,11 +1741,26 @@ class FakeDiscord:
 
     # -- interactions: callback and webhooks
 
+    def advance(self, seconds: float) -> None:
+        """Age every interaction token by `seconds` (the 15-minute lifetime), without waiting."""
+        self.time_shift += seconds
+
+    def _expired(self, ix: FakeInteraction) -> bool:
+        return time.perf_counter() + self.time_shift - ix.born > self.token_lifetime
+
     def _ix_by_token(self, token: str) -> FakeInteraction:
         ix = self._by_token.get(token)
         if ix is None:
             raise _HTTPError(404, 10015, "Unknown Webhook")
+        if self._expired(ix):
+            raise _HTTPError(401, 50027, "Invalid Webhook Token")
         return ix
+
+    def _check_changeable(self, msg: FakeMessage) -> None:
+        """An ephemeral message lives by the token of the interaction that made it."""
+        maker = self.interactions.get(msg.interaction_id) if msg.interaction_id is not None else None
+        if msg.ephemeral and maker is not None and self._expired(maker):
+            raise _HTTPError(401, 50027, "Invalid Webhook Token")
 
     async def _h_callback(self, request: web.Request, body: Any, files: Any, iid: str, token: str) -> Any:
         ix = self._ix_by_token(token)
@@ -1765,6 +1788,8 @@ class FakeDiscord:
                 raise _HTTPError(
                     400, 40043, "Interaction response type only valid for component interactions"
                 )
+            if rtype == 7:
+                self._check_changeable(ix.message)
             ix.original = ix.message
             if rtype == 7:
                 self._edit_message(ix.message, data, files)
@@ -1839,6 +1864,7 @@ class FakeDiscord:
     ) -> Any:
         ix = self._ix_by_token(token)
         msg = self._webhook_message(ix, ref)
+        self._check_changeable(msg)
         self._edit_message(msg, body, files)
         if msg is ix.original:
             ix._mark_answered()
@@ -1907,6 +1933,7 @@ class FakeDiscord:
         self.interactions[iid] = ix
         self._by_token[token] = ix
         ix.sent_at = time.perf_counter()
+        ix.born = ix.sent_at + self.time_shift
         ix.shards = await self.dispatch("INTERACTION_CREATE", payload)
         if wait:
             await ix.wait(timeout)

@@ -442,6 +442,24 @@ async def test_world_changes_and_interaction_window(fake: FakeDiscord, log_guard
     assert not late.answered
 
 
+async def test_interaction_tokens_expire_after_15_minutes(fake: FakeDiscord) -> None:
+    ix = await fake.slash(fake.user("Ann"), fake.channel("general"), "locale")
+    bot = next(iter(fake._bots))
+    hook = discord.Webhook.partial(fake.application_id, ix.token, client=bot)
+    await hook.send("still in time")
+    assert ix.followups[-1].content == "still in time"
+    fake.advance(15 * 60 + 1)
+    with pytest.raises(discord.HTTPException) as err:
+        await hook.send("too late")
+    assert err.value.status == 401 and err.value.code == 50027
+    with pytest.raises(discord.HTTPException) as err:
+        await hook.edit_message(ix.reply.id, content="too late")
+    assert err.value.status == 401 and err.value.code == 50027
+    fresh = await fake.slash(fake.user("Ann"), fake.channel("general"), "locale")  # a new token lives again
+    await discord.Webhook.partial(fake.application_id, fresh.token, client=bot).send("fresh")
+    assert fresh.followups[-1].content == "fresh"
+
+
 async def test_components_v2_layout_posts(fake: FakeDiscord) -> None:
     """A LayoutView post (components v2): its words are its text displays, its mentions ping by
     allowed_mentions, its gallery shows the uploaded file, and an edit keeps the flag."""

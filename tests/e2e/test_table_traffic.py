@@ -40,6 +40,7 @@ class Traffic:
     repings: list[str] = field(default_factory=list)  # mentions of a player already in their turn
     turns: dict[int, int] = field(default_factory=dict)  # seat -> turns begun
     clicks_per_turn: list[int] = field(default_factory=list)  # players' turns played with the picker
+    clicks_per_decision: list[int] = field(default_factory=list)  # each decision on the panel
     dms: dict[int, int] = field(default_factory=dict)  # seat -> DMs received
 
     @property
@@ -88,7 +89,15 @@ def measure(fake, channel, users: list[int | None], awaited: list[frozenset[int]
     return traffic
 
 
-async def play_game(fake, tmp_path, key: str, restart_at: int | None = None, picker: bool = False):
+def _options(component: dict) -> list[dict]:
+    """The options and buttons of a message's component rows, for printing a panel as a player sees it."""
+    inner = component.get("components") or []
+    found = [{"label": o["label"]} for c in inner for o in c.get("options", [])]
+    return found + [{"label": c["label"]} for c in inner if c.get("type") == 2]
+
+
+async def play_game(fake, tmp_path, key: str, restart_at: int | None = None, picker: bool = False,
+                    show_panel: bool = False):
     """Play `key` to its end with two players and one AI seat; returns (traffic, snapshot).
 
     `picker`: decisions go through the board post's Take turn button and the move picker (each
@@ -110,6 +119,8 @@ async def play_game(fake, tmp_path, key: str, restart_at: int | None = None, pic
     await fake.click(ann, lobby, label="Start")
     await fake.wait_for(lambda: table_snapshot(db, definition)[4] == "running" and table_snapshot(db, definition)[2] == 0,
                         what="first board and welcome DMs")
+    panels: dict[int, object] = {}  # seat -> its open turn panel (picker mode)
+    decisions: list[int] = []  # clicks of each decision on a panel (groups opened + the move)
     greedy = definition.ai("greedy" if "greedy" in definition.ais else next(iter(definition.ais)))
     played = 0
     clicks: list[tuple[int, int, int]] = []  # (move number, seat, clicks) of each player decision
@@ -120,13 +131,25 @@ async def play_game(fake, tmp_path, key: str, restart_at: int | None = None, pic
         seat = min(s for s in state.to_act() if users[s] is not None)
         move = str(ai_move(state, seat, greedy))
         if picker:
-            board = [m for m in channel.messages if not m.ephemeral and MOVE.search(m.text)][-1]
-            ix = await fake.click(by_id[users[seat]], board, label="Take turn")
-            ix, opened = await pick_move(fake, by_id[users[seat]], ix.reply, move, narrowings=12)
-            clicks.append((len(moves), seat, 2 + opened))
+            # The seat's turn panel stays open from decision to decision; Take turn opens one when
+            # there is none (the last one closed when its turn passed).
+            user = by_id[users[seat]]
+            panel = panels.get(seat)
+            opening = panel is None or not fake.message(panel.id).custom_ids()
+            if opening:
+                board = [m for m in channel.messages if not m.ephemeral and MOVE.search(m.text)][-1]
+                panel = (await fake.click(user, board, label="Take turn")).reply
+            ix, opened = await pick_move(fake, user, fake.message(panel.id), move, narrowings=12)
+            panels[seat] = fake.message(panel.id)
+            decisions.append(1 + opened)
+            clicks.append((len(moves), seat, int(opening) + 1 + opened))
+            assert f"`{move}`" in ix.text and "\n" not in ix.text.split("`")[0], ix.text
+            if show_panel:
+                print(f"--- {user.name}'s panel after {move}:\n{fake.message(panel.id).text}"
+                      f"\n[{', '.join(o['label'] for c in fake.message(panel.id).components for o in _options(c))}]")
         else:
             ix = await fake.slash(by_id[users[seat]], channel, "play", options={"move": move})
-        assert ix.text == f"You played `{move}`.", ix.text
+            assert ix.text == f"You played `{move}`.", ix.text
         before = len(moves)
         await fake.wait_for(lambda n=before: len(table_snapshot(db, definition)[3]) > n
                             and table_snapshot(db, definition)[2] == 0, what=f"posts after {move}")
@@ -152,6 +175,7 @@ async def play_game(fake, tmp_path, key: str, restart_at: int | None = None, pic
             turn_clicks.append(count)
         last[seat] = n
     traffic.clicks_per_turn = turn_clicks
+    traffic.clicks_per_decision = decisions
     return traffic, (state, users, moves, channel, bot, db)
 
 
@@ -184,3 +208,20 @@ async def test_a_whole_game_posts_per_turn_pings_once_and_dms_what_matters(fake_
     await fake.stop_bot(bot)
     assert traffic.repings == [], traffic
     assert engine_keys_shown(fake, channel, users) == []
+
+
+async def test_off_the_rails_through_the_turn_panel(fake_discord, tmp_path, monkeypatch):
+    """A whole game played by clicks only: Take turn once per turn, then the panel that stays open.
+    One fixed game (the bench plays new ones: 6 to 8 clicks per turn, median, in four runs)."""
+    import random
+    import statistics
+
+    monkeypatch.setattr(random, "SystemRandom", lambda: random.Random(11))  # the game's seed
+    traffic, (state, users, moves, channel, bot, db) = await play_game(
+        fake_discord, tmp_path, "off_the_rails", picker=True, show_panel=True)
+    print("clicks per turn", traffic.clicks_per_turn, "per decision", traffic.clicks_per_decision)
+    assert traffic.clicks_per_decision and max(traffic.clicks_per_decision) <= 3
+    assert statistics.median(traffic.clicks_per_turn) <= 8, traffic.clicks_per_turn
+    assert len(moves) > 40  # a whole game: several turns of every kind of decision
+    assert engine_keys_shown(fake_discord, channel, users) == []
+    await fake_discord.stop_bot(bot)

@@ -250,3 +250,29 @@ def test_undo_restores_the_action_phase(seed: int, picks: list[int]) -> None:
         now = json.dumps([state.tiles, state.tile_supply, [c.to_json() for c in state.carts[0].values()]])
         assert now == snapshots.pop()
     assert state.actions_used == 0
+
+
+def test_shortcuts_are_legal_lays_ahead_of_ones_carts_and_speed_changes():
+    """What the turn panel offers in one click: only legal moves, and only in the action phase."""
+    import random
+
+    rng = random.Random(4)
+    for seed in range(3):
+        state = DEFINITION.new_game(2, {"game_length": 13}, seed)
+        for _ in range(400):
+            if state.is_over():
+                break
+            seat = min(state.to_act())
+            legal = [str(m) for m in state.legal_moves(seat)]
+            shortcuts = [str(m) for m in state.shortcuts(seat)]
+            assert set(shortcuts) <= set(legal) and len(shortcuts) == len(set(shortcuts))
+            assert all(m.split()[0] in ("lay", "speed", "upgrade", "cart") for m in shortcuts)
+            if state.phase != "action":
+                assert shortcuts == []
+            carts = {c.square for c in state.carts[seat].values() if c.where == "board"}
+            for move in shortcuts:
+                if move.startswith("lay"):  # an empty square next to the seat's cart or to track
+                    square = move.split()[1]
+                    near = {board.NEIGHBOUR[(square, e)] for e in board.EDGES}
+                    assert square not in state.tiles and near & (carts | set(state.tiles)), move
+            state.apply(seat, rng.choice(legal))
