@@ -90,6 +90,12 @@ class AdminCog(commands.Cog):
             await self._reply(interaction, refused)
         return refused is None
 
+    async def _admin_game(self, interaction: discord.Interaction, game_id: int) -> TableInfo | None:
+        """Game #id of this server for an admin command, or None after telling the caller why not."""
+        if not await self.admin_allowed(interaction):
+            return None
+        return await self.server_game(interaction, game_id)
+
     async def server_game(self, interaction: discord.Interaction, game_id: int) -> TableInfo | None:
         """Game #id of this server, or None after saying there is none."""
         info = await self._guild_game(interaction, game_id)
@@ -229,12 +235,10 @@ class AdminCog(commands.Cog):
     @admin.command(name="end", description=_("End a game of this server now"))
     @app_commands.describe(game=_("The game number (#id; start typing to see this server's games)"))
     async def end(self, interaction: discord.Interaction, game: int) -> None:
-        if not await self.admin_allowed(interaction):
-            return
-        locale = interaction.locale
-        info = await self.server_game(interaction, game)
+        info = await self._admin_game(interaction, game)
         if info is None:
             return
+        locale = interaction.locale
         if info.row.status not in ("lobby", "running"):
             await self._reply(interaction, i18n.t(locale, "Game #{id} is already finished.", id=game))
             return
@@ -252,12 +256,10 @@ class AdminCog(commands.Cog):
     @app_commands.describe(user=_("The player to remove"),
                            game=_("The game number (#id; start typing to see this server's games)"))
     async def kick(self, interaction: discord.Interaction, user: discord.User, game: int) -> None:
-        if not await self.admin_allowed(interaction):
-            return
-        locale = interaction.locale
-        info = await self.server_game(interaction, game)
+        info = await self._admin_game(interaction, game)
         if info is None:
             return
+        locale = interaction.locale
         if info.seat_of(user.id) is None:
             await self._reply(interaction, i18n.t(locale, "{name} is not playing in game #{id}.",
                                                   name=user.display_name, id=game))
