@@ -40,7 +40,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bot.app import create_bot  # noqa: E402
-from bot.store import ClockRow, SeatRow, Store  # noqa: E402
+from bot.store import STAND_IN_KEY, ClockRow, SeatRow, Store  # noqa: E402
 from bot.tables import Tables, reminder_points  # noqa: E402
 from rules.engine import play_out  # noqa: E402
 from rules.registry import GAMES  # noqa: E402
@@ -174,7 +174,8 @@ def build(path: str, total: int = TOTAL) -> None:
             game["seat_moves"] = counts
         if game["snapshots"]:  # the log replays to the snapshot: the copies are real games
             definition = GAMES[game["game_key"]]
-            state = definition.new_game(len(game["seats"]), json.loads(game["options"]), game["seed"])
+            options = {k: v for k, v in json.loads(game["options"]).items() if k != STAND_IN_KEY}  # the table's, not the game's
+            state = definition.new_game(len(game["seats"]), options, game["seed"])
             for move in game["moves"]:
                 state.apply(move["seat"], move["notation"])
             if json.loads(json.dumps(state.to_json())) != json.loads(game["snapshots"][0]["state"]):
