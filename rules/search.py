@@ -12,6 +12,9 @@ from rules.engine import AIPlayer, GameState, Move, Result
 
 # How a search scores a finished or cut-off rollout for its seat: larger is better, about -1..2.
 Evaluate = Callable[[GameState, int], float]
+# Where a rollout from `root` may stop early, given (root, world): a quiet point the same distance into
+# the game for every candidate (e.g. the start of the seat's next turn), where `evaluate` judges it.
+Stop = Callable[[GameState, GameState], bool]
 
 
 class Ranker(Protocol):
@@ -70,13 +73,18 @@ class SearchAI(AIPlayer):
         evaluate: Evaluate | None = None,
         score_scale: float = 10.0,
         switch_margin: float = 0.1,
+        stop: Stop | None = None,
     ) -> None:
         self.policy = policy()
         self.switch_margin = switch_margin
         self.budget = budget
         self.score_scale = score_scale
         self.evaluate = evaluate
-        if budget.horizon is not None and evaluate is None:
+        self.stop = stop
+        # A list to append (candidates, mean value per candidate, rollouts per candidate, choice) to,
+        # for benches that look at concrete decisions; None in play.
+        self.trace: list[tuple[list[Move], dict[Move, float], dict[Move, int], Move]] | None = None
+        if (budget.horizon is not None or stop is not None) and evaluate is None:
             raise ValueError("a search cut off by a horizon needs the game's evaluate")
 
     def choose(self, view: dict[str, Any], legal: list[Move], rng: random.Random) -> Move:
@@ -102,7 +110,7 @@ class SearchAI(AIPlayer):
                 world = state.determinize(seat, rng)
                 rollout_seed = rng.getrandbits(64)
                 for move in alive:
-                    totals[move] += self._rollout(world.copy(), seat, move, random.Random(rollout_seed))
+                    totals[move] += self._rollout(state, world.copy(), seat, move, random.Random(rollout_seed))
                     counts[move] += 1
             if round_number < rounds - 1:
                 # The policy's own move always stays: few rollouts are noisy, and it is the safe default.
@@ -111,9 +119,13 @@ class SearchAI(AIPlayer):
         favourite = alive[0]
         best = max(alive, key=lambda m: totals[m] / counts[m])
         # Leave the policy's move only for one that did clearly better in the same worlds.
+        choice = favourite
         if totals[best] / counts[best] > totals[favourite] / counts[favourite] + self.switch_margin:
-            return best
-        return favourite
+            choice = best
+        if self.trace is not None:
+            means = {m: totals[m] / counts[m] for m in candidates}
+            self.trace.append((candidates, means, dict(counts), choice))
+        return choice
 
     def shortlist(self, view: dict[str, Any], legal: list[Move], rng: random.Random) -> list[Move]:
         """The policy's choice first, then its ranking when it has one, else a sample of the rest."""
@@ -126,13 +138,15 @@ class SearchAI(AIPlayer):
         rest = [m for m in legal if m != first]
         return [first, *rng.sample(rest, min(len(rest), wanted - 1))]
 
-    def _rollout(self, world: GameState, seat: int, move: Move, rng: random.Random) -> float:
+    def _rollout(self, root: GameState, world: GameState, seat: int, move: Move, rng: random.Random) -> float:
         world.apply(seat, move)
         steps = 0
         horizon = self.budget.horizon
         while True:
             acting = world.to_act()
             if not acting or (horizon is not None and steps >= horizon):
+                break
+            if self.stop is not None and self.stop(root, world):
                 break
             actor = min(acting)
             legal = world.legal_moves(actor)
