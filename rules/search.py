@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 import random
+import statistics
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
@@ -74,9 +75,11 @@ class SearchAI(AIPlayer):
         score_scale: float = 10.0,
         switch_margin: float = 0.1,
         stop: Stop | None = None,
+        switch_z: float = 0.0,
     ) -> None:
         self.policy = policy()
         self.switch_margin = switch_margin
+        self.switch_z = switch_z
         self.budget = budget
         self.score_scale = score_scale
         self.evaluate = evaluate
@@ -96,12 +99,11 @@ class SearchAI(AIPlayer):
             return legal[0]
         if type(state).determinize is GameState.determinize:  # no way to sample worlds fairly yet
             return self.policy.choose(state.view(seat), legal, rng)
-        view = state.view(seat)
-        candidates = self.shortlist(view, legal, rng)
+        candidates = self.shortlist(state, seat, legal, rng)
         if len(candidates) == 1:
             return candidates[0]
-        totals = dict.fromkeys(candidates, 0.0)
-        counts = dict.fromkeys(candidates, 0)
+        # Each move's value in each world it was played in; the moves still alive share every world.
+        values: dict[Move, list[float]] = {m: [] for m in candidates}
         alive = list(candidates)
         rounds = max(1, math.ceil(math.log2(len(alive))))
         for round_number in range(rounds):
@@ -110,31 +112,42 @@ class SearchAI(AIPlayer):
                 world = state.determinize(seat, rng)
                 rollout_seed = rng.getrandbits(64)
                 for move in alive:
-                    totals[move] += self._rollout(state, world.copy(), seat, move, random.Random(rollout_seed))
-                    counts[move] += 1
+                    values[move].append(self._rollout(state, world.copy(), seat, move, random.Random(rollout_seed)))
             if round_number < rounds - 1:
                 # The policy's own move always stays: few rollouts are noisy, and it is the safe default.
-                others = sorted(alive[1:], key=lambda m: -totals[m] / counts[m])
+                others = sorted(alive[1:], key=lambda m: -statistics.fmean(values[m]))
                 alive = [alive[0], *others[: max(0, math.ceil(len(alive) / 2) - 1)]]
         favourite = alive[0]
-        best = max(alive, key=lambda m: totals[m] / counts[m])
-        # Leave the policy's move only for one that did clearly better in the same worlds.
-        choice = favourite
-        if totals[best] / counts[best] > totals[favourite] / counts[favourite] + self.switch_margin:
-            choice = best
+        best = max(alive, key=lambda m: statistics.fmean(values[m]))
+        choice = favourite if best == favourite or not self._clearly_better(values[best], values[favourite]) else best
         if self.trace is not None:
-            means = {m: totals[m] / counts[m] for m in candidates}
-            self.trace.append((candidates, means, dict(counts), choice))
+            means = {m: statistics.fmean(values[m]) for m in candidates}
+            self.trace.append((candidates, means, {m: len(values[m]) for m in candidates}, choice))
         return choice
 
-    def shortlist(self, view: dict[str, Any], legal: list[Move], rng: random.Random) -> list[Move]:
-        """The policy's choice first, then its ranking when it has one, else a sample of the rest."""
+    def _clearly_better(self, challenger: list[float], favourite: list[float]) -> bool:
+        """Leave the policy's move only for one that did clearly better in the same worlds: by more than
+        `switch_margin` on average and, with `switch_z`, by that many standard errors of the paired
+        differences (the best of several noisy means beats the favourite by luck alone)."""
+        diffs = [a - b for a, b in zip(challenger, favourite, strict=True)]
+        gain = statistics.fmean(diffs)
+        if gain <= self.switch_margin:
+            return False
+        if self.switch_z <= 0:
+            return True
+        if len(diffs) < 2:
+            return False
+        return gain > self.switch_z * statistics.stdev(diffs) / math.sqrt(len(diffs))
+
+    def shortlist(self, state: GameState, seat: int, legal: list[Move], rng: random.Random) -> list[Move]:
+        """The policy's own decision first (with what its seat remembers, as in the rollouts), then its
+        ranking when it has one, else a sample of the rest."""
         wanted = self.budget.candidates
+        first = self.policy.decide(state, seat, legal, rng)
         rank = getattr(self.policy, "rank", None)
         if rank is not None:
-            ranked = list(dict.fromkeys(rank(view, legal, rng)))
-            return ranked[:wanted]
-        first = self.policy.choose(view, legal, rng)
+            ranked = [m for m in dict.fromkeys(rank(state.view(seat), legal, rng)) if m != first]
+            return [first, *ranked][:wanted]
         rest = [m for m in legal if m != first]
         return [first, *rng.sample(rest, min(len(rest), wanted - 1))]
 

@@ -126,6 +126,7 @@ def test_twin_positions_give_the_same_choice(key: str, players: int, seed: int, 
         hard.score_scale,
         hard.switch_margin,
         stop=hard.stop,
+        switch_z=hard.switch_z,
     )
     assert ai_move(twin, seat, small) == ai_move(state, seat, small)
 
