@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 import random
+import statistics
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
@@ -12,6 +13,9 @@ from rules.engine import AIPlayer, GameState, Move, Result
 
 # How a search scores a finished or cut-off rollout for its seat: larger is better, about -1..2.
 Evaluate = Callable[[GameState, int], float]
+# Where a rollout from `root` may stop early, given (root, world): a quiet point the same distance into
+# the game for every candidate (e.g. the start of the seat's next turn), where `evaluate` judges it.
+Stop = Callable[[GameState, GameState], bool]
 
 
 class Ranker(Protocol):
@@ -70,13 +74,20 @@ class SearchAI(AIPlayer):
         evaluate: Evaluate | None = None,
         score_scale: float = 10.0,
         switch_margin: float = 0.1,
+        stop: Stop | None = None,
+        switch_z: float = 0.0,
     ) -> None:
         self.policy = policy()
         self.switch_margin = switch_margin
+        self.switch_z = switch_z
         self.budget = budget
         self.score_scale = score_scale
         self.evaluate = evaluate
-        if budget.horizon is not None and evaluate is None:
+        self.stop = stop
+        # A list to append (candidates, mean value per candidate, rollouts per candidate, choice) to,
+        # for benches that look at concrete decisions; None in play.
+        self.trace: list[tuple[list[Move], dict[Move, float], dict[Move, int], Move]] | None = None
+        if (budget.horizon is not None or stop is not None) and evaluate is None:
             raise ValueError("a search cut off by a horizon needs the game's evaluate")
 
     def choose(self, view: dict[str, Any], legal: list[Move], rng: random.Random) -> Move:
@@ -88,12 +99,11 @@ class SearchAI(AIPlayer):
             return legal[0]
         if type(state).determinize is GameState.determinize:  # no way to sample worlds fairly yet
             return self.policy.choose(state.view(seat), legal, rng)
-        view = state.view(seat)
-        candidates = self.shortlist(view, legal, rng)
+        candidates = self.shortlist(state, seat, legal, rng)
         if len(candidates) == 1:
             return candidates[0]
-        totals = dict.fromkeys(candidates, 0.0)
-        counts = dict.fromkeys(candidates, 0)
+        # Each move's value in each world it was played in; the moves still alive share every world.
+        values: dict[Move, list[float]] = {m: [] for m in candidates}
         alive = list(candidates)
         rounds = max(1, math.ceil(math.log2(len(alive))))
         for round_number in range(rounds):
@@ -102,37 +112,54 @@ class SearchAI(AIPlayer):
                 world = state.determinize(seat, rng)
                 rollout_seed = rng.getrandbits(64)
                 for move in alive:
-                    totals[move] += self._rollout(world.copy(), seat, move, random.Random(rollout_seed))
-                    counts[move] += 1
+                    values[move].append(self._rollout(state, world.copy(), seat, move, random.Random(rollout_seed)))
             if round_number < rounds - 1:
                 # The policy's own move always stays: few rollouts are noisy, and it is the safe default.
-                others = sorted(alive[1:], key=lambda m: -totals[m] / counts[m])
+                others = sorted(alive[1:], key=lambda m: -statistics.fmean(values[m]))
                 alive = [alive[0], *others[: max(0, math.ceil(len(alive) / 2) - 1)]]
         favourite = alive[0]
-        best = max(alive, key=lambda m: totals[m] / counts[m])
-        # Leave the policy's move only for one that did clearly better in the same worlds.
-        if totals[best] / counts[best] > totals[favourite] / counts[favourite] + self.switch_margin:
-            return best
-        return favourite
+        best = max(alive, key=lambda m: statistics.fmean(values[m]))
+        choice = favourite if best == favourite or not self._clearly_better(values[best], values[favourite]) else best
+        if self.trace is not None:
+            means = {m: statistics.fmean(values[m]) for m in candidates}
+            self.trace.append((candidates, means, {m: len(values[m]) for m in candidates}, choice))
+        return choice
 
-    def shortlist(self, view: dict[str, Any], legal: list[Move], rng: random.Random) -> list[Move]:
-        """The policy's choice first, then its ranking when it has one, else a sample of the rest."""
+    def _clearly_better(self, challenger: list[float], favourite: list[float]) -> bool:
+        """Leave the policy's move only for one that did clearly better in the same worlds: by more than
+        `switch_margin` on average and, with `switch_z`, by that many standard errors of the paired
+        differences (the best of several noisy means beats the favourite by luck alone)."""
+        diffs = [a - b for a, b in zip(challenger, favourite, strict=True)]
+        gain = statistics.fmean(diffs)
+        if gain <= self.switch_margin:
+            return False
+        if self.switch_z <= 0:
+            return True
+        if len(diffs) < 2:
+            return False
+        return gain > self.switch_z * statistics.stdev(diffs) / math.sqrt(len(diffs))
+
+    def shortlist(self, state: GameState, seat: int, legal: list[Move], rng: random.Random) -> list[Move]:
+        """The policy's own decision first (with what its seat remembers, as in the rollouts), then its
+        ranking when it has one, else a sample of the rest."""
         wanted = self.budget.candidates
+        first = self.policy.decide(state, seat, legal, rng)
         rank = getattr(self.policy, "rank", None)
         if rank is not None:
-            ranked = list(dict.fromkeys(rank(view, legal, rng)))
-            return ranked[:wanted]
-        first = self.policy.choose(view, legal, rng)
+            ranked = [m for m in dict.fromkeys(rank(state.view(seat), legal, rng)) if m != first]
+            return [first, *ranked][:wanted]
         rest = [m for m in legal if m != first]
         return [first, *rng.sample(rest, min(len(rest), wanted - 1))]
 
-    def _rollout(self, world: GameState, seat: int, move: Move, rng: random.Random) -> float:
+    def _rollout(self, root: GameState, world: GameState, seat: int, move: Move, rng: random.Random) -> float:
         world.apply(seat, move)
         steps = 0
         horizon = self.budget.horizon
         while True:
             acting = world.to_act()
             if not acting or (horizon is not None and steps >= horizon):
+                break
+            if self.stop is not None and self.stop(root, world):
                 break
             actor = min(acting)
             legal = world.legal_moves(actor)

@@ -11,6 +11,7 @@ action of the best plan is played, and the plan is recomputed at the next decisi
 from __future__ import annotations
 
 import heapq
+import math
 import random
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -20,7 +21,7 @@ from rules.engine import AIPlayer, GameState, Move
 from rules.off_the_rails import board
 from rules.off_the_rails.scoring import delivery_missions
 from rules.off_the_rails.state import OffTheRailsState
-from rules.search import SearchAI, SearchBudget, margin_value
+from rules.search import SearchAI, SearchBudget
 
 INF = 10_000.0
 STEP_COST = 0.15  # a step costs a little: speed is limited, and long routes pass other carts
@@ -555,20 +556,46 @@ SCORE_SCALE = 8.0  # a typical winning margin in points
 
 
 def estimate(state: GameState, seat: int) -> float:
-    """A cut-off rollout judged by each seat's score so far plus most of the loads its carts carry."""
+    """A cut-off rollout judged by each seat's banked score plus what its carts on the board promise.
+
+    A cart on the board is worth most of its 3 points (it may still be lost) plus the greedy planner's
+    `potential` of its square, facing and load: the load most likely delivered, less the tiles still
+    missing on its way home, or the gems it can still reach. Tiles laid towards a delivery thus count
+    before the cart has run on them; on the last run, what stays on the board is lost and worth nothing.
+    """
     assert isinstance(state, OffTheRailsState)
     scores = [float(sum(b.values())) for b in state.score_breakdowns()]
+    planners: dict[int, Planner] = {}
     for cart in state.carts_on_board():
-        # A cart on the board is not in reserve (3 points) yet, and its load is not banked yet.
-        scores[cart.seat] += 0.7 * (board.gem_value(dict(cart.load)) + board.CART_POINTS)
-    return margin_value(scores, seat, SCORE_SCALE)
+        planner = planners.get(cart.seat)
+        if planner is None:
+            planner = planners[cart.seat] = Planner(state.view(cart.seat), cart.seat)
+        if planner.last_run:
+            continue
+        scores[cart.seat] += 0.8 * board.CART_POINTS + planner.potential(cart.square, cart.front, dict(cart.load))
+    mine = scores[seat]
+    lead = mine - max(s for i, s in enumerate(scores) if i != seat)
+    # Smooth where `margin_value` steps: mid-game, a small lead is only a slightly better chance to win.
+    return 0.5 * (1.0 + math.tanh(lead / SCORE_SCALE)) + math.tanh(lead / SCORE_SCALE)
+
+
+def next_turn(root: GameState, world: GameState) -> bool:
+    """Rollouts stop when the seat's next turn begins: every candidate (even `end`, which skips ahead)
+    is judged at the same point of the game, after its own run and every rival's turn."""
+    assert isinstance(root, OffTheRailsState) and isinstance(world, OffTheRailsState)
+    return world.phase == "action" and world.actions_used == 0 and world.turn >= root.turn + root.num_seats
 
 
 def hard_ai() -> SearchAI:
-    """The hard level: short greedy rollouts (a greedy decision costs ~8 ms), judged by `estimate`."""
+    """The hard level: greedy rollouts to the seat's next turn (a greedy decision costs ~2 ms), judged
+    by `estimate`; the horizon only caps a rollout that never gets there."""
     return SearchAI(
         GreedyAI,
-        SearchBudget(rollouts=12, candidates=4, horizon=14),
+        SearchBudget(rollouts=24, candidates=4, horizon=80),
         evaluate=estimate,
         score_scale=SCORE_SCALE,
+        stop=next_turn,
+        # Rollouts part ways at the first different action (deck draws, rifts and runs follow other
+        # paths), so common random numbers cancel little: switch only on a paired gain of 2 standard errors.
+        switch_z=2.0,
     )

@@ -119,7 +119,15 @@ def test_twin_positions_give_the_same_choice(key: str, players: int, seed: int, 
     # The search at a small budget (the test stays fast); the code path is the hard level's.
     hard = definition.ai("hard")
     assert isinstance(hard, SearchAI)
-    small = SearchAI(type(greedy), replace(hard.budget, rollouts=8, candidates=3), hard.evaluate, hard.score_scale)
+    small = SearchAI(
+        type(greedy),
+        replace(hard.budget, rollouts=8, candidates=3),
+        hard.evaluate,
+        hard.score_scale,
+        hard.switch_margin,
+        stop=hard.stop,
+        switch_z=hard.switch_z,
+    )
     assert ai_move(twin, seat, small) == ai_move(state, seat, small)
 
 
