@@ -28,13 +28,19 @@ def board_post(channel):
     return [m for m in channel.messages if not m.ephemeral and "game #" in m.text and m.buttons()][-1]
 
 
-async def test_the_panel_stays_open_offers_undo_and_closes_with_a_summary(fake_discord, tmp_path):
-    fake, db = fake_discord, str(tmp_path / "j.db")
+async def open_panel(fake, db, locale="en-US"):
+    """A new two-player game: (bot, channel, state, seat to act, its player, the panel Take turn opened)."""
     bot, users, channel = await start_off_the_rails(fake, db)
     state, seat_users, *_ = table_snapshot(db, OTR)
     seat = min(state.to_act())
     player = users[seat_users[seat]]
-    panel = (await fake.click(player, board_post(channel), label="Take turn")).reply
+    panel = (await fake.click(player, board_post(channel), label="Take turn", locale=locale)).reply
+    return bot, channel, state, seat, player, panel
+
+
+async def test_the_panel_stays_open_offers_undo_and_closes_with_a_summary(fake_discord, tmp_path):
+    fake, db = fake_discord, str(tmp_path / "j.db")
+    bot, channel, state, seat, player, panel = await open_panel(fake, db)
     assert panel.ephemeral and "to choose from" in panel.content
     lay = next(str(m) for m in state.legal_moves(seat) if str(m).startswith("lay"))
     ix, opened = await pick_move(fake, player, panel, lay)
@@ -68,11 +74,7 @@ async def test_the_panel_stays_open_offers_undo_and_closes_with_a_summary(fake_d
 
 async def test_an_expired_panel_says_so_and_take_turn_opens_a_fresh_one(fake_discord, tmp_path):
     fake, db = fake_discord, str(tmp_path / "j.db")
-    bot, users, channel = await start_off_the_rails(fake, db)
-    state, seat_users, *_ = table_snapshot(db, OTR)
-    seat = min(state.to_act())
-    player = users[seat_users[seat]]
-    panel = (await fake.click(player, board_post(channel), label="Take turn")).reply
+    bot, channel, state, seat, player, panel = await open_panel(fake, db)
     before = panel.content
     fake.advance(16 * 60)  # Discord: an interaction token lives 15 minutes
     group = next(o["value"] for o in panel.component(custom_id=panel.custom_ids()[0])["options"]
@@ -97,11 +99,7 @@ async def test_an_expired_panel_says_so_and_take_turn_opens_a_fresh_one(fake_dis
 
 async def test_the_panel_speaks_the_players_language(fake_discord, tmp_path):
     fake, db = fake_discord, str(tmp_path / "j.db")
-    bot, users, channel = await start_off_the_rails(fake, db)
-    state, seat_users, *_ = table_snapshot(db, OTR)
-    seat = min(state.to_act())
-    player = users[seat_users[seat]]
-    panel = (await fake.click(player, board_post(channel), label="Take turn", locale="ja")).reply
+    bot, channel, state, seat, player, panel = await open_panel(fake, db, locale="ja")
     lay = next(str(m) for m in state.legal_moves(seat) if str(m).startswith("lay"))
     ix, _ = await pick_move(fake, player, panel, lay, locale="ja")
     text = fake.message(panel.id).content
