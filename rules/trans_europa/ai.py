@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import random
 from typing import Any
 
@@ -93,6 +94,27 @@ class GreedyAI(AIPlayer):
 
     name = "greedy"
 
+    def rank(self, view: dict[str, Any], legal: list[Move], rng: random.Random) -> list[Move]:
+        """Moves from best to worst as this player sees them, for the hard level's shortlist: markers by
+        the tracks they leave, then the lines of its minimum tree, then lines that shorten its path by
+        another tree, then `end`, then the rest."""
+        seat = view["seat"]
+        zero, blocked = seat_board(view, seat)
+        cities = tuple(c for c in (board.junction_of(h["junction"]) for h in view["hand"]) if c is not None)
+        starts = [m for m in legal if isinstance(m, Start)]
+        if starts:
+            costs = board.marker_costs(cities, zero, blocked)
+            return sorted(starts, key=lambda m: (costs[m.junction], str(m)))
+        marker = board.junction_of(view["markers"][str(seat)])
+        terminals = tuple(sorted({marker, *cities}))
+        weight, tree = board.steiner_tree(terminals, zero, blocked)
+        placed = sorted((m for m in legal if isinstance(m, Lay | Vex)), key=str)
+        in_tree = [m for m in placed if m.edge in tree and m.edge not in zero]
+        shorter = set(_shortening_lines(terminals, zero, blocked, weight, sorted({m.edge for m in placed} - set(tree))))
+        shortening = [m for m in placed if m.edge in shorter]
+        ordered = [*in_tree, *shortening, *(m for m in legal if isinstance(m, End))]
+        return [*ordered, *(m for m in sorted(legal, key=str) if m not in ordered)]
+
     def choose(self, view: dict[str, Any], legal: list[Move], rng: random.Random) -> Move:
         seat = view["seat"]
         zero, blocked = seat_board(view, seat)
@@ -124,16 +146,62 @@ class GreedyAI(AIPlayer):
         return lays[edge]
 
 
+def race_losses(state: TransEuropaState) -> list[float]:
+    """What each seat is likely to lose when the round ends, if everyone from now on lays the 2 tracks a
+    turn that join its own cities (1 in what is left of the active seat's turn): the first seat whose
+    tracks run out ends the round, and every other seat loses what it still lacks by then."""
+    n = state.num_seats
+    if state.completed:
+        return [0.0 if s in state.completed else float(state.penalty(s)) for s in range(n)]
+    need = [float(state.penalty(s)) for s in range(n)]
+    order = state.turn_order(state.active_seat)
+    first_turn = 1.0 if state.step == 2 else 2.0
+    # the turn (0, 1, ...) in which each seat would be done: its k-th turn comes at k * n + position
+    finish = []
+    for position, s in enumerate(order):
+        first = first_turn if position == 0 else 2.0
+        finish.append((max(0, math.ceil((need[s] - first) / 2)) * n + position, s))
+    end_at, _winner = min(finish)
+    losses = [0.0] * n
+    for position, s in enumerate(order):
+        # turns this seat plays before the round ends (the ender plays its last)
+        turns = (end_at - position) // n + 1 if end_at >= position else 0
+        built = 0.0 if turns == 0 else (first_turn if position == 0 else 2.0) + 2.0 * (turns - 1)
+        losses[s] = max(0.0, need[s] - built)
+    return losses
+
+
 def estimate(state: GameState, seat: int) -> float:
-    """A cut-off rollout judged as if the round ended now: each score minus the tracks still needed."""
+    """A cut-off rollout judged by the race to finish the round (`race_losses`): each score minus what
+    the seat would still lack when the first network is done."""
     assert isinstance(state, TransEuropaState)
-    scores = [
-        state.scores[s] - (0 if s in state.completed or state.phase == "game_over" else state.penalty(s))
-        for s in range(state.num_seats)
-    ]
+    if state.phase != "building":  # between rounds (markers to place): only the scores count
+        scores = [float(v) for v in state.scores]
+    else:
+        losses = race_losses(state)
+        scores = [state.scores[s] - losses[s] for s in range(state.num_seats)]
     return margin_value(scores, seat, 6.0)
 
 
+def next_turn(root: GameState, world: GameState) -> bool:
+    """Rollouts stop when the seat's next turn begins (or a new round starts): every candidate is judged
+    at the same point, after every rival's reply."""
+    assert isinstance(root, TransEuropaState) and isinstance(world, TransEuropaState)
+    if world.round != root.round or world.phase == "game_over":
+        return True
+    if world.phase != "building" or world.step != 1:
+        return False
+    seat = root.active_seat
+    return world.active_seat == seat and (root.phase == "markers" or world.tracks.keys() != root.tracks.keys())
+
+
 def hard_ai() -> SearchAI:
-    """The hard level: short greedy rollouts (one greedy decision costs ~4 ms), judged by `estimate`."""
-    return SearchAI(GreedyAI, SearchBudget(rollouts=8, candidates=3, horizon=12), evaluate=estimate, score_scale=6.0)
+    """The hard level: greedy rollouts to the seat's next turn (one greedy decision costs ~3 ms), judged
+    by the race to finish the round; the horizon only caps a rollout that never gets there."""
+    return SearchAI(
+        GreedyAI,
+        SearchBudget(rollouts=32, candidates=5, horizon=40),
+        evaluate=estimate,
+        score_scale=6.0,
+        stop=next_turn,
+    )

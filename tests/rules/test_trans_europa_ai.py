@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import random
+
 from rules.engine import ai_move
 from rules.trans_europa import DEFINITION, board
-from rules.trans_europa.ai import GreedyAI
+from rules.trans_europa.ai import GreedyAI, next_turn, race_losses
 from rules.trans_europa.moves import End, Lay, Start, Vex
+from rules.trans_europa.state import TransEuropaState
 from tests.rules.trans_europa_fixtures import e7
 
 
@@ -51,3 +54,79 @@ def test_greedy_completes_e7_in_one_turn() -> None:
     state.apply(0, first)
     second = ai_move(state, 0, GreedyAI())
     assert {str(first), str(second)} == {"lay wien i19", "lay a17 stockholm"}
+
+
+def _building_position(players: int, seed: int, decisions: int) -> TransEuropaState:
+    """A seeded greedy game `decisions` moves in, still in round 1's building turns."""
+    state = DEFINITION.new_game(players, {}, seed)
+    greedy = GreedyAI()
+    for _ in range(decisions):
+        (seat,) = state.to_act()
+        state.apply(seat, ai_move(state, seat, greedy))
+    assert isinstance(state, TransEuropaState) and state.phase == "building" and state.round == 1
+    return state
+
+
+def test_race_losses_follow_the_turn_order(monkeypatch) -> None:
+    state = _building_position(3, 5, 9)
+    state.active_seat, state.step = 0, 1
+    monkeypatch.setattr(state, "penalty", {0: 5, 1: 3, 2: 8}.__getitem__)
+    # At 2 tracks a turn, Bob (3) is done in his 2nd turn, the 5th turn from now. By then Ann has had 2
+    # turns (5 - 4 = 1 left) and Cleo 1 (8 - 2 = 6 left).
+    assert race_losses(state) == [1.0, 0.0, 6.0]
+    # In step 2 Ann has 1 track left this turn: she too needs 3 turns (1 + 2 + 2), Bob still ends first.
+    state.step = 2
+    assert race_losses(state) == [2.0, 0.0, 6.0]
+    state.step = 1
+    monkeypatch.setattr(state, "penalty", {0: 4, 1: 3, 2: 8}.__getitem__)
+    # Ann (4) and Bob (3) both need 2 turns; Ann's comes first and ends the round before Bob's.
+    assert race_losses(state) == [0.0, 1.0, 6.0]
+
+
+def test_race_losses_of_a_completed_round_are_the_penalties() -> None:
+    state = _building_position(2, 3, 6)
+    state.completed = [0]
+    assert race_losses(state) == [0.0, float(state.penalty(1))]
+
+
+def test_rank_puts_the_greedy_lines_first_and_cheapest_markers_first() -> None:
+    state = DEFINITION.new_game(2, {}, 8)
+    (seat,) = state.to_act()
+    legal = state.legal_moves(seat)
+    ranked = GreedyAI().rank(state.view(seat), legal, random.Random(0))
+    assert sorted(ranked, key=str) == legal
+    cities = tuple(board.CITY_BY_ID[c].junction for c in state.hands[seat])
+    costs = board.marker_costs(cities)
+    assert [costs[m.junction] for m in ranked] == sorted(costs[m.junction] for m in ranked)
+    state = _building_position(2, 8, 7)
+    (seat,) = state.to_act()
+    legal = state.legal_moves(seat)
+    view = state.view(seat)
+    ranked = GreedyAI().rank(view, legal, random.Random(0))
+    assert sorted(ranked, key=str) == legal
+    before = state.penalty(seat)
+    cheaper = [m for m in legal if isinstance(m, Lay) and _penalty_after(state, seat, m) < before]
+    assert cheaper and set(ranked[: len(cheaper)]) == set(cheaper)
+    # greedy's own choice is one of the lines ranked first
+    assert GreedyAI().choose(view, legal, random.Random(1)) in cheaper
+
+
+def _penalty_after(state: TransEuropaState, seat: int, move: Lay) -> int:
+    world = state.copy()
+    assert isinstance(world, TransEuropaState)
+    world.tracks = {**world.tracks, move.edge: None}
+    world._cache = {}
+    return world.penalty(seat)
+
+
+def test_hard_rollouts_stop_at_the_seats_next_turn() -> None:
+    state = _building_position(3, 4, 8)
+    (seat,) = state.to_act()
+    world = state.copy()
+    seen = []
+    while not next_turn(state, world):
+        (actor,) = world.to_act()
+        seen.append(actor)
+        world.apply(actor, ai_move(world, actor, GreedyAI()))
+    assert world.active_seat == seat and world.step == 1 and world.round == state.round
+    assert set(seen) == {0, 1, 2}
