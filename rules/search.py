@@ -30,11 +30,20 @@ class SearchBudget:
 
     `rollouts` is spent by sequential halving over `candidates` moves; `horizon` cuts each rollout after
     that many decisions (None: play to the end), where the game's `evaluate` must judge the position.
+    With `seats`, `rollouts` is meant for a table of that many seats: a rollout that plays every rival's
+    turn costs more with more rivals, so a bigger table gets proportionally fewer (at least one per
+    candidate).
     """
 
     rollouts: int = 48
     candidates: int = 6
     horizon: int | None = None
+    seats: int | None = None
+
+    def rollouts_for(self, num_seats: int) -> int:
+        if self.seats is None or num_seats <= self.seats:
+            return self.rollouts
+        return max(self.candidates, self.rollouts * self.seats // num_seats)
 
 
 def outcome_value(result: Result, seat: int, scale: float) -> float:
@@ -106,8 +115,9 @@ class SearchAI(AIPlayer):
         values: dict[Move, list[float]] = {m: [] for m in candidates}
         alive = list(candidates)
         rounds = max(1, math.ceil(math.log2(len(alive))))
+        rollouts = self.budget.rollouts_for(state.num_seats)
         for round_number in range(rounds):
-            worlds = max(1, self.budget.rollouts // (rounds * len(alive)))
+            worlds = max(1, rollouts // (rounds * len(alive)))
             for _ in range(worlds):
                 world = state.determinize(seat, rng)
                 rollout_seed = rng.getrandbits(64)

@@ -197,10 +197,12 @@ def next_turn(root: GameState, world: GameState) -> bool:
 
 def hard_ai() -> SearchAI:
     """The hard level: greedy rollouts to the seat's next turn (one greedy decision costs ~3 ms), judged
-    by the race to finish the round; the horizon only caps a rollout that never gets there."""
+    by the race to finish the round; the horizon only caps a rollout that never gets there. A rollout
+    plays every rival's turn, so with 4 seats one costs about twice as much and there are half as many
+    (32 a decision took up to 4 s)."""
     return SearchAI(
         GreedyAI,
-        SearchBudget(rollouts=32, candidates=5, horizon=40),
+        SearchBudget(rollouts=32, candidates=5, horizon=40, seats=2),
         evaluate=estimate,
         score_scale=6.0,
         stop=next_turn,

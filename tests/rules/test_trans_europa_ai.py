@@ -6,7 +6,7 @@ import random
 
 from rules.engine import ai_move
 from rules.trans_europa import DEFINITION, board
-from rules.trans_europa.ai import GreedyAI, next_turn, race_losses
+from rules.trans_europa.ai import GreedyAI, hard_ai, next_turn, race_losses
 from rules.trans_europa.moves import End, Lay, Start, Vex
 from rules.trans_europa.state import TransEuropaState
 from tests.rules.trans_europa_fixtures import e7
@@ -130,3 +130,17 @@ def test_hard_rollouts_stop_at_the_seats_next_turn() -> None:
         world.apply(actor, ai_move(world, actor, GreedyAI()))
     assert world.active_seat == seat and world.step == 1 and world.round == state.round
     assert set(seen) == {0, 1, 2}
+
+
+def test_hard_budget_shrinks_with_the_rivals_a_rollout_plays() -> None:
+    budget = hard_ai().budget
+    assert [budget.rollouts_for(n) for n in (2, 3, 4, 6)] == [32, 21, 16, 10]
+    for players, total in ((2, 32), (4, 16)):
+        state = _building_position(players, 6, 2 * players)
+        hard = hard_ai()
+        hard.trace = []
+        seat = min(state.to_act())
+        ai_move(state, seat, hard)
+        ((_candidates, _means, counts, _choice),) = hard.trace
+        # sequential halving: every candidate gets an equal share of each round's rollouts
+        assert total - len(counts) * 3 <= sum(counts.values()) <= total
