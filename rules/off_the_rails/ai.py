@@ -66,6 +66,12 @@ _BEHIND: dict[tuple[str, str], list[tuple[str, tuple[str, str]]]] = {
 }
 
 
+# Cost-to-go tables (home, gems) by board (see Board.__init__), emptied when full.
+Table = dict[tuple[str, str], float]
+_TABLES: dict[tuple[frozenset[Any], ...], tuple[Table, Table]] = {}
+_TABLES_MAX = 4096
+
+
 class Board:
     """The board as the AI sees it in a view, with what it needs to plan."""
 
@@ -76,9 +82,22 @@ class Board:
         self.rifts: dict[str, str] = dict(view["rifts"])
         self.carts = [c for c in view["carts"] if c["where"] == "board"]
         self.cart_squares = {c["square"]: c for c in self.carts}
-        self.entries = {(t, v): self.entry(t, v, "home") for t in board.SQUARES for v in board.EDGES}
-        self.home = self._table(goal="home")
-        self.mine = self._table(goal="gems")
+        # The tables depend only on the track, rifts, carts' squares and which squares hold gems; rollouts
+        # meet the same boards again and again (every world of a search starts from the same one).
+        key = (
+            frozenset(self.tiles.items()),
+            frozenset(self.rifts),
+            frozenset(self.cart_squares),
+            frozenset(self.gems),
+        )
+        cached = _TABLES.get(key)
+        if cached is None:
+            self.entries = {(t, v): self.entry(t, v, "home") for t in board.SQUARES for v in board.EDGES}
+            cached = (self._table(goal="home"), self._table(goal="gems"))
+            if len(_TABLES) >= _TABLES_MAX:
+                _TABLES.clear()
+            _TABLES[key] = cached
+        self.home, self.mine = cached
 
     # -- what entering square `target` by edge `via` costs and where the cart may face afterwards
 
