@@ -605,15 +605,41 @@ def next_turn(root: GameState, world: GameState) -> bool:
     return world.phase == "action" and world.actions_used == 0 and world.turn >= root.turn + root.num_seats
 
 
+def next_turn_while_mining(root: GameState, world: GameState) -> bool:
+    """`next_turn` while the mines are open; once the collapse card is out, rollouts play to the end.
+
+    The end is then a few rounds away and `estimate` is a poor judge there: full greedy games from the
+    positions where the next-turn search left the greedy move showed it putting a cart on the board
+    (-0.6 wins, -8 points) or fleeing too early, where the greedy move was right (issue 15)."""
+    assert isinstance(root, OffTheRailsState)
+    return root.stage == "mining" and next_turn(root, world)
+
+
+class HardAI(SearchAI):
+    """The search with a budget by stage: more rollouts to the next turn while mining, fewer (each a
+    whole rest of the game) after the collapse card, so a decision stays around a second at most."""
+
+    def __init__(self, mining: SearchBudget, late: SearchBudget, **kwargs: Any) -> None:
+        super().__init__(GreedyAI, mining, **kwargs)
+        self.mining_budget = mining
+        self.late_budget = late
+
+    def decide(self, state: GameState, seat: int, legal: list[Move], rng: random.Random) -> Move:
+        assert isinstance(state, OffTheRailsState)
+        self.budget = self.mining_budget if state.stage == "mining" else self.late_budget
+        return super().decide(state, seat, legal, rng)
+
+
 def hard_ai() -> SearchAI:
-    """The hard level: greedy rollouts to the seat's next turn (a greedy decision costs ~2 ms), judged
-    by `estimate`; the horizon only caps a rollout that never gets there."""
-    return SearchAI(
-        GreedyAI,
-        SearchBudget(rollouts=24, candidates=4, horizon=80),
+    """The hard level: greedy rollouts to the seat's next turn while mining (a greedy decision costs
+    ~2 ms, less with the cached tables), judged by `estimate`; to the end of the game once the chasm is
+    coming. The horizon only caps a rollout that never gets there."""
+    return HardAI(
+        SearchBudget(rollouts=48, candidates=4, horizon=80),
+        SearchBudget(rollouts=18, candidates=3, horizon=400),
         evaluate=estimate,
         score_scale=SCORE_SCALE,
-        stop=next_turn,
+        stop=next_turn_while_mining,
         # Rollouts part ways at the first different action (deck draws, rifts and runs follow other
         # paths), so common random numbers cancel little: switch only on a paired gain of 2 standard errors.
         switch_z=2.0,
