@@ -637,7 +637,7 @@ def hard_ai() -> SearchAI:
     coming. The horizon only caps a rollout that never gets there."""
     return HardAI(
         SearchBudget(rollouts=48, candidates=4, horizon=80),
-        SearchBudget(rollouts=18, candidates=3, horizon=400),
+        SearchBudget(rollouts=14, candidates=3, horizon=400),
         evaluate=estimate,
         score_scale=SCORE_SCALE,
         stop=next_turn_while_mining,
