@@ -66,6 +66,12 @@ _BEHIND: dict[tuple[str, str], list[tuple[str, tuple[str, str]]]] = {
 }
 
 
+# Cost-to-go tables (home, gems) by board (see Board.__init__), emptied when full.
+Table = dict[tuple[str, str], float]
+_TABLES: dict[tuple[frozenset[Any], ...], tuple[Table, Table]] = {}
+_TABLES_MAX = 4096
+
+
 class Board:
     """The board as the AI sees it in a view, with what it needs to plan."""
 
@@ -76,9 +82,22 @@ class Board:
         self.rifts: dict[str, str] = dict(view["rifts"])
         self.carts = [c for c in view["carts"] if c["where"] == "board"]
         self.cart_squares = {c["square"]: c for c in self.carts}
-        self.entries = {(t, v): self.entry(t, v, "home") for t in board.SQUARES for v in board.EDGES}
-        self.home = self._table(goal="home")
-        self.mine = self._table(goal="gems")
+        # The tables depend only on the track, rifts, carts' squares and which squares hold gems; rollouts
+        # meet the same boards again and again (every world of a search starts from the same one).
+        key = (
+            frozenset(self.tiles.items()),
+            frozenset(self.rifts),
+            frozenset(self.cart_squares),
+            frozenset(self.gems),
+        )
+        cached = _TABLES.get(key)
+        if cached is None:
+            self.entries = {(t, v): self.entry(t, v, "home") for t in board.SQUARES for v in board.EDGES}
+            cached = (self._table(goal="home"), self._table(goal="gems"))
+            if len(_TABLES) >= _TABLES_MAX:
+                _TABLES.clear()
+            _TABLES[key] = cached
+        self.home, self.mine = cached
 
     # -- what entering square `target` by edge `via` costs and where the cart may face afterwards
 
@@ -586,15 +605,42 @@ def next_turn(root: GameState, world: GameState) -> bool:
     return world.phase == "action" and world.actions_used == 0 and world.turn >= root.turn + root.num_seats
 
 
+def next_turn_while_mining(root: GameState, world: GameState) -> bool:
+    """`next_turn` while the mines are open; once the collapse card is out, rollouts play to the end.
+
+    The end is then a few rounds away and `estimate` is a poor judge there: full greedy games from the
+    positions where a search judged by it left the greedy move showed it ending turns where the greedy
+    put a cart on the board (in one, -0.6 wins and -8 points), while its switches in the mining stage
+    were mostly right (issue 15)."""
+    assert isinstance(root, OffTheRailsState)
+    return root.stage == "mining" and next_turn(root, world)
+
+
+class HardAI(SearchAI):
+    """The search with a budget by stage: more rollouts to the next turn while mining, fewer (each a
+    whole rest of the game) after the collapse card, so a decision stays around a second at most."""
+
+    def __init__(self, mining: SearchBudget, late: SearchBudget, **kwargs: Any) -> None:
+        super().__init__(GreedyAI, mining, **kwargs)
+        self.mining_budget = mining
+        self.late_budget = late
+
+    def decide(self, state: GameState, seat: int, legal: list[Move], rng: random.Random) -> Move:
+        assert isinstance(state, OffTheRailsState)
+        self.budget = self.mining_budget if state.stage == "mining" else self.late_budget
+        return super().decide(state, seat, legal, rng)
+
+
 def hard_ai() -> SearchAI:
-    """The hard level: greedy rollouts to the seat's next turn (a greedy decision costs ~2 ms), judged
-    by `estimate`; the horizon only caps a rollout that never gets there."""
-    return SearchAI(
-        GreedyAI,
-        SearchBudget(rollouts=24, candidates=4, horizon=80),
+    """The hard level: greedy rollouts to the seat's next turn while mining (a greedy decision costs
+    ~2 ms, less with the cached tables), judged by `estimate`; to the end of the game once the chasm is
+    coming. The horizon only caps a rollout that never gets there."""
+    return HardAI(
+        SearchBudget(rollouts=48, candidates=4, horizon=80),
+        SearchBudget(rollouts=14, candidates=3, horizon=400),
         evaluate=estimate,
         score_scale=SCORE_SCALE,
-        stop=next_turn,
+        stop=next_turn_while_mining,
         # Rollouts part ways at the first different action (deck draws, rifts and runs follow other
         # paths), so common random numbers cancel little: switch only on a paired gain of 2 standard errors.
         switch_z=2.0,

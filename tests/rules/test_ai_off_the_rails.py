@@ -9,7 +9,18 @@ import pytest
 
 from rules.engine import ai_move, play_out
 from rules.off_the_rails import DEFINITION, board
-from rules.off_the_rails.ai import SCORE_SCALE, GreedyAI, Planner, estimate
+from rules.off_the_rails.ai import (
+    _TABLES,
+    SCORE_SCALE,
+    Board,
+    GreedyAI,
+    HardAI,
+    Planner,
+    estimate,
+    hard_ai,
+    next_turn,
+    next_turn_while_mining,
+)
 from rules.off_the_rails.state import OffTheRailsState, split_options
 from rules.search import SearchAI, SearchBudget
 
@@ -196,3 +207,59 @@ def test_a_split_hand_stays_secret_from_the_picker() -> None:
         assert len(worlds) > 1
     else:
         assert worlds == {tuple(collision["left"])}
+
+
+def test_cached_tables_are_the_tables_of_that_board() -> None:
+    state = _position(3, 12, 40)
+    view = state.view(0)
+    cached = Board(view, 0)
+    _TABLES.clear()
+    fresh = Board(view, 0)
+    assert fresh.home == cached.home and fresh.mine == cached.mine
+    # Another seat's view of the same board shares the tables.
+    assert Board(state.view(1), 1).home is fresh.home
+
+
+def _first_late_action(players: int, seed: int) -> OffTheRailsState:
+    """The first action phase, with a choice, after the collapse card came out (greedy players)."""
+    state = DEFINITION.new_game(players, {}, seed)
+    assert isinstance(state, OffTheRailsState)
+    greedy = {s: GreedyAI() for s in range(players)}
+    while not (state.stage != "mining" and state.phase == "action" and state.actions_used == 0):
+        play_out(state, greedy, max_moves=1)
+        assert not state.is_over()
+    return state
+
+
+def test_hard_level_rolls_out_to_the_next_turn_while_mining_and_to_the_end_later() -> None:
+    hard = hard_ai()
+    assert isinstance(hard, HardAI) and hard.stop is next_turn_while_mining
+    early = _position(2, 11, 0)
+    later = early.copy()
+    play_out(later, {0: GreedyAI(), 1: GreedyAI()}, max_moves=40)
+    assert next_turn_while_mining(early, later) == next_turn(early, later)
+    late = _first_late_action(2, 11)
+    world = late.copy()
+    while world.to_act():
+        assert not next_turn_while_mining(late, world)
+        play_out(world, {0: GreedyAI(), 1: GreedyAI()}, max_moves=1)
+
+
+def test_hard_level_late_in_the_game_ignores_secrets() -> None:
+    state = _first_late_action(2, 11)
+    seat = min(state.to_act())
+    # What nobody sees this late: the order of the bag's draws (the engine RNG).
+    twin = OffTheRailsState.from_json(state.to_json())
+    twin.rng = random.Random(5)
+    assert twin.view(seat) == state.view(seat) and twin.to_json() != state.to_json()
+    full = hard_ai()
+    assert isinstance(full, HardAI)
+    small = HardAI(
+        SearchBudget(rollouts=4, candidates=2, horizon=80),
+        SearchBudget(rollouts=4, candidates=2, horizon=400),
+        evaluate=full.evaluate,
+        score_scale=full.score_scale,
+        stop=full.stop,
+        switch_z=full.switch_z,
+    )
+    assert ai_move(twin, seat, small) == ai_move(state, seat, small)
