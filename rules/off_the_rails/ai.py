@@ -66,10 +66,11 @@ _BEHIND: dict[tuple[str, str], list[tuple[str, tuple[str, str]]]] = {
 }
 
 
-# Cost-to-go tables (home, gems) by board (see Board.__init__), emptied when full.
+# Cost-to-go tables (home, gems) by board (see Board.__init__), the least recently used dropped first.
+# A pair takes about 150 KB: 256 keep a search's boards (about 40 MB in the hard level's worker).
 Table = dict[tuple[str, str], float]
 _TABLES: dict[tuple[frozenset[Any], ...], tuple[Table, Table]] = {}
-_TABLES_MAX = 4096
+_TABLES_MAX = 256
 
 
 class Board:
@@ -90,13 +91,13 @@ class Board:
             frozenset(self.cart_squares),
             frozenset(self.gems),
         )
-        cached = _TABLES.get(key)
+        cached = _TABLES.pop(key, None)
         if cached is None:
             self.entries = {(t, v): self.entry(t, v, "home") for t in board.SQUARES for v in board.EDGES}
             cached = (self._table(goal="home"), self._table(goal="gems"))
             if len(_TABLES) >= _TABLES_MAX:
-                _TABLES.clear()
-            _TABLES[key] = cached
+                del _TABLES[next(iter(_TABLES))]
+        _TABLES[key] = cached  # (again) the most recently used
         self.home, self.mine = cached
 
     # -- what entering square `target` by edge `via` costs and where the cart may face afterwards
