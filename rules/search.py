@@ -99,6 +99,10 @@ class SearchAI(AIPlayer):
         if (budget.horizon is not None or stop is not None) and evaluate is None:
             raise ValueError("a search cut off by a horizon needs the game's evaluate")
 
+    def budget_for(self, state: GameState) -> SearchBudget:
+        """The budget of a decision in this position (a game may spend differently by stage)."""
+        return self.budget
+
     def choose(self, view: dict[str, Any], legal: list[Move], rng: random.Random) -> Move:
         # Without the state (a caller that only has a view) it plays like its rollout policy.
         return self.policy.choose(view, legal, rng)
@@ -115,7 +119,7 @@ class SearchAI(AIPlayer):
         values: dict[Move, list[float]] = {m: [] for m in candidates}
         alive = list(candidates)
         rounds = max(1, math.ceil(math.log2(len(alive))))
-        rollouts = self.budget.rollouts_for(state.num_seats)
+        rollouts = self.budget_for(state).rollouts_for(state.num_seats)
         for round_number in range(rounds):
             worlds = max(1, rollouts // (rounds * len(alive)))
             for _ in range(worlds):
@@ -152,7 +156,7 @@ class SearchAI(AIPlayer):
     def shortlist(self, state: GameState, seat: int, legal: list[Move], rng: random.Random) -> list[Move]:
         """The policy's own decision first (with what its seat remembers, as in the rollouts), then its
         ranking when it has one, else a sample of the rest."""
-        wanted = self.budget.candidates
+        wanted = self.budget_for(state).candidates
         first = self.policy.decide(state, seat, legal, rng)
         rank = getattr(self.policy, "rank", None)
         if rank is not None:
@@ -164,7 +168,7 @@ class SearchAI(AIPlayer):
     def _rollout(self, root: GameState, world: GameState, seat: int, move: Move, rng: random.Random) -> float:
         world.apply(seat, move)
         steps = 0
-        horizon = self.budget.horizon
+        horizon = self.budget_for(root).horizon
         while True:
             acting = world.to_act()
             if not acting or (horizon is not None and steps >= horizon):

@@ -626,10 +626,9 @@ class HardAI(SearchAI):
         self.mining_budget = mining
         self.late_budget = late
 
-    def decide(self, state: GameState, seat: int, legal: list[Move], rng: random.Random) -> Move:
+    def budget_for(self, state: GameState) -> SearchBudget:
         assert isinstance(state, OffTheRailsState)
-        self.budget = self.mining_budget if state.stage == "mining" else self.late_budget
-        return super().decide(state, seat, legal, rng)
+        return self.mining_budget if state.stage == "mining" else self.late_budget
 
 
 def hard_ai() -> SearchAI:
