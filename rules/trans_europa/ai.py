@@ -30,13 +30,6 @@ def seat_board(view: dict[str, Any], seat: int) -> tuple[frozenset[int], frozens
     return frozenset(zero), frozenset(blocked)
 
 
-def _shortening_lines(
-    terminals: tuple[int, ...], zero: frozenset[int], blocked: frozenset[int], weight: int, lines: list[int]
-) -> list[int]:
-    """The lines that, once built, lower the tracks our cities still need."""
-    return [e for e in lines if board.steiner_cost(terminals, zero | {e}, blocked) < weight]
-
-
 # Tracks a seat loses in a typical round: how fast scores fall towards the end of the game.
 _PENALTY_PER_ROUND = 4
 
@@ -107,10 +100,10 @@ class GreedyAI(AIPlayer):
             return sorted(starts, key=lambda m: (costs[m.junction], str(m)))
         marker = board.junction_of(view["markers"][str(seat)])
         terminals = tuple(sorted({marker, *cities}))
-        weight, tree = board.steiner_tree(terminals, zero, blocked)
+        _weight, tree = board.steiner_tree(terminals, zero, blocked)
         placed = sorted((m for m in legal if isinstance(m, Lay | Vex)), key=str)
         in_tree = [m for m in placed if m.edge in tree and m.edge not in zero]
-        shorter = set(_shortening_lines(terminals, zero, blocked, weight, sorted({m.edge for m in placed} - set(tree))))
+        shorter = set(board.shortening_lines(terminals, zero, blocked, sorted({m.edge for m in placed} - set(tree))))
         shortening = [m for m in placed if m.edge in shorter]
         ordered = [*in_tree, *shortening, *(m for m in legal if isinstance(m, End))]
         return [*ordered, *(m for m in sorted(legal, key=str) if m not in ordered)]
@@ -128,7 +121,7 @@ class GreedyAI(AIPlayer):
         vexes = {m.edge: m for m in legal if isinstance(m, Vex)}
         marker = board.junction_of(view["markers"][str(seat)])
         terminals = tuple(sorted({marker, *cities}))
-        weight, tree = board.steiner_tree(terminals, zero, blocked)
+        _weight, tree = board.steiner_tree(terminals, zero, blocked)
         options = [e for e in tree if e not in zero and (e in lays or e in vexes)]
         if view["step"] == 1:
             singles = [e for e in options if board.EDGES[e].cost == 1]
@@ -136,7 +129,7 @@ class GreedyAI(AIPlayer):
         if not options:
             # The tree's next line may be a double line (too big for step 2) while another minimum tree
             # goes on with a single line: any line that shortens our remaining path is worth laying.
-            options = _shortening_lines(terminals, zero, blocked, weight, sorted({*lays, *vexes}))
+            options = board.shortening_lines(terminals, zero, blocked, sorted({*lays, *vexes}))
         if not options:
             end = End()
             return end if end in legal else rng.choice(legal)

@@ -288,3 +288,24 @@ def test_tracks_needed_matches_independent_solver(board_seed: int) -> None:
         assert min(got, BIG) == min(expected, BIG) if expected < BIG else got >= board.INF
         trio = tuple(rng.sample(cities, 3))
         assert board.steiner_cost(tuple(sorted(trio)), built, blocked) == three_terminal_cost(trio, built, blocked)
+
+
+@pytest.mark.parametrize("board_seed", range(4))
+def test_shortening_lines_match_the_line_by_line_definition(board_seed: int) -> None:
+    """The one-table shortcut finds exactly the lines whose building lowers the Steiner weight, as
+    solving again with each line built does; built lines joining terminals and blocked lines included."""
+    rng = random.Random(100 + board_seed)
+    lines = list(range(len(board.EDGES)))
+    rng.shuffle(lines)
+    built = frozenset(lines[: 15 * board_seed])
+    blocked = frozenset(lines[15 * board_seed: 15 * board_seed + 4 * board_seed])
+    cities = [c.junction for c in board.CITIES]
+    for _ in range(3):
+        terminals = tuple(sorted(set(rng.sample(cities, 5) + [rng.randrange(len(board.JUNCTIONS))])))
+        weight, tree = board.steiner_tree(terminals, built, blocked)
+        free = sorted(set(range(len(board.EDGES))) - built - blocked)
+        candidates = sorted({*rng.sample(free, 80), *tree} - built)  # the tree's own lines always shorten
+        expected = [e for e in candidates if board.steiner_cost(terminals, built | {e}, blocked) < weight]
+        assert board.shortening_lines(terminals, built, blocked, candidates) == expected
+        if weight < board.INF:
+            assert expected  # with tracks still to lay, some line always helps
