@@ -66,7 +66,7 @@ def margin_value(scores: Sequence[float], seat: int, scale: float) -> float:
 
 
 class SearchAI(AIPlayer):
-    """Determinized rollouts with common random numbers, shortlist from the game's greedy policy.
+    """Determinized rollouts with common random numbers, shortlist from the game's greedy policy (or `lead`).
 
     Each round samples worlds with `state.determinize(seat, rng)` (own secrets kept, everyone else's
     resampled), plays every surviving candidate in the same worlds with the same rollout seed (so
@@ -85,8 +85,12 @@ class SearchAI(AIPlayer):
         switch_margin: float = 0.1,
         stop: Stop | None = None,
         switch_z: float = 0.0,
+        lead: Callable[[], AIPlayer] | None = None,
     ) -> None:
         self.policy = policy()
+        # The shortlist's policy (its own move first, then its ranking): the rollout policy unless a game
+        # plays its own seat by a more careful one than it expects of the others.
+        self.lead = self.policy if lead is None else lead()
         self.switch_margin = switch_margin
         self.switch_z = switch_z
         self.budget = budget
@@ -104,14 +108,14 @@ class SearchAI(AIPlayer):
         return self.budget
 
     def choose(self, view: dict[str, Any], legal: list[Move], rng: random.Random) -> Move:
-        # Without the state (a caller that only has a view) it plays like its rollout policy.
-        return self.policy.choose(view, legal, rng)
+        # Without the state (a caller that only has a view) it plays like its shortlist's policy.
+        return self.lead.choose(view, legal, rng)
 
     def decide(self, state: GameState, seat: int, legal: list[Move], rng: random.Random) -> Move:
         if len(legal) == 1:
             return legal[0]
         if type(state).determinize is GameState.determinize:  # no way to sample worlds fairly yet
-            return self.policy.choose(state.view(seat), legal, rng)
+            return self.lead.choose(state.view(seat), legal, rng)
         candidates = self.shortlist(state, seat, legal, rng)
         if len(candidates) == 1:
             return candidates[0]
@@ -157,8 +161,8 @@ class SearchAI(AIPlayer):
         """The policy's own decision first (with what its seat remembers, as in the rollouts), then its
         ranking when it has one, else a sample of the rest."""
         wanted = self.budget_for(state).candidates
-        first = self.policy.decide(state, seat, legal, rng)
-        rank = getattr(self.policy, "rank", None)
+        first = self.lead.decide(state, seat, legal, rng)
+        rank = getattr(self.lead, "rank", None)
         if rank is not None:
             ranked = [m for m in dict.fromkeys(rank(state.view(seat), legal, rng)) if m != first]
             return [first, *ranked][:wanted]

@@ -102,11 +102,19 @@ class GreedyAI(AIPlayer):
         terminals = tuple(sorted({marker, *cities}))
         _weight, tree = board.steiner_tree(terminals, zero, blocked)
         placed = sorted((m for m in legal if isinstance(m, Lay | Vex)), key=str)
-        in_tree = [m for m in placed if m.edge in tree and m.edge not in zero]
+        in_tree = self.order_lines(view, [m for m in placed if m.edge in tree and m.edge not in zero])
         shorter = set(board.shortening_lines(terminals, zero, blocked, sorted({m.edge for m in placed} - set(tree))))
         shortening = [m for m in placed if m.edge in shorter]
         ordered = [*in_tree, *shortening, *(m for m in legal if isinstance(m, End))]
         return [*ordered, *(m for m in sorted(legal, key=str) if m not in ordered)]
+
+    def order_lines(self, view: dict[str, Any], placements: list[Move]) -> list[Move]:
+        """The order the ranking gives placements on the tree's lines (by notation here)."""
+        return placements
+
+    def pick_line(self, view: dict[str, Any], options: list[int], rng: random.Random) -> int:
+        """Which of the equally useful lines to build now (any, here)."""
+        return rng.choice(options)
 
     def choose(self, view: dict[str, Any], legal: list[Move], rng: random.Random) -> Move:
         seat = view["seat"]
@@ -133,10 +141,68 @@ class GreedyAI(AIPlayer):
         if not options:
             end = End()
             return end if end in legal else rng.choice(legal)
-        edge = rng.choice(sorted(options))
+        edge = self.pick_line(view, sorted(options), rng)
         if edge in vexes and (edge not in lays or (_vex_allowance(view, seat) and _vex_hurts(view, seat, edge))):
             return vexes[edge]
         return lays[edge]
+
+
+def others_interest(view: dict[str, Any], seat: int, lines: list[int]) -> dict[int, float]:
+    """Per line, how many other seats likely want it built: for each seat still building, the chance
+    that the line lies on a shortest way from its network to at least one of its cities.
+
+    Their cities are secret, so every city this seat has not seen counts as equally likely (one per
+    colour, as dealt), as in `_vex_hurts`.
+    """
+    seen = {h["id"] for h in view["hand"]}
+    revealed = {entry["seat"] for entry in view["completed"]}
+    for entry in view["completed"]:
+        seen.update(c["id"] for c in entry["cities"])
+    unseen = [[board.CITY_BY_ID[c].junction for c in pile if c not in seen]
+              for _colour, pile in sorted(piles_for(view["num_seats"]).items())]
+    interest = dict.fromkeys(lines, 0.0)
+    for key, token in sorted(view["markers"].items()):
+        other = int(key)
+        if other == seat or other in revealed:
+            continue
+        marker = board.junction_of(token)
+        assert marker is not None
+        zero, blocked = seat_board(view, other)
+        home = board.distances_from(marker, zero, blocked)
+        for e in lines:
+            if e in blocked or e in zero:
+                continue
+            a, b, w = board.EDGES[e].a, board.EDGES[e].b, board.EDGES[e].cost
+            from_a = board.distances_from(a, zero, blocked)
+            from_b = board.distances_from(b, zero, blocked)
+            untouched = 1.0
+            for pile in unseen:
+                if pile:
+                    on_way = sum(1 for v in pile
+                                 if home[v] in (home[a] + w + from_b[v], home[b] + w + from_a[v]))
+                    untouched *= 1 - on_way / len(pile)
+            interest[e] += 1 - untouched
+    return interest
+
+
+class ThriftyAI(GreedyAI):
+    """The greedy player that builds first the lines of its tree no one else seems to need: a line that
+    others want may well be built by one of them (free for us), and building it ourselves helps them.
+    The hard level plays its own seat this way; it expects the others to play greedy."""
+
+    name = "thrifty"
+
+    def order_lines(self, view: dict[str, Any], placements: list[Move]) -> list[Move]:
+        edges = sorted({m.edge for m in placements if isinstance(m, Lay | Vex)})
+        interest = others_interest(view, view["seat"], edges)
+        single_first = view["step"] == 1
+        return sorted(placements, key=lambda m: (
+            single_first and board.EDGES[m.edge].cost != 1, interest[m.edge], str(m)))
+
+    def pick_line(self, view: dict[str, Any], options: list[int], rng: random.Random) -> int:
+        interest = others_interest(view, view["seat"], options)
+        least = min(interest.values())
+        return rng.choice([e for e in options if interest[e] <= least + 1e-9])
 
 
 def race_losses(state: TransEuropaState) -> list[float]:
@@ -199,4 +265,5 @@ def hard_ai() -> SearchAI:
         evaluate=estimate,
         score_scale=6.0,
         stop=next_turn,
+        lead=ThriftyAI,
     )

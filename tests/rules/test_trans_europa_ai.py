@@ -6,8 +6,10 @@ import random
 
 from rules.engine import ai_move
 from rules.trans_europa import DEFINITION, board
-from rules.trans_europa.ai import GreedyAI, hard_ai, next_turn, race_losses
+from rules.trans_europa.ai import GreedyAI, ThriftyAI, hard_ai, next_turn, others_interest, race_losses
 from rules.trans_europa.moves import End, Lay, Start, Vex
+from rules.trans_europa.scoring import seat_lines
+from rules.trans_europa.setup import piles_for
 from rules.trans_europa.state import TransEuropaState
 from tests.rules.trans_europa_fixtures import e7
 
@@ -144,3 +146,62 @@ def test_hard_budget_shrinks_with_the_rivals_a_rollout_plays() -> None:
         ((_candidates, _means, counts, _choice),) = hard.trace
         # sequential halving: every candidate gets an equal share of each round's rollouts
         assert total - len(counts) * 3 <= sum(counts.values()) <= total
+
+
+def test_others_interest_counts_the_unseen_cities_a_line_leads_to() -> None:
+    """In a 2-player game one rival is left: a line's interest is the chance that, for at least one
+    colour, the rival's city of that colour (any city this seat has not seen) is reached through it."""
+    state = _building_position(2, 3, 6)
+    (seat,) = state.to_act()
+    other = 1 - seat
+    view = state.view(seat)
+    zero, blocked = seat_lines(state.tracks, other)
+    lines = sorted(set(range(len(board.EDGES))) - set(state.tracks))
+    interest = others_interest(view, seat, lines)
+    seen = set(state.hands[seat])
+    piles = [[board.CITY_BY_ID[c].junction for c in pile if c not in seen]
+             for _, pile in sorted(piles_for(2).items())]
+    marker = state.markers[other]
+    assert marker is not None
+    home = board.distances_from(marker, zero, blocked)
+    for e in rng_sample(lines, 60):
+        untouched = 1.0
+        for pile in piles:
+            # a line is on a shortest way to v when making it free shortens that way by its cost
+            on_way = sum(1 for v in pile
+                         if board.distances_from(marker, zero | {e}, blocked)[v] == home[v] - board.EDGES[e].cost)
+            untouched *= 1 - on_way / len(pile)
+        assert abs(interest[e] - (1 - untouched)) < 1e-9, e
+    assert any(v > 0 for v in interest.values()) and any(v == 0 for v in interest.values())
+    # nobody else is building once the rival's network is complete and shown
+    state.completed = [other]
+    assert set(others_interest(state.view(seat), seat, lines).values()) == {0.0}
+
+
+def rng_sample(items: list[int], k: int) -> list[int]:
+    return random.Random(5).sample(items, min(k, len(items)))
+
+
+def test_thrifty_builds_first_the_lines_no_one_else_wants() -> None:
+    """Where greedy picks any line of its tree, the hard level's own policy picks one the others are
+    least likely to build for it; both pick among the same useful lines."""
+    differing = 0
+    for seed in range(6):
+        state = DEFINITION.new_game(3, {}, seed)
+        greedy = GreedyAI()
+        for _ in range(40):
+            if state.is_over():
+                break
+            (seat,) = state.to_act()
+            legal = state.legal_moves(seat)
+            view = state.view(seat)
+            pick = ThriftyAI().choose(view, legal, random.Random(seed))
+            options = {m.edge for m in legal if isinstance(m, Lay | Vex)
+                       and any(GreedyAI().choose(view, legal, random.Random(r)) == m for r in range(12))}
+            if isinstance(pick, Lay | Vex) and len(options) > 1:
+                interest = others_interest(view, seat, sorted(options))
+                assert pick.edge in options
+                assert interest[pick.edge] == min(interest.values())
+                differing += len(set(interest.values())) > 1
+            state.apply(seat, ai_move(state, seat, greedy))
+    assert differing >= 3  # positions where the choice mattered were met
