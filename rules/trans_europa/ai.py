@@ -49,6 +49,17 @@ def _vex_allowance(view: dict[str, Any], seat: int) -> bool:
     return used_this_round < -(-(left + used_this_round) // rounds_left)
 
 
+def _unseen(view: dict[str, Any]) -> tuple[list[list[int]], set[int]]:
+    """The junctions of the cities this seat has not seen, one list per colour (each other seat holds
+    one city of each), and the seats whose cities are shown (their network is complete)."""
+    seen = {h["id"] for h in view["hand"]}
+    revealed = {entry["seat"] for entry in view["completed"]}
+    for entry in view["completed"]:
+        seen.update(c["id"] for c in entry["cities"])
+    piles = piles_for(view["num_seats"]).values()
+    return [[board.CITY_BY_ID[c].junction for c in pile if c not in seen] for pile in piles], revealed
+
+
 def _vex_hurts(view: dict[str, Any], seat: int, edge: int) -> bool:
     """Whether a coloured track here (instead of a black one) likely costs some opponent a track.
 
@@ -57,11 +68,7 @@ def _vex_hurts(view: dict[str, Any], seat: int, edge: int) -> bool:
     opponent's marker to at least one of its cities. Coloured tracks are few; one that blocks nobody's
     path only saves a black track.
     """
-    seen = {h["id"] for h in view["hand"]}
-    revealed = {entry["seat"] for entry in view["completed"]}
-    for entry in view["completed"]:
-        seen.update(c["id"] for c in entry["cities"])
-    piles = piles_for(view["num_seats"])
+    unseen_piles, revealed = _unseen(view)
     for key, token in sorted(view["markers"].items()):
         other = int(key)
         if other == seat or other in revealed:
@@ -72,8 +79,7 @@ def _vex_hurts(view: dict[str, Any], seat: int, edge: int) -> bool:
         near = board.distances_from(marker, their_zero | {edge}, their_blocked)
         far = board.distances_from(marker, their_zero, their_blocked | {edge})
         untouched = 1.0
-        for pile in piles.values():
-            unseen = [board.CITY_BY_ID[c].junction for c in pile if c not in seen]
+        for unseen in unseen_piles:
             if unseen:
                 longer = sum(1 for v in unseen if far[v] > near[v])
                 untouched *= 1 - longer / len(unseen)
@@ -154,12 +160,7 @@ def others_interest(view: dict[str, Any], seat: int, lines: list[int]) -> dict[i
     Their cities are secret, so every city this seat has not seen counts as equally likely (one per
     colour, as dealt), as in `_vex_hurts`.
     """
-    seen = {h["id"] for h in view["hand"]}
-    revealed = {entry["seat"] for entry in view["completed"]}
-    for entry in view["completed"]:
-        seen.update(c["id"] for c in entry["cities"])
-    unseen = [[board.CITY_BY_ID[c].junction for c in pile if c not in seen]
-              for _colour, pile in sorted(piles_for(view["num_seats"]).items())]
+    unseen, revealed = _unseen(view)
     interest = dict.fromkeys(lines, 0.0)
     for key, token in sorted(view["markers"].items()):
         other = int(key)
