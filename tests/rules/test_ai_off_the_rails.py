@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import heapq
 import random
 import re
 
@@ -11,6 +12,7 @@ from rules.engine import ai_move, play_out
 from rules.off_the_rails import DEFINITION, board
 from rules.off_the_rails.ai import (
     _TABLES,
+    INF,
     SCORE_SCALE,
     Board,
     GreedyAI,
@@ -218,6 +220,67 @@ def test_cached_tables_are_the_tables_of_that_board() -> None:
     assert fresh.home == cached.home and fresh.mine == cached.mine
     # Another seat's view of the same board shares the tables.
     assert Board(state.view(1), 1).home is fresh.home
+
+
+def _tables_by_entry(b: Board) -> tuple[dict[tuple[str, str], float], dict[tuple[str, str], float]]:
+    """The cost-to-go tables as first written: Dijkstra over (square, facing) pairs relaxing `entry`."""
+    entries = {(t, v): b.entry(t, v, "home") for t in board.SQUARES for v in board.EDGES}
+    tables = []
+    for goal in ("home", "gems"):
+        gems = b.gems if goal == "gems" else None
+        cost: dict[tuple[str, str], float] = {}
+        best: dict[tuple[str, str], float] = {}
+        heap: list[tuple[float, str, str]] = []
+        for square in board.SQUARES:
+            for f in board.EDGES:
+                target = board.NEIGHBOUR[(square, f)]
+                if target is None:
+                    continue
+                c, _exits, home = entries[(target, board.OPPOSITE[f])]
+                reached = home if gems is None else target in gems and target not in board.START
+                if reached and c < INF:
+                    heap.append((c, square, f))
+                    best[(square, f)] = c
+        heapq.heapify(heap)
+        while heap:
+            c, square, f = heapq.heappop(heap)
+            if (square, f) in cost:
+                continue
+            cost[(square, f)] = c
+            for via in board.EDGES:
+                pred = board.NEIGHBOUR[(square, via)]
+                if via == f or pred is None or (pred, board.OPPOSITE[via]) in cost:
+                    continue
+                step, exits, home = entries[(square, via)]
+                if step >= INF or f not in exits or (home if gems is None else square in gems):
+                    continue
+                if c + step < best.get((pred, board.OPPOSITE[via]), INF):
+                    best[(pred, board.OPPOSITE[via])] = c + step
+                    heapq.heappush(heap, (c + step, pred, board.OPPOSITE[via]))
+        tables.append(cost)
+    return tables[0], tables[1]
+
+
+@pytest.mark.parametrize(("players", "seed"), [(2, 3), (4, 5)])
+def test_tables_are_those_of_the_plain_search_to_the_last_bit(players: int, seed: int) -> None:
+    # The numbered search with cached square edges must give the same floats (moves depend on ties).
+    state = DEFINITION.new_game(players, {}, seed)
+    greedy = GreedyAI()
+    checked = 0
+    for number in range(10_000):
+        acting = state.to_act()
+        if not acting:
+            break
+        actor = min(acting)
+        if number % 5 == 0:
+            _TABLES.clear()
+            b = Board(state.view(actor), actor)
+            home, mine = _tables_by_entry(b)
+            assert b.home == home and b.mine == mine
+            assert [repr(v) for v in b.home.values()] == [repr(v) for v in home.values()]
+            checked += 1
+        state.apply(actor, ai_move(state, actor, greedy))
+    assert checked > 15
 
 
 def _first_late_action(players: int, seed: int) -> OffTheRailsState:
