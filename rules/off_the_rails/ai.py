@@ -722,10 +722,12 @@ class HardAI(SearchAI):
 def hard_ai() -> SearchAI:
     """The hard level: greedy rollouts to the seat's next turn while mining (a greedy decision costs
     ~2 ms, less with the cached tables), judged by `estimate`; to the end of the game once the chasm is
-    coming. The horizon only caps a rollout that never gets there."""
+    coming. The horizon only caps a rollout that never gets there. The rollouts are for 2 seats: a
+    rollout plays every rival's turn, so 4 seats get half as many (56 and 11), which keeps a 4-player
+    decision about as long as a 2-player one."""
     return HardAI(
-        SearchBudget(rollouts=48, candidates=4, horizon=80),
-        SearchBudget(rollouts=14, candidates=3, horizon=400),
+        SearchBudget(rollouts=112, candidates=4, horizon=80, seats=2),
+        SearchBudget(rollouts=22, candidates=3, horizon=400, seats=2),
         evaluate=estimate,
         score_scale=SCORE_SCALE,
         stop=next_turn_while_mining,
