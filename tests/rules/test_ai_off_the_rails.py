@@ -308,6 +308,25 @@ def test_hard_level_rolls_out_to_the_next_turn_while_mining_and_to_the_end_later
         play_out(world, {0: GreedyAI(), 1: GreedyAI()}, max_moves=1)
 
 
+def test_hard_level_budget_by_stage_and_table_size() -> None:
+    hard = hard_ai()
+    assert isinstance(hard, HardAI)
+    early, late = _position(2, 11, 0), _first_late_action(2, 11)
+    mining, late_two = hard.budget_for(early), hard.budget_for(late)
+    assert mining.horizon == 80 and late_two.horizon == 400
+    # Rollouts to the end judge by the outcome itself: a smaller paired gain is enough to switch.
+    assert mining.rollouts == 112 and mining.switch_z is None
+    assert late_two.rollouts == 22 and late_two.switch_z == 0.75
+    four = _position(4, 11, 0)
+    late_four = hard.budget_for(_first_late_action(4, 11))
+    assert late_four.rollouts == 16 and late_four.switch_z == 0.75
+    # With 3 or more seats the mining stage plays the greedy move (its searches' switches lost).
+    assert hard.budget_for(four).candidates == 1
+    seat = min(four.to_act())
+    legal = four.legal_moves(seat)
+    assert hard.decide(four, seat, legal, random.Random(1)) == GreedyAI().decide(four, seat, legal, random.Random(1))
+
+
 def test_hard_level_late_in_the_game_ignores_secrets() -> None:
     state = _first_late_action(2, 11)
     seat = min(state.to_act())
