@@ -12,12 +12,14 @@ from rules.engine import ai_move, play_out
 from rules.off_the_rails import DEFINITION, board
 from rules.off_the_rails.ai import (
     _TABLES,
+    ENDGAME_DECK,
     INF,
     SCORE_SCALE,
     Board,
     GreedyAI,
     HardAI,
     Planner,
+    endgame,
     estimate,
     hard_ai,
     next_turn,
@@ -319,12 +321,32 @@ def test_hard_level_budget_by_stage_and_table_size() -> None:
     assert late_two.rollouts == 22 and late_two.switch_z == 0.75
     four = _position(4, 11, 0)
     late_four = hard.budget_for(_first_late_action(4, 11))
-    assert late_four.rollouts == 16 and late_four.switch_z == 0.75
+    assert late_four.rollouts == 12 and late_four.switch_z == 0.75
     # With 3 or more seats the mining stage plays the greedy move (its searches' switches lost).
     assert hard.budget_for(four).candidates == 1
     seat = min(four.to_act())
     legal = four.legal_moves(seat)
     assert hard.decide(four, seat, legal, random.Random(1)) == GreedyAI().decide(four, seat, legal, random.Random(1))
+
+
+def test_with_four_seats_rollouts_play_to_the_end_from_the_decks_last_two_layers() -> None:
+    for players in (2, 4):
+        state = DEFINITION.new_game(players, {}, 3)
+        assert isinstance(state, OffTheRailsState)
+        greedy = GreedyAI()
+        while state.stage == "mining" and len(state.deck) > ENDGAME_DECK:
+            actor = min(state.to_act())
+            state.apply(actor, ai_move(state, actor, greedy))
+        assert state.stage == "mining" and len(state.deck) == ENDGAME_DECK == 9
+        # 2 seats: still to the next turn, judged by estimate; 4 seats: to the end, at the late budget.
+        assert endgame(state) == (players == 4)
+        world = state.copy()
+        while world.to_act() and not next_turn(state, world):
+            actor = min(world.to_act())
+            world.apply(actor, ai_move(world, actor, greedy))
+        assert next_turn(state, world) and next_turn_while_mining(state, world) == (players == 2)
+        hard = hard_ai()
+        assert (hard.budget_for(state).horizon == 400) == (players == 4)
 
 
 def test_hard_level_late_in_the_game_ignores_secrets() -> None:
