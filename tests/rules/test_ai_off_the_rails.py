@@ -315,9 +315,9 @@ def test_hard_level_budget_by_stage_and_table_size() -> None:
     assert isinstance(hard, HardAI)
     early, late = _position(2, 11, 0), _first_late_action(2, 11)
     mining, late_two = hard.budget_for(early), hard.budget_for(late)
-    assert mining.horizon == 80 and late_two.horizon == 400
+    assert late_two.horizon == 400
     # Rollouts to the end judge by the outcome itself: a smaller paired gain is enough to switch.
-    assert mining.rollouts == 112 and mining.switch_z is None
+    assert mining.candidates == 1 and early.stage == "mining"
     assert late_two.rollouts == 22 and late_two.switch_z == 0.75
     four = _position(4, 11, 0)
     late_four = hard.budget_for(_first_late_action(4, 11))
@@ -347,6 +347,7 @@ def test_with_four_seats_rollouts_play_to_the_end_from_the_decks_last_two_layers
         assert next_turn(state, world) and next_turn_while_mining(state, world) == (players == 2)
         hard = hard_ai()
         assert (hard.budget_for(state).horizon == 400) == (players == 4)
+        assert (hard.budget_for(state).candidates == 1) == (players == 2)
 
 
 def test_hard_level_late_in_the_game_ignores_secrets() -> None:
