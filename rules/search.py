@@ -32,13 +32,15 @@ class SearchBudget:
     that many decisions (None: play to the end), where the game's `evaluate` must judge the position.
     With `seats`, `rollouts` is meant for a table of that many seats: a rollout that plays every rival's
     turn costs more with more rivals, so a bigger table gets proportionally fewer (at least one per
-    candidate).
+    candidate). With `switch_z`, it replaces the search's own `switch_z` for these decisions (a game
+    whose stages judge rollouts differently may trust some more than others).
     """
 
     rollouts: int = 48
     candidates: int = 6
     horizon: int | None = None
     seats: int | None = None
+    switch_z: float | None = None
 
     def rollouts_for(self, num_seats: int) -> int:
         if self.seats is None or num_seats <= self.seats:
@@ -123,7 +125,8 @@ class SearchAI(AIPlayer):
         values: dict[Move, list[float]] = {m: [] for m in candidates}
         alive = list(candidates)
         rounds = max(1, math.ceil(math.log2(len(alive))))
-        rollouts = self.budget_for(state).rollouts_for(state.num_seats)
+        budget = self.budget_for(state)
+        rollouts = budget.rollouts_for(state.num_seats)
         for round_number in range(rounds):
             worlds = max(1, rollouts // (rounds * len(alive)))
             for _ in range(worlds):
@@ -137,13 +140,15 @@ class SearchAI(AIPlayer):
                 alive = [alive[0], *others[: max(0, math.ceil(len(alive) / 2) - 1)]]
         favourite = alive[0]
         best = max(alive, key=lambda m: statistics.fmean(values[m]))
-        choice = favourite if best == favourite or not self._clearly_better(values[best], values[favourite]) else best
+        switch_z = self.switch_z if budget.switch_z is None else budget.switch_z
+        switch = best != favourite and self._clearly_better(values[best], values[favourite], switch_z)
+        choice = best if switch else favourite
         if self.trace is not None:
             means = {m: statistics.fmean(values[m]) for m in candidates}
             self.trace.append((candidates, means, {m: len(values[m]) for m in candidates}, choice))
         return choice
 
-    def _clearly_better(self, challenger: list[float], favourite: list[float]) -> bool:
+    def _clearly_better(self, challenger: list[float], favourite: list[float], switch_z: float) -> bool:
         """Leave the policy's move only for one that did clearly better in the same worlds: by more than
         `switch_margin` on average and, with `switch_z`, by that many standard errors of the paired
         differences (the best of several noisy means beats the favourite by luck alone)."""
@@ -151,11 +156,11 @@ class SearchAI(AIPlayer):
         gain = statistics.fmean(diffs)
         if gain <= self.switch_margin:
             return False
-        if self.switch_z <= 0:
+        if switch_z <= 0:
             return True
         if len(diffs) < 2:
             return False
-        return gain > self.switch_z * statistics.stdev(diffs) / math.sqrt(len(diffs))
+        return gain > switch_z * statistics.stdev(diffs) / math.sqrt(len(diffs))
 
     def shortlist(self, state: GameState, seat: int, legal: list[Move], rng: random.Random) -> list[Move]:
         """The policy's own decision first (with what its seat remembers, as in the rollouts), then its

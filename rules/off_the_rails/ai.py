@@ -14,7 +14,7 @@ import heapq
 import math
 import random
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from rules.engine import AIPlayer, GameState, Move
@@ -72,6 +72,89 @@ Table = dict[tuple[str, str], float]
 _TABLES: dict[tuple[frozenset[Any], ...], tuple[Table, Table]] = {}
 _TABLES_MAX = 256
 
+# The tables' searches number the states (square, facing) in sorted order, so a heap of (cost, number)
+# pops them in the order a heap of (cost, square, facing) would: the same costs to the last bit.
+_STATES: list[tuple[str, str]] = sorted((sq, f) for sq in board.SQUARES for f in board.EDGES)
+_NUMBER: dict[tuple[str, str], int] = {s: i for i, s in enumerate(_STATES)}
+Edges = tuple[tuple[int, float], ...]
+# (square, tile, a cart on it) -> per facing f (in EDGES order): (predecessor, step cost) of the carts
+# that enter the square and may then face f, predecessors in the order _BEHIND lists them.
+_EDGES: dict[tuple[str, str | None, bool], tuple[Edges, ...]] = {}
+
+
+def _entry_cost(target: str, via: str, tile: str | None, occupied: bool) -> tuple[float, tuple[str, ...]]:
+    """Board.entry's (cost, exits) on a square that is not a centre, a start square or a rift."""
+    extra = OCCUPIED_COST if occupied else 0.0
+    if tile is None:
+        return 1.0 + STEP_COST + extra, _EXITS[("nesw", via)]
+    if via in tile:
+        return STEP_COST + extra, _EXITS[(tile, via)]
+    if occupied:
+        return INF, ()
+    if len(tile) in (2, 3):
+        return 1.0 + STEP_COST, tuple(tile)
+    return INF, ()
+
+
+def _square_edges(square: str, tile: str | None, occupied: bool) -> tuple[Edges, ...]:
+    key = (square, tile, occupied)
+    found = _EDGES.get(key)
+    if found is None:
+        found = tuple(
+            tuple(
+                (_NUMBER[pred], step)
+                for via, pred in _BEHIND[(square, f)]
+                if (cost := _entry_cost(square, via, tile, occupied))
+                and (step := cost[0]) < INF
+                and f in cost[1]
+            )
+            for f in board.EDGES
+        )
+        _EDGES[key] = found
+    return found
+
+
+# The edges of a board without track, carts or rifts (centres and start squares are never entered
+# on the way to a goal: no cart passes through them).
+_EMPTY_EDGES: list[Edges] = [()] * len(_STATES)
+for _sq in board.SQUARES:
+    if _sq in board.CENTRES or _sq in board.START:
+        continue
+    for _f, _edges in zip(board.EDGES, _square_edges(_sq, None, False), strict=True):
+        _EMPTY_EDGES[_NUMBER[(_sq, _f)]] = _edges
+# Start square -> the state (square, facing) of a cart about to enter it by its inward edge.
+_HOME_SEEDS: list[tuple[str, int]] = [
+    (sq, _NUMBER[(pred, board.OPPOSITE[inward])])
+    for sq, (_colour, inward) in board.START.items()
+    if (pred := board.NEIGHBOUR[(sq, inward)]) is not None
+]
+
+
+def _search(seeds: list[tuple[float, int]], edges: list[Edges]) -> Table:
+    """Backward Dijkstra from the seed states (cost of their next entry, which reaches the goal)."""
+    heap = list(seeds)
+    best = [INF] * len(_STATES)
+    for c, i in seeds:
+        best[i] = c
+    done = [False] * len(_STATES)
+    heapq.heapify(heap)
+    cost: Table = {}
+    pop, push, states = heapq.heappop, heapq.heappush, _STATES
+    while heap:
+        c, i = pop(heap)
+        if done[i]:
+            continue
+        done[i] = True
+        cost[states[i]] = c
+        for pred, step in edges[i]:
+            if done[pred]:
+                continue
+            total = c + step
+            if total < best[pred]:
+                best[pred] = total
+                push(heap, (total, pred))
+    return cost
+
 
 class Board:
     """The board as the AI sees it in a view, with what it needs to plan."""
@@ -93,8 +176,7 @@ class Board:
         )
         cached = _TABLES.pop(key, None)
         if cached is None:
-            self.entries = {(t, v): self.entry(t, v, "home") for t in board.SQUARES for v in board.EDGES}
-            cached = (self._table(goal="home"), self._table(goal="gems"))
+            cached = self._tables()
             if len(_TABLES) >= _TABLES_MAX:
                 del _TABLES[next(iter(_TABLES))]
         _TABLES[key] = cached  # (again) the most recently used
@@ -123,38 +205,43 @@ class Board:
             return 1.0 + STEP_COST, tuple(tile), reached
         return INF, (), False
 
-    def _table(self, goal: str) -> dict[tuple[str, str], float]:
-        """Backward Dijkstra: cost-to-go for a cart on square S facing edge f."""
-        cost: dict[tuple[str, str], float] = {}
-        best: dict[tuple[str, str], float] = {}
-        heap: list[tuple[float, str, str]] = []
-        entries = self.entries
-        gems = self.gems if goal == "gems" else None
-        # seed: states whose next entry reaches the goal
-        for (square, f), (target, via) in _AHEAD.items():
-            c, _exits, home = entries[(target, via)]
-            reached = home if gems is None else target in gems and target not in board.START
-            if reached and c < INF:
-                heap.append((c, square, f))
-                best[(square, f)] = c
-        heapq.heapify(heap)
-        while heap:
-            c, square, f = heapq.heappop(heap)
-            if (square, f) in cost:
+    def _tables(self) -> tuple[Table, Table]:
+        """Backward Dijkstra: cost-to-go for a cart on square S facing edge f, home and to gems.
+
+        The search runs over numbered states with each square's edges cached by (square, tile, cart on
+        it); it finds the same costs, to the last bit, as relaxing `entry` over (square, facing) pairs."""
+        edges = list(_EMPTY_EDGES)
+        cart_squares = self.cart_squares
+        for square in {*self.tiles, *cart_squares, *self.rifts}:
+            if square in board.CENTRES or square in board.START:
                 continue
-            cost[(square, f)] = c
-            # predecessors: a cart on `pred` facing g enters `square` by `via`, then may face f
-            for via, pred_state in _BEHIND[(square, f)]:
-                if pred_state in cost:
+            numbers = [_NUMBER[(square, f)] for f in board.EDGES]
+            if square in self.rifts:
+                for i in numbers:
+                    edges[i] = ()
+                continue
+            square_edges = _square_edges(square, self.tiles.get(square), square in cart_squares)
+            for i, edge in zip(numbers, square_edges, strict=True):
+                edges[i] = edge
+        home_seeds = [
+            (STEP_COST, i) for sq, i in _HOME_SEEDS if sq not in cart_squares and sq not in self.rifts
+        ]
+        home = _search(home_seeds, edges)
+        gem_seeds = []
+        for target in self.gems:
+            if target in board.START:
+                continue
+            for via in board.EDGES:
+                pred = board.NEIGHBOUR[(target, via)]
+                if pred is None:
                     continue
-                step, exits, home = entries[(square, via)]
-                if step >= INF or f not in exits or (home if gems is None else square in gems):
-                    continue
-                total = c + step
-                if total < best.get(pred_state, INF):
-                    best[pred_state] = total
-                    heapq.heappush(heap, (total, *pred_state))
-        return cost
+                c = self.entry(target, via, "gems")[0]
+                if c < INF:
+                    gem_seeds.append((c, _NUMBER[(pred, board.OPPOSITE[via])]))
+            if target not in board.CENTRES:
+                for f in board.EDGES:  # a cart passes no square with gems: it stops to load there
+                    edges[_NUMBER[(target, f)]] = ()
+        return home, _search(gem_seeds, edges)
 
     def togo(self, table: dict[tuple[str, str], float], square: str, front: str | None) -> float:
         if front is None:
@@ -163,7 +250,8 @@ class Board:
 
 
 def _load_value(load: Mapping[str, int]) -> float:
-    return board.gem_value(dict(load)) + 0.3 * load.get("ruby", 0) + 0.1 * board.gem_total(dict(load))
+    points = board.GEM_POINTS
+    return sum(points[k] * n for k, n in load.items()) + 0.3 * load.get("ruby", 0) + 0.1 * sum(load.values())
 
 
 class Planner:
@@ -418,7 +506,7 @@ class GreedyAI(AIPlayer):
         of its other plans by their value; any other move only after those."""
         self.first_gains = {}
         first = self.choose(view, legal, rng)
-        texts = {str(m): m for m in legal}
+        texts = {m.text: m for m in legal}  # type: ignore[attr-defined]
         planned = [texts[t] for t, _ in sorted(self.first_gains.items(), key=lambda kv: -kv[1]) if t in texts]
         if "end" in texts:
             planned.append(texts["end"])
@@ -427,7 +515,7 @@ class GreedyAI(AIPlayer):
 
     def choose(self, view: dict[str, Any], legal: list[Move], rng: random.Random) -> Move:
         seat = view["seat"]
-        texts = {str(m): m for m in legal}
+        texts = {m.text: m for m in legal}  # type: ignore[attr-defined]
         phase = view["phase"]
         if phase == "action":
             return texts.get(self._action(view, seat, texts), legal[0])
@@ -614,30 +702,66 @@ def next_turn_while_mining(root: GameState, world: GameState) -> bool:
     put a cart on the board (in one, -0.6 wins and -8 points), while its switches in the mining stage
     were mostly right (issue 15)."""
     assert isinstance(root, OffTheRailsState)
-    return root.stage == "mining" and next_turn(root, world)
+    return not endgame(root) and next_turn(root, world)
+
+
+# With 3 or more seats, the deck's last two layers (4 cards each, the collapse card among the first):
+# rollouts play to the end from there, as after the collapse card (see hard_ai).
+ENDGAME_DECK = 2 * len(board.COLOURS) + 1
+
+
+def endgame(state: OffTheRailsState) -> bool:
+    """Whether the hard level's rollouts play to the end of the game: once the collapse card is out,
+    and with 3 or more seats already once it may come any turn (the deck's size is public)."""
+    return state.stage != "mining" or (state.num_seats >= 3 and len(state.deck) <= ENDGAME_DECK)
 
 
 class HardAI(SearchAI):
     """The search with a budget by stage: more rollouts to the next turn while mining, fewer (each a
-    whole rest of the game) after the collapse card, so a decision stays around a second at most."""
+    whole rest of the game) after the collapse card, so a decision stays around a second at most.
+    A stage's budget may depend on the table's size: {seats: budget}, the entry for the most seats
+    up to the table's (or the smallest) applies."""
 
-    def __init__(self, mining: SearchBudget, late: SearchBudget, **kwargs: Any) -> None:
-        super().__init__(GreedyAI, mining, **kwargs)
-        self.mining_budget = mining
-        self.late_budget = late
+    def __init__(
+        self,
+        mining: SearchBudget | Mapping[int, SearchBudget],
+        late: SearchBudget | Mapping[int, SearchBudget],
+        **kwargs: Any,
+    ) -> None:
+        self.mining_budgets = {1: mining} if isinstance(mining, SearchBudget) else dict(mining)
+        self.late_budgets = {1: late} if isinstance(late, SearchBudget) else dict(late)
+        super().__init__(GreedyAI, self.mining_budgets[min(self.mining_budgets)], **kwargs)
 
     def budget_for(self, state: GameState) -> SearchBudget:
         assert isinstance(state, OffTheRailsState)
-        return self.mining_budget if state.stage == "mining" else self.late_budget
+        budgets = self.late_budgets if endgame(state) else self.mining_budgets
+        fitting = [n for n in budgets if n <= state.num_seats]
+        return budgets[max(fitting) if fitting else min(budgets)]
 
 
 def hard_ai() -> SearchAI:
     """The hard level: greedy rollouts to the seat's next turn while mining (a greedy decision costs
     ~2 ms, less with the cached tables), judged by `estimate`; to the end of the game once the chasm is
-    coming. The horizon only caps a rollout that never gets there."""
+    coming. The horizon only caps a rollout that never gets there.
+
+    Full greedy games (24-32 per move, in worlds the seat could be in) from positions where a search
+    would leave the greedy move judged its switches:
+    - after the collapse card, where rollouts play to the end against rivals who play as they do, a
+      paired gain of 0.75 to 2 standard errors was right in 16 of 18 positions (2 and 4 players; the
+      two below 0.5 lost badly): 0.75 is enough there;
+    - while mining, judged by `estimate` at the next turn, switches were right about as often as wrong
+      with 2 players and wrong in all 6 positions with 4 (2p vs normal without them: 105.5 of 170
+      games on seeds 50000-50169, as many as with them);
+    - with 4 players, rollouts to the end from the last two layers of the deck (before the collapse
+      card) switched rightly in 19 of 21 positions (the 2 others lost little).
+    So the hard level plays the greedy move while mining (with 3 or more seats until the deck's last two
+    layers, `endgame`), then searches to the end with 12 rollouts (each plays three rivals' turns; 16
+    took up to 2.0 s), 22 with 2.
+    """
+    late = SearchBudget(rollouts=22, candidates=3, horizon=400, switch_z=0.75)
     return HardAI(
-        SearchBudget(rollouts=48, candidates=4, horizon=80),
-        SearchBudget(rollouts=14, candidates=3, horizon=400),
+        {1: SearchBudget(rollouts=0, candidates=1)},
+        {1: late, 3: replace(late, rollouts=12)},
         evaluate=estimate,
         score_scale=SCORE_SCALE,
         stop=next_turn_while_mining,

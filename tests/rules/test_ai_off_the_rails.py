@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import heapq
 import random
 import re
 
@@ -11,11 +12,14 @@ from rules.engine import ai_move, play_out
 from rules.off_the_rails import DEFINITION, board
 from rules.off_the_rails.ai import (
     _TABLES,
+    ENDGAME_DECK,
+    INF,
     SCORE_SCALE,
     Board,
     GreedyAI,
     HardAI,
     Planner,
+    endgame,
     estimate,
     hard_ai,
     next_turn,
@@ -220,6 +224,67 @@ def test_cached_tables_are_the_tables_of_that_board() -> None:
     assert Board(state.view(1), 1).home is fresh.home
 
 
+def _tables_by_entry(b: Board) -> tuple[dict[tuple[str, str], float], dict[tuple[str, str], float]]:
+    """The cost-to-go tables as first written: Dijkstra over (square, facing) pairs relaxing `entry`."""
+    entries = {(t, v): b.entry(t, v, "home") for t in board.SQUARES for v in board.EDGES}
+    tables = []
+    for goal in ("home", "gems"):
+        gems = b.gems if goal == "gems" else None
+        cost: dict[tuple[str, str], float] = {}
+        best: dict[tuple[str, str], float] = {}
+        heap: list[tuple[float, str, str]] = []
+        for square in board.SQUARES:
+            for f in board.EDGES:
+                target = board.NEIGHBOUR[(square, f)]
+                if target is None:
+                    continue
+                c, _exits, home = entries[(target, board.OPPOSITE[f])]
+                reached = home if gems is None else target in gems and target not in board.START
+                if reached and c < INF:
+                    heap.append((c, square, f))
+                    best[(square, f)] = c
+        heapq.heapify(heap)
+        while heap:
+            c, square, f = heapq.heappop(heap)
+            if (square, f) in cost:
+                continue
+            cost[(square, f)] = c
+            for via in board.EDGES:
+                pred = board.NEIGHBOUR[(square, via)]
+                if via == f or pred is None or (pred, board.OPPOSITE[via]) in cost:
+                    continue
+                step, exits, home = entries[(square, via)]
+                if step >= INF or f not in exits or (home if gems is None else square in gems):
+                    continue
+                if c + step < best.get((pred, board.OPPOSITE[via]), INF):
+                    best[(pred, board.OPPOSITE[via])] = c + step
+                    heapq.heappush(heap, (c + step, pred, board.OPPOSITE[via]))
+        tables.append(cost)
+    return tables[0], tables[1]
+
+
+@pytest.mark.parametrize(("players", "seed"), [(2, 3), (4, 5)])
+def test_tables_are_those_of_the_plain_search_to_the_last_bit(players: int, seed: int) -> None:
+    # The numbered search with cached square edges must give the same floats (moves depend on ties).
+    state = DEFINITION.new_game(players, {}, seed)
+    greedy = GreedyAI()
+    checked = 0
+    for number in range(10_000):
+        acting = state.to_act()
+        if not acting:
+            break
+        actor = min(acting)
+        if number % 5 == 0:
+            _TABLES.clear()
+            b = Board(state.view(actor), actor)
+            home, mine = _tables_by_entry(b)
+            assert b.home == home and b.mine == mine
+            assert [repr(v) for v in b.home.values()] == [repr(v) for v in home.values()]
+            checked += 1
+        state.apply(actor, ai_move(state, actor, greedy))
+    assert checked > 15
+
+
 def _first_late_action(players: int, seed: int) -> OffTheRailsState:
     """The first action phase, with a choice, after the collapse card came out (greedy players)."""
     state = DEFINITION.new_game(players, {}, seed)
@@ -243,6 +308,46 @@ def test_hard_level_rolls_out_to_the_next_turn_while_mining_and_to_the_end_later
     while world.to_act():
         assert not next_turn_while_mining(late, world)
         play_out(world, {0: GreedyAI(), 1: GreedyAI()}, max_moves=1)
+
+
+def test_hard_level_budget_by_stage_and_table_size() -> None:
+    hard = hard_ai()
+    assert isinstance(hard, HardAI)
+    early, late = _position(2, 11, 0), _first_late_action(2, 11)
+    mining, late_two = hard.budget_for(early), hard.budget_for(late)
+    assert late_two.horizon == 400
+    # Rollouts to the end judge by the outcome itself: a smaller paired gain is enough to switch.
+    assert mining.candidates == 1 and early.stage == "mining"
+    assert late_two.rollouts == 22 and late_two.switch_z == 0.75
+    four = _position(4, 11, 0)
+    late_four = hard.budget_for(_first_late_action(4, 11))
+    assert late_four.rollouts == 12 and late_four.switch_z == 0.75
+    # With 3 or more seats the mining stage plays the greedy move (its searches' switches lost).
+    assert hard.budget_for(four).candidates == 1
+    seat = min(four.to_act())
+    legal = four.legal_moves(seat)
+    assert hard.decide(four, seat, legal, random.Random(1)) == GreedyAI().decide(four, seat, legal, random.Random(1))
+
+
+def test_with_four_seats_rollouts_play_to_the_end_from_the_decks_last_two_layers() -> None:
+    for players in (2, 4):
+        state = DEFINITION.new_game(players, {}, 3)
+        assert isinstance(state, OffTheRailsState)
+        greedy = GreedyAI()
+        while state.stage == "mining" and len(state.deck) > ENDGAME_DECK:
+            actor = min(state.to_act())
+            state.apply(actor, ai_move(state, actor, greedy))
+        assert state.stage == "mining" and len(state.deck) == ENDGAME_DECK == 9
+        # 2 seats: still to the next turn, judged by estimate; 4 seats: to the end, at the late budget.
+        assert endgame(state) == (players == 4)
+        world = state.copy()
+        while world.to_act() and not next_turn(state, world):
+            actor = min(world.to_act())
+            world.apply(actor, ai_move(world, actor, greedy))
+        assert next_turn(state, world) and next_turn_while_mining(state, world) == (players == 2)
+        hard = hard_ai()
+        assert (hard.budget_for(state).horizon == 400) == (players == 4)
+        assert (hard.budget_for(state).candidates == 1) == (players == 2)
 
 
 def test_hard_level_late_in_the_game_ignores_secrets() -> None:
