@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 import random
+from collections.abc import Iterator
 from typing import Any
 
 from rules.engine import AIPlayer, GameState, Move
@@ -60,6 +61,17 @@ def _unseen(view: dict[str, Any]) -> tuple[list[list[int]], set[int]]:
     return [[board.CITY_BY_ID[c].junction for c in pile if c not in seen] for pile in piles], revealed
 
 
+def _rivals(view: dict[str, Any], seat: int, revealed: set[int]) -> Iterator[tuple[int, frozenset[int], frozenset[int]]]:
+    """(marker, lines costing 0, lines blocked) of every other seat still building, in seat order."""
+    for key, token in sorted(view["markers"].items()):
+        other = int(key)
+        if other == seat or other in revealed:
+            continue
+        marker = board.junction_of(token)
+        assert marker is not None
+        yield marker, *seat_board(view, other)
+
+
 def _vex_hurts(view: dict[str, Any], seat: int, edge: int) -> bool:
     """Whether a coloured track here (instead of a black one) likely costs some opponent a track.
 
@@ -69,13 +81,7 @@ def _vex_hurts(view: dict[str, Any], seat: int, edge: int) -> bool:
     path only saves a black track.
     """
     unseen_piles, revealed = _unseen(view)
-    for key, token in sorted(view["markers"].items()):
-        other = int(key)
-        if other == seat or other in revealed:
-            continue
-        marker = board.junction_of(token)
-        assert marker is not None
-        their_zero, their_blocked = seat_board(view, other)
+    for marker, their_zero, their_blocked in _rivals(view, seat, revealed):
         near = board.distances_from(marker, their_zero | {edge}, their_blocked)
         far = board.distances_from(marker, their_zero, their_blocked | {edge})
         untouched = 1.0
@@ -162,13 +168,7 @@ def others_interest(view: dict[str, Any], seat: int, lines: list[int]) -> dict[i
     """
     unseen, revealed = _unseen(view)
     interest = dict.fromkeys(lines, 0.0)
-    for key, token in sorted(view["markers"].items()):
-        other = int(key)
-        if other == seat or other in revealed:
-            continue
-        marker = board.junction_of(token)
-        assert marker is not None
-        zero, blocked = seat_board(view, other)
+    for marker, zero, blocked in _rivals(view, seat, revealed):
         home = board.distances_from(marker, zero, blocked)
         for e in lines:
             if e in blocked or e in zero:
