@@ -12,6 +12,7 @@ from rules.engine import ai_move, play_out
 from rules.off_the_rails import DEFINITION, board
 from rules.off_the_rails.ai import (
     _TABLES,
+    BOLD,
     ENDGAME_DECK,
     INF,
     SCORE_SCALE,
@@ -326,7 +327,8 @@ def test_hard_level_budget_by_stage_and_table_size() -> None:
     assert hard.budget_for(four).candidates == 1
     seat = min(four.to_act())
     legal = four.legal_moves(seat)
-    assert hard.decide(four, seat, legal, random.Random(1)) == GreedyAI().decide(four, seat, legal, random.Random(1))
+    bold = GreedyAI(BOLD).decide(four, seat, legal, random.Random(1))
+    assert hard.decide(four, seat, legal, random.Random(1)) == bold
 
 
 def test_with_four_seats_rollouts_play_to_the_end_from_the_decks_last_two_layers() -> None:
@@ -368,3 +370,34 @@ def test_hard_level_late_in_the_game_ignores_secrets() -> None:
         switch_z=full.switch_z,
     )
     assert ai_move(twin, seat, small) == ai_move(state, seat, small)
+
+
+def test_hard_level_plays_its_own_seat_bold_while_mining() -> None:
+    """Where the bold style's move differs from the normal one, the hard level plays the bold one."""
+    state = DEFINITION.new_game(2, {}, 5)
+    assert isinstance(state, OffTheRailsState)
+    normal, hard = GreedyAI(), hard_ai()
+    differing = 0
+    while state.stage == "mining" and differing < 3:
+        actor = min(state.to_act())
+        legal = state.legal_moves(actor)
+        if len(legal) > 1:
+            bold = GreedyAI(BOLD).decide(state, actor, legal, random.Random(0))
+            if bold != normal.decide(state, actor, legal, random.Random(0)):
+                assert hard.decide(state, actor, legal, random.Random(0)) == bold
+                differing += 1
+        state.apply(actor, ai_move(state, actor, normal))
+    assert differing == 3
+
+
+def test_bold_style_fills_a_cart_before_heading_home() -> None:
+    """A cart with three gems and room: the normal style only counts the way home, the bold one also
+    the deposits still in reach; with one gem both count them alike."""
+    state = _position(2, 11, 40)
+    cart = next(c for c in state.carts_on_board())
+    view = state.view(cart.seat)
+    normal, bold = Planner(view, cart.seat), Planner(view, cart.seat, BOLD)
+    assert bold.board.togo(bold.board.mine, cart.square, cart.front) < INF
+    three, one = {"ruby": 3}, {"ruby": 1}
+    assert bold.potential(cart.square, cart.front, three) > normal.potential(cart.square, cart.front, three)
+    assert bold.potential(cart.square, cart.front, one) == normal.potential(cart.square, cart.front, one)
