@@ -80,7 +80,8 @@ def run(key: str, matchup: str, players: int, count: int, jobs: int, first_seed:
             outcomes.append(play_one(job))
             if progress:  # a long run still leaves figures behind if it is stopped
                 done = [share for share, _ in outcomes]
-                print(f"  {key} {players}p {matchup}: {len(done)} games, win share {100 * sum(done) / len(done):.1f}%",
+                print(f"  {key} {players}p {matchup}: {len(done)} games, win share {100 * sum(done) / len(done):.1f}%, "
+                      f"slowest decision so far {1000 * max((t for _, ts in outcomes for t in ts), default=0):.0f} ms",
                       flush=True)
     wall = time.perf_counter() - started
     shares = [share for share, _ in outcomes]
