@@ -312,7 +312,7 @@ class Planner:
         stuck = -value - (3.0 if self.stage == "chasm" else 1.5)
         best = stuck if home >= INF else 0.85 * value - PER_ACTION * home
         room = board.CAPACITY - count
-        # a cart with three gems or more heads home: the mining phase is short, banked gems are safe
+        # a cart with more gems than the style gathers heads home (normal: three or more): banked gems are safe
         if room and count <= self.style.gather_until and self.danger < 3:
             gather = b.togo(b.mine, square, front)
             if gather < INF and home < INF:
