@@ -319,7 +319,7 @@ def test_hard_level_budget_by_stage_and_table_size() -> None:
     assert late_two.horizon == 400
     # Rollouts to the end judge by the outcome itself: a smaller paired gain is enough to switch.
     assert mining.candidates == 1 and early.stage == "mining"
-    assert late_two.rollouts == 22 and late_two.switch_z == 0.75
+    assert late_two.rollouts == 20 and late_two.switch_z == 0.75
     four = _position(4, 11, 0)
     late_four = hard.budget_for(_first_late_action(4, 11))
     assert late_four.rollouts == 12 and late_four.switch_z == 0.75
