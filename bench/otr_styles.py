@@ -13,7 +13,7 @@ from __future__ import annotations
 import argparse
 import math
 import sys
-from dataclasses import fields, replace
+from dataclasses import replace
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
@@ -42,11 +42,10 @@ def parse_style(texts: list[str]) -> Style:
         return NORMAL
     if not texts:
         return BOLD
-    types = {f.name: f.type for f in fields(Style)}
-    changes = {}
+    changes: dict[str, float] = {}
     for text in texts:
         name, value = text.split("=")
-        changes[name] = int(value) if types[name] in (int, "int") else float(value)
+        changes[name] = int(value) if isinstance(getattr(NORMAL, name), int) else float(value)
     return replace(NORMAL, **changes)
 
 
