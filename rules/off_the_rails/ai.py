@@ -13,7 +13,7 @@ from __future__ import annotations
 import heapq
 import math
 import random
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from functools import partial
 from typing import Any
@@ -93,11 +93,23 @@ _BEHIND: dict[tuple[str, str], list[tuple[str, tuple[str, str]]]] = {
 }
 
 
-# Cost-to-go tables (home, gems) by board (see Board.__init__), the least recently used dropped first.
-# A pair takes about 150 KB: 256 keep a search's boards (about 40 MB in the hard level's worker).
+# Cost-to-go tables by board (see Board), the least recently used dropped first. The table home depends
+# on the track, rifts and carts' squares; the one to the gems also on which squares hold gems. A table
+# takes about 75 KB: 256 of each keep a search's boards (about 40 MB in the hard level's worker).
 Table = dict[tuple[str, str], float]
-_TABLES: dict[tuple[frozenset[Any], ...], tuple[Table, Table]] = {}
-_TABLES_MAX = 256
+TableKey = tuple[frozenset[Any], ...]
+_TABLES: dict[TableKey, Table] = {}
+_TABLES_MAX = 512
+
+
+def _cached_table(key: TableKey, compute: Callable[[], Table]) -> Table:
+    table = _TABLES.pop(key, None)
+    if table is None:
+        table = compute()
+        if len(_TABLES) >= _TABLES_MAX:
+            del _TABLES[next(iter(_TABLES))]
+    _TABLES[key] = table  # (again) the most recently used
+    return table
 
 # The tables' searches number the states (square, facing) in sorted order, so a heap of (cost, number)
 # pops them in the order a heap of (cost, square, facing) would: the same costs to the last bit.
@@ -193,21 +205,18 @@ class Board:
         self.rifts: dict[str, str] = dict(view["rifts"])
         self.carts = [c for c in view["carts"] if c["where"] == "board"]
         self.cart_squares = {c["square"]: c for c in self.carts}
-        # The tables depend only on the track, rifts, carts' squares and which squares hold gems; rollouts
-        # meet the same boards again and again (every world of a search starts from the same one).
-        key = (
-            frozenset(self.tiles.items()),
-            frozenset(self.rifts),
-            frozenset(self.cart_squares),
-            frozenset(self.gems),
-        )
-        cached = _TABLES.pop(key, None)
-        if cached is None:
-            cached = self._tables()
-            if len(_TABLES) >= _TABLES_MAX:
-                del _TABLES[next(iter(_TABLES))]
-        _TABLES[key] = cached  # (again) the most recently used
-        self.home, self.mine = cached
+        # Rollouts meet the same boards again and again (every world of a search starts from the same
+        # one), and many plans never ask how far the gems are (a full cart, the chasm stage).
+        self._key = (frozenset(self.tiles.items()), frozenset(self.rifts), frozenset(self.cart_squares))
+        self.home = _cached_table(self._key, self._home_table)
+        self._mine: Table | None = None
+
+    @property
+    def mine(self) -> Table:
+        """Cost-to-go to a square with gems (computed when first asked for)."""
+        if self._mine is None:
+            self._mine = _cached_table((*self._key, frozenset(self.gems)), self._mine_table)
+        return self._mine
 
     # -- what entering square `target` by edge `via` costs and where the cart may face afterwards
 
@@ -232,11 +241,10 @@ class Board:
             return 1.0 + STEP_COST, tuple(tile), reached
         return INF, (), False
 
-    def _tables(self) -> tuple[Table, Table]:
-        """Backward Dijkstra: cost-to-go for a cart on square S facing edge f, home and to gems.
-
-        The search runs over numbered states with each square's edges cached by (square, tile, cart on
-        it); it finds the same costs, to the last bit, as relaxing `entry` over (square, facing) pairs."""
+    def _edges(self) -> list[Edges]:
+        """The tables' search runs backward over numbered states (square, facing), with each square's
+        edges cached by (square, tile, cart on it); it finds the same costs, to the last bit, as
+        relaxing `entry` over (square, facing) pairs."""
         edges = list(_EMPTY_EDGES)
         cart_squares = self.cart_squares
         for square in {*self.tiles, *cart_squares, *self.rifts}:
@@ -250,10 +258,18 @@ class Board:
             square_edges = _square_edges(square, self.tiles.get(square), square in cart_squares)
             for i, edge in zip(numbers, square_edges, strict=True):
                 edges[i] = edge
-        home_seeds = [
-            (STEP_COST, i) for sq, i in _HOME_SEEDS if sq not in cart_squares and sq not in self.rifts
+        return edges
+
+    def _home_table(self) -> Table:
+        """Cost-to-go for a cart on square S facing edge f to a delivery."""
+        seeds = [
+            (STEP_COST, i) for sq, i in _HOME_SEEDS if sq not in self.cart_squares and sq not in self.rifts
         ]
-        home = _search(home_seeds, edges)
+        return _search(seeds, self._edges())
+
+    def _mine_table(self) -> Table:
+        """Cost-to-go for a cart on square S facing edge f to a square with gems."""
+        edges = self._edges()
         gem_seeds = []
         for target in self.gems:
             if target in board.START:
@@ -268,7 +284,7 @@ class Board:
             if target not in board.CENTRES:
                 for f in board.EDGES:  # a cart passes no square with gems: it stops to load there
                     edges[_NUMBER[(target, f)]] = ()
-        return home, _search(gem_seeds, edges)
+        return _search(gem_seeds, edges)
 
     def togo(self, table: dict[tuple[str, str], float], square: str, front: str | None) -> float:
         if front is None:
@@ -296,9 +312,20 @@ class Planner:
         self.missions = set(view["face_up"])
         # with at most one token per seat left, our carts do not move again: what stays on the board is lost
         self.last_run = stage == "chasm" and supply <= view["num_seats"]
+        # A planner's board does not change, so neither do these; the plans of one decision ask for the
+        # same squares again and again (a rollout's greedy decisions spend most of their time here).
+        self._potentials: dict[tuple[str, str | None, frozenset[tuple[str, int]]], float] = {}
+        self._rift_risks: dict[str, float] = {}
 
     def potential(self, square: str, front: str | None, load: Mapping[str, int]) -> float:
         """Expected future points from a cart standing here with this load."""
+        key = (square, front, frozenset(load.items()))
+        value = self._potentials.get(key)
+        if value is None:
+            value = self._potentials[key] = self._potential(square, front, load)
+        return value
+
+    def _potential(self, square: str, front: str | None, load: Mapping[str, int]) -> float:
         b = self.board
         value = _load_value(load)
         home = b.togo(b.home, square, front)
@@ -332,6 +359,12 @@ class Planner:
         A token goes next to a rift of its own colour, and a rival who draws one puts it on our cart:
         only colours still in the rift supply threaten a square, in proportion to their tokens.
         """
+        risk = self._rift_risks.get(square)
+        if risk is None:
+            risk = self._rift_risks[square] = self._rift_risk(square)
+        return risk
+
+    def _rift_risk(self, square: str) -> float:
         supply = self.view["rift_supply"]
         total = sum(supply.values())
         if not total:
