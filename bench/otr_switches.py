@@ -49,6 +49,7 @@ def _probe() -> Probe:
     return Probe(
         hard.mining_budgets,
         hard.late_budgets,
+        hard.early_budgets,
         evaluate=hard.evaluate,
         score_scale=hard.score_scale,
         stop=hard.stop,

@@ -765,36 +765,50 @@ def next_turn_while_mining(root: GameState, world: GameState) -> bool:
     return not endgame(root) and next_turn(root, world)
 
 
-# With 3 or more seats, the deck's last two layers (4 cards each, the collapse card among the first):
-# rollouts play to the end from there, as after the collapse card (see hard_ai).
-ENDGAME_DECK = 2 * len(board.COLOURS) + 1
+# With 3 or more seats, the deck's last three layers (4 cards each, the collapse card among the first of
+# the last two): rollouts play to the end from there, as after the collapse card (see hard_ai). In the
+# first of those layers (more than CLOSE_DECK cards left) a rollout is longest, so a decision gets fewer.
+ENDGAME_DECK = 3 * len(board.COLOURS) + 1
+CLOSE_DECK = 2 * len(board.COLOURS) + 1
 
 
 def endgame(state: OffTheRailsState) -> bool:
     """Whether the hard level's rollouts play to the end of the game: once the collapse card is out,
-    and with 3 or more seats already once it may come any turn (the deck's size is public)."""
+    and with 3 or more seats already from the deck's last three layers (the deck's size is public)."""
     return state.stage != "mining" or (state.num_seats >= 3 and len(state.deck) <= ENDGAME_DECK)
+
+
+def _by_seats(budgets: SearchBudget | Mapping[int, SearchBudget]) -> dict[int, SearchBudget]:
+    return {1: budgets} if isinstance(budgets, SearchBudget) else dict(budgets)
 
 
 class HardAI(SearchAI):
     """The search with a budget by stage: more rollouts to the next turn while mining, fewer (each a
     whole rest of the game) after the collapse card, so a decision stays around a second at most.
-    A stage's budget may depend on the table's size: {seats: budget}, the entry for the most seats
-    up to the table's (or the smallest) applies."""
+    `early` (default: `late`) is the budget of the `endgame` decisions before the deck's last two layers,
+    whose rollouts are the longest. A stage's budget may depend on the table's size: {seats: budget},
+    the entry for the most seats up to the table's (or the smallest) applies."""
 
     def __init__(
         self,
         mining: SearchBudget | Mapping[int, SearchBudget],
         late: SearchBudget | Mapping[int, SearchBudget],
+        early: SearchBudget | Mapping[int, SearchBudget] | None = None,
         **kwargs: Any,
     ) -> None:
-        self.mining_budgets = {1: mining} if isinstance(mining, SearchBudget) else dict(mining)
-        self.late_budgets = {1: late} if isinstance(late, SearchBudget) else dict(late)
+        self.mining_budgets = _by_seats(mining)
+        self.late_budgets = _by_seats(late)
+        self.early_budgets = self.late_budgets if early is None else _by_seats(early)
         super().__init__(GreedyAI, self.mining_budgets[min(self.mining_budgets)], **kwargs)
 
     def budget_for(self, state: GameState) -> SearchBudget:
         assert isinstance(state, OffTheRailsState)
-        budgets = self.late_budgets if endgame(state) else self.mining_budgets
+        if not endgame(state):
+            budgets = self.mining_budgets
+        elif state.stage == "mining" and len(state.deck) > CLOSE_DECK:
+            budgets = self.early_budgets
+        else:
+            budgets = self.late_budgets
         fitting = [n for n in budgets if n <= state.num_seats]
         return budgets[max(fitting) if fitting else min(budgets)]
 
@@ -813,11 +827,15 @@ def hard_ai() -> SearchAI:
       with 2 players and wrong in all 6 positions with 4 (2p vs normal without them: 105.5 of 170
       games on seeds 50000-50169, as many as with them);
     - with 4 players, rollouts to the end from the last two layers of the deck (before the collapse
-      card) switched rightly in 19 of 21 positions (the 2 others lost little).
-    So the hard level plays the greedy move while mining (with 3 or more seats until the deck's last two
-    layers, `endgame`), then searches to the end with 12 rollouts (each plays three rivals' turns; 16
-    took up to 2.0 s), 20 with 2 (22 took up to 2.03 s once its own seat played bold: its carts stay
-    on the board longer, so rollouts run longer).
+      card) switched rightly in 19 of 21 positions (the 2 others lost little); from the layer before
+      those (judged by 100 such games each), 17 of 23 switches gained (13 clearly, none clearly lost)
+      with 14 rollouts (seeds 20000-20014), and 9 of 12 with the 8 it gets (one clearly lost; seeds
+      20000-20007).
+    So the hard level plays the greedy move while mining (with 3 or more seats until the deck's last
+    three layers, `endgame`), then searches to the end with 12 rollouts (each plays three rivals' turns;
+    16 took up to 2.0 s before the planner's caches), 8 between 2 candidates in the first of those
+    layers (its rollouts are the longest: 12 took up to 1.6 s), 20 with 2 seats (22 took up to 2.03 s
+    once its own seat played bold: its carts stay on the board longer, so rollouts run longer).
 
     Its own seat plays the `BOLD` style (its move while mining, the shortlist later); the rollouts still
     expect every seat to play the normal one.
@@ -826,6 +844,7 @@ def hard_ai() -> SearchAI:
     return HardAI(
         {1: SearchBudget(rollouts=0, candidates=1)},
         {1: late, 3: replace(late, rollouts=12)},
+        {1: late, 3: replace(late, rollouts=8, candidates=2)},
         evaluate=estimate,
         score_scale=SCORE_SCALE,
         stop=next_turn_while_mining,

@@ -13,6 +13,7 @@ from rules.off_the_rails import DEFINITION, board
 from rules.off_the_rails.ai import (
     _TABLES,
     BOLD,
+    CLOSE_DECK,
     ENDGAME_DECK,
     INF,
     SCORE_SCALE,
@@ -331,7 +332,7 @@ def test_hard_level_budget_by_stage_and_table_size() -> None:
     assert hard.decide(four, seat, legal, random.Random(1)) == bold
 
 
-def test_with_four_seats_rollouts_play_to_the_end_from_the_decks_last_two_layers() -> None:
+def test_with_four_seats_rollouts_play_to_the_end_from_the_decks_last_three_layers() -> None:
     for players in (2, 4):
         state = DEFINITION.new_game(players, {}, 3)
         assert isinstance(state, OffTheRailsState)
@@ -339,7 +340,7 @@ def test_with_four_seats_rollouts_play_to_the_end_from_the_decks_last_two_layers
         while state.stage == "mining" and len(state.deck) > ENDGAME_DECK:
             actor = min(state.to_act())
             state.apply(actor, ai_move(state, actor, greedy))
-        assert state.stage == "mining" and len(state.deck) == ENDGAME_DECK == 9
+        assert state.stage == "mining" and len(state.deck) == ENDGAME_DECK == 13
         # 2 seats: still to the next turn, judged by estimate; 4 seats: to the end, at the late budget.
         assert endgame(state) == (players == 4)
         world = state.copy()
@@ -350,6 +351,14 @@ def test_with_four_seats_rollouts_play_to_the_end_from_the_decks_last_two_layers
         hard = hard_ai()
         assert (hard.budget_for(state).horizon == 400) == (players == 4)
         assert (hard.budget_for(state).candidates == 1) == (players == 2)
+        if players == 4:
+            # The first of those layers gets fewer rollouts (they are the longest), the last two the late budget.
+            assert (hard.budget_for(state).rollouts, hard.budget_for(state).candidates) == (8, 2)
+            while len(state.deck) > CLOSE_DECK:
+                actor = min(state.to_act())
+                state.apply(actor, ai_move(state, actor, greedy))
+            assert state.stage == "mining"
+            assert (hard.budget_for(state).rollouts, hard.budget_for(state).candidates) == (12, 3)
 
 
 def test_hard_level_late_in_the_game_ignores_secrets() -> None:
