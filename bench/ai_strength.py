@@ -20,6 +20,7 @@ import statistics
 import sys
 import time
 from collections.abc import Callable
+from contextlib import nullcontext
 from multiprocessing import Pool
 from pathlib import Path
 
@@ -71,13 +72,11 @@ def play_one(job: tuple[str, str, int, int, int]) -> tuple[float, list[float]]:
 def run(key: str, matchup: str, players: int, count: int, jobs: int, first_seed: int, progress: bool = False) -> str:
     work = [(key, matchup, players, first_seed + i, i % players) for i in range(count)]
     started = time.perf_counter()
-    if jobs > 1:
-        with Pool(jobs) as pool:
-            outcomes = pool.map(play_one, work, chunksize=1)
-    else:
-        outcomes = []
-        for job in work:
-            outcomes.append(play_one(job))
+    outcomes: list[tuple[float, list[float]]] = []
+    with Pool(jobs) if jobs > 1 else nullcontext() as pool:
+        # In seed order, with worker processes too, so a run stopped early has played a range of seeds.
+        for outcome in (pool.imap(play_one, work, chunksize=1) if pool else map(play_one, work)):
+            outcomes.append(outcome)
             if progress:  # a long run still leaves figures behind if it is stopped
                 done = [share for share, _ in outcomes]
                 print(f"  {key} {players}p {matchup}: {len(done)} games, win share {100 * sum(done) / len(done):.1f}%, "
