@@ -95,7 +95,7 @@ _BEHIND: dict[tuple[str, str], list[tuple[str, tuple[str, str]]]] = {
 
 # Cost-to-go tables by board (see Board), the least recently used dropped first. The table home depends
 # on the track, rifts and carts' squares; the one to the gems also on which squares hold gems. A table
-# takes about 75 KB: 256 of each keep a search's boards (about 40 MB in the hard level's worker).
+# takes about 75 KB: 512 of them keep a search's boards (about 40 MB in the hard level's worker).
 Table = dict[tuple[str, str], float]
 TableKey = tuple[frozenset[Any], ...]
 _TABLES: dict[TableKey, Table] = {}
