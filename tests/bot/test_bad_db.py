@@ -76,16 +76,17 @@ async def test_store_open_refuses_a_bad_file_and_leaves_no_thread(tmp_path, kind
     make, said = BAD[kind]
     path = make(tmp_path / "junction.db")
     size = path.stat().st_size
-    threads = threading.active_count()
+    before = set(threading.enumerate())
     with pytest.raises(StoreOpenError, match=re.escape(said)):
         await Store.open(str(path))
     # The aiosqlite thread ends (alive, it would keep the interpreter running forever; it may take
-    # a moment to leave its loop) and the file is untouched.
+    # a moment to leave its loop) and the file is untouched. Compared by thread, not by count: an
+    # earlier test's thread that happens to end meanwhile must not hide a new one (or fail the test).
     for _ in range(100):
-        if threading.active_count() == threads:
+        if not set(threading.enumerate()) - before:
             break
         await asyncio.sleep(0.02)
-    assert threading.active_count() == threads
+    assert not set(threading.enumerate()) - before
     assert path.stat().st_size == size
     # The single-instance lock was released: once the file is fixed, the same process opens it.
     path.unlink()
