@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import itertools
 import random
 from typing import Any
@@ -10,7 +11,7 @@ from rules.engine import AIPlayer, GameState, Move
 from rules.search import SearchAI, SearchBudget
 from rules.ttr_cards.cards import COLOURS, LOCO, TICKETS
 from rules.ttr_cards.moves import Complete, Done, DrawDeck, DrawTickets, Keep, Take, Undo, Yard
-from rules.ttr_cards.scoring import best_completion
+from rules.ttr_cards.scoring import best_completion, fits, fitting_alone
 from rules.ttr_cards.state import TTRCardsState
 
 
@@ -35,6 +36,17 @@ def _ticket_set_value(ticket_ids: tuple[int, ...], have: dict[str, int]) -> floa
     colours = sum(1 for c in COLOURS if need[c])
     missing = sum(max(0, need[c] - have.get(c, 0)) for c in COLOURS)
     return points - 4.0 * colours - 3.0 * missing
+
+
+def _points(ticket_ids: tuple[int, ...]) -> int:
+    return sum(TICKETS[t].points for t in ticket_ids)
+
+
+@functools.lru_cache(maxsize=4096)
+def _completion(ticket_ids: tuple[int, ...], track: tuple[tuple[str, int], ...]) -> tuple[int, ...]:
+    """`best_completion` of sorted tickets and a track stack as sorted items, remembered: a hard
+    decision's rollouts reach the same last-turn choices again and again."""
+    return tuple(best_completion(ticket_ids, dict(track)))
 
 
 def _track(view: dict[str, Any]) -> dict[str, int]:
@@ -203,18 +215,42 @@ class GreedyAI(AIPlayer):
     @staticmethod
     def _keep_last(view: dict[str, Any]) -> Keep:
         """On our last turn the track stack is final: keep exactly the drawn tickets it completes on top
-        of the tickets we hold (an uncompleted ticket costs its points)."""
+        of the tickets we hold (an uncompleted ticket costs its points). Of the subsets of the drawn
+        tickets: the one whose tickets score most, the smallest of those, the first by size then ids.
+
+        The same choice with few exact completions (each is a branch and bound, a player may hold 15
+        tickets by then, and the hard level's rollouts end here often). With `best(S)` the points the
+        stack completes of the held tickets plus S, keeping S scores 2·best(S) − held points − S points:
+        - A drawn ticket the stack cannot complete even alone never counts, so keeping it only costs:
+          subsets with one are never best and are not tried.
+        - best(S) is at most best(S without t) + t's points for each t in S, and at most best(all):
+          a subset whose bound cannot beat the best score so far is skipped.
+        - A subset that fits the stack together with the held tickets' own completion reaches its bound.
+        """
         track = _track(view)
-        held = list(view["tickets"])
-
-        def net_points(kept: tuple[int, ...]) -> int:
-            tickets = [*held, *kept]
-            done = set(best_completion(tickets, track))
-            return sum(TICKETS[t].points if t in done else -TICKETS[t].points for t in tickets)
-
-        pending = sorted(view["pending"])
-        subsets = [c for size in range(len(pending) + 1) for c in itertools.combinations(pending, size)]
-        return Keep(max(subsets, key=lambda kept: (net_points(kept), -len(kept))))
+        track_key = tuple(sorted(track.items()))
+        held = tuple(sorted(view["tickets"]))
+        held_points = _points(held)
+        held_done = _completion(held, track_key)
+        pending = fitting_alone(view["pending"], track)
+        top = _points(_completion(tuple(sorted((*held, *pending))), track_key))
+        bound: dict[tuple[int, ...], int] = {(): _points(held_done)}
+        best: tuple[int, int] | None = None
+        choice: tuple[int, ...] = ()
+        for size in range(len(pending) + 1):
+            for kept in itertools.combinations(pending, size):
+                points = _points(kept)
+                if kept:
+                    smaller = (bound[kept[:i] + kept[i + 1 :]] + TICKETS[t].points for i, t in enumerate(kept))
+                    bound[kept] = min(top, *smaller)
+                if best is not None and (2 * bound[kept] - held_points - points, -size) <= best:
+                    continue
+                if kept and not fits((*held_done, *kept), track):
+                    bound[kept] = _points(_completion(tuple(sorted((*held, *kept))), track_key))
+                score = (2 * bound[kept] - held_points - points, -size)
+                if best is None or score > best:
+                    best, choice = score, kept
+        return Keep(choice)
 
     @staticmethod
     def _profile(view: dict[str, Any]) -> dict[str, float]:

@@ -2,10 +2,17 @@
 
 from __future__ import annotations
 
+import itertools
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
 from rules import registry
 from rules.engine import ai_move, replay
+from rules.ttr_cards.ai import GreedyAI
 from rules.ttr_cards.cards import COLOURS, LOCO, TICKETS, empty_counts
 from rules.ttr_cards.moves import DrawDeck, Keep, Take, Yard
+from rules.ttr_cards.scoring import best_completion
 from rules.ttr_cards.state import TTRCardsState
 
 DEFINITION = registry.get("ttr_cards")
@@ -103,3 +110,35 @@ def test_robs_a_row_even_in_a_colour_it_does_not_need() -> None:
     state.yards = [{}, {spare: [0, 4]}]
     move = ai_move(state, 0, DEFINITION.ai("normal"))
     assert isinstance(move, Yard) and set(move.colours) == {spare} and len(move.cards) == 5
+
+
+def _keep_last_by_every_subset(view: dict) -> Keep:
+    """The last-turn keep as the spec of `_keep_last` states it: an exact completion per subset."""
+    track = view["seats"][view["seat"]]["track"]
+    held = list(view["tickets"])
+
+    def score(kept: tuple[int, ...]) -> tuple[int, int]:
+        tickets = [*held, *kept]
+        done = set(best_completion(tickets, track))
+        return sum(TICKETS[t].points if t in done else -TICKETS[t].points for t in tickets), -len(kept)
+
+    pending = sorted(view["pending"])
+    subsets = [c for size in range(len(pending) + 1) for c in itertools.combinations(pending, size)]
+    return Keep(max(subsets, key=score))
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    tickets=st.lists(st.sampled_from(sorted(TICKETS)), min_size=5, max_size=22, unique=True),
+    held_count=st.integers(0, 18),
+    cards=st.lists(st.integers(0, 9), min_size=len(COLOURS) + 1, max_size=len(COLOURS) + 1),
+)
+def test_last_turn_keep_is_the_best_subset_the_bounds_skip_nothing_better(
+    tickets: list[int], held_count: int, cards: list[int]
+) -> None:
+    """The bounds of `_keep_last` only skip subsets: the same choice as trying every subset, ties
+    included, for hands of up to 18 tickets and stacks from empty to plentiful."""
+    held, pending = tickets[: min(held_count, len(tickets) - 1)], tickets[min(held_count, len(tickets) - 1) :][:4]
+    track = dict(zip([*COLOURS, LOCO], cards, strict=True))
+    view = {"seat": 0, "seats": [{"track": track}], "tickets": held, "pending": pending}
+    assert GreedyAI._keep_last(view) == _keep_last_by_every_subset(view)
