@@ -5,6 +5,7 @@ from __future__ import annotations
 import functools
 import itertools
 import random
+from collections.abc import Iterable
 from typing import Any
 
 from rules.engine import AIPlayer, GameState, Move
@@ -29,17 +30,17 @@ def _open_needs(view: dict[str, Any]) -> dict[str, int]:
     return {c: max(0, n - track.get(c, 0)) for c, n in _needs(view["tickets"]).items()}
 
 
+def _points(ticket_ids: Iterable[int]) -> int:
+    return sum(TICKETS[t].points for t in ticket_ids)
+
+
 def _ticket_set_value(ticket_ids: tuple[int, ...], have: dict[str, int]) -> float:
     """Points of a ticket set minus a cost per card it needs beyond what is already in sight."""
     need = _needs(list(ticket_ids))
-    points = sum(TICKETS[t].points for t in ticket_ids)
+    points = _points(ticket_ids)
     colours = sum(1 for c in COLOURS if need[c])
     missing = sum(max(0, need[c] - have.get(c, 0)) for c in COLOURS)
     return points - 4.0 * colours - 3.0 * missing
-
-
-def _points(ticket_ids: tuple[int, ...]) -> int:
-    return sum(TICKETS[t].points for t in ticket_ids)
 
 
 @functools.lru_cache(maxsize=4096)
@@ -218,7 +219,7 @@ class GreedyAI(AIPlayer):
         of the tickets we hold (an uncompleted ticket costs its points). Of the subsets of the drawn
         tickets: the one whose tickets score most, the smallest of those, the first by size then ids.
 
-        The same choice with few exact completions (each is a branch and bound, a player may hold 15
+        The same choice with few exact completions (each is a branch and bound, a player may hold 18
         tickets by then, and the hard level's rollouts end here often). With `best(S)` the points the
         stack completes of the held tickets plus S, keeping S scores 2·best(S) − held points − S points:
         - A drawn ticket the stack cannot complete even alone never counts, so keeping it only costs:

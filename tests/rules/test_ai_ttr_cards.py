@@ -138,7 +138,8 @@ def test_last_turn_keep_is_the_best_subset_the_bounds_skip_nothing_better(
 ) -> None:
     """The bounds of `_keep_last` only skip subsets: the same choice as trying every subset, ties
     included, for hands of up to 18 tickets and stacks from empty to plentiful."""
-    held, pending = tickets[: min(held_count, len(tickets) - 1)], tickets[min(held_count, len(tickets) - 1) :][:4]
+    split = min(held_count, len(tickets) - 1)  # at least one drawn ticket
+    held, pending = tickets[:split], tickets[split:][:4]
     track = dict(zip([*COLOURS, LOCO], cards, strict=True))
     view = {"seat": 0, "seats": [{"track": track}], "tickets": held, "pending": pending}
     assert GreedyAI._keep_last(view) == _keep_last_by_every_subset(view)
