@@ -14,7 +14,7 @@ from rules.off_the_rails.ai import GreedyAI
 from rules.off_the_rails.state import OffTheRailsState
 from tests.render.layout_check import findings
 from tests.render.png import decode_png
-from tests.rules.test_off_the_rails_examples import blank, lay, place_cart
+from tests.rules.off_the_rails.test_examples import blank, lay, place_cart
 
 NAMES = ["Ann", "Bob", "Cid", "Dee"]
 

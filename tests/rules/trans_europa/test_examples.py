@@ -9,7 +9,7 @@ import pytest
 from rules.engine import IllegalMove
 from rules.trans_europa import DEFINITION, board
 from rules.trans_europa.state import TransEuropaState
-from tests.rules.trans_europa_fixtures import E, J, e7, moves, names, position, refused
+from tests.rules.trans_europa.fixtures import E, J, e7, moves, names, position, refused
 
 E12_HANDS = {
     0: "london zurich oslo minsk roma",
@@ -204,7 +204,7 @@ def test_e7e_completing_double_line_ends_round() -> None:
 
 
 def test_e8_completion_needs_the_marker() -> None:
-    from tests.rules.trans_europa_fixtures import E7_PATHS
+    from tests.rules.trans_europa.fixtures import E7_PATHS
     state = position(2, hands={0: "london zurich oslo kyiv roma", 1: "bilbao warszawa glasgow minsk tirana"},
                      markers={0: "madrid", 1: "i25"}, paths=[*E7_PATHS, "wien i19", "a17 stockholm"])
     assert state.black_left == 83 - 38

@@ -9,7 +9,7 @@ from rules.great_western import DEFINITION
 from rules.great_western.ai import GreedyAI
 from rules.great_western.board import CITIES, TRAINS, build_key, build_order
 from rules.great_western.scoring import final_result
-from tests.rules.test_great_western_fixtures import (
+from tests.rules.great_western.fixtures import (
     NAMES,
     build_position,
     check_conservation,

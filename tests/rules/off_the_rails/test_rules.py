@@ -13,7 +13,7 @@ from rules.engine import IllegalMove
 from rules.off_the_rails import DEFINITION, board
 from rules.off_the_rails.moves import parse
 from rules.off_the_rails.state import OffTheRailsState, auto_split, split_options
-from tests.rules.test_off_the_rails_examples import blank, lay, place_cart, put_gems, refused
+from tests.rules.off_the_rails.test_examples import blank, lay, place_cart, put_gems, refused
 
 
 def test_action_refusals() -> None:

@@ -16,7 +16,7 @@ from rules.santa_fe.ai import GreedyAI
 from rules.santa_fe.board import BOARD, RAILROADS
 from rules.santa_fe.moves import Exchange, Lay, Pass, Play
 from rules.santa_fe.state import SantaFeState
-from tests.rules.test_santa_fe_examples import (
+from tests.rules.santa_fe.test_examples import (
     ANN,
     BOB,
     CID,

@@ -11,7 +11,7 @@ from rules.trans_europa.moves import End, Lay, Start, Vex
 from rules.trans_europa.scoring import seat_lines
 from rules.trans_europa.setup import piles_for
 from rules.trans_europa.state import TransEuropaState
-from tests.rules.trans_europa_fixtures import e7
+from tests.rules.trans_europa.fixtures import e7
 
 
 def test_greedy_marker_is_a_cheapest_free_junction() -> None:

@@ -15,7 +15,7 @@ from rules.ttr_cards import DEFINITION
 from rules.ttr_cards.cards import KINDS
 from rules.ttr_cards.moves import Take, yard_move
 from rules.ttr_cards.scoring import best_completion, fits, weight
-from tests.rules.test_ttr_cards_helpers import legal, position, refuse
+from tests.rules.ttr_cards.helpers import legal, position, refuse
 
 
 def turn_position():

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from rules.trans_europa import DEFINITION
-from tests.rules.trans_europa_fixtures import e7, names, position, refused
+from tests.rules.trans_europa.fixtures import e7, names, position, refused
 
 
 def test_marker_phase_refusals() -> None:

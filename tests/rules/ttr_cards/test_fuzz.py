@@ -16,7 +16,7 @@ from rules.ttr_cards import DEFINITION
 from rules.ttr_cards.ai import GreedyAI
 from rules.ttr_cards.cards import COLOURS, KINDS, TICKET_IDS
 from rules.ttr_cards.state import TTRCardsState
-from tests.rules.test_ttr_cards_helpers import check_invariants, check_views
+from tests.rules.ttr_cards.helpers import check_invariants, check_views
 
 GAMES = int(os.environ.get("JUNCTION_FUZZ_GAMES", "1000"))
 FULL_CHECK_GAMES = min(GAMES, 30)

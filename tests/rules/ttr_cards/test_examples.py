@@ -6,7 +6,7 @@ from rules.engine import name_seats
 from rules.ttr_cards import DEFINITION
 from rules.ttr_cards.cards import COLOURS, KINDS, LOCO, full_set
 from rules.ttr_cards.scoring import assign_cards, best_completion, fits
-from tests.rules.test_ttr_cards_helpers import (
+from tests.rules.ttr_cards.helpers import (
     NAMES,
     card_totals,
     check_invariants,

@@ -12,7 +12,7 @@ from rules.engine import RandomAI, ai_rng, replay
 from rules.great_western import DEFINITION
 from rules.great_western.ai import GreedyAI, RandomGWAI
 from rules.great_western.moves import parse
-from tests.rules.test_great_western_fixtures import check_conservation, check_round_trip, check_views
+from tests.rules.great_western.fixtures import check_conservation, check_round_trip, check_views
 
 GAMES = int(os.environ.get("JUNCTION_FUZZ_GAMES", "1000"))
 # The first games check everything after every move; the rest check the costly parts every Nth move.

@@ -13,7 +13,7 @@ from rules.great_western import DEFINITION
 from rules.great_western.ai import GreedyAI
 from rules.great_western.board import CITIES, CITY_IDS, CONNECTABLE, LINKS, LONDON, NEIGHBOURS, routes_for
 from rules.great_western.moves import DONE, Bid, Connect, parse
-from tests.rules.test_great_western_fixtures import (
+from tests.rules.great_western.fixtures import (
     NAMES,
     build_position,
     check_conservation,
