@@ -1,4 +1,4 @@
-"""The newcomer's path: the README's first commands, what CI runs, and what the package ships."""
+"""The newcomer's path: the README's first commands, what CI runs, the docs' links, and what the package ships."""
 
 from __future__ import annotations
 
@@ -7,6 +7,7 @@ import tomllib
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+DOCS = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
 
 
 def _readme_commands() -> list[str]:
@@ -15,17 +16,37 @@ def _readme_commands() -> list[str]:
     return [line.split("#")[0].strip() for line in block.group(1).splitlines() if line.strip()]
 
 
-def test_readme_starts_with_the_run_and_the_test_command():
-    run, test = _readme_commands()[:2]
-    assert run.endswith("python -m bot") and "pip install -e" in run
-    assert "python -m pytest" in test and "pip install -e" in test
+def test_readme_starts_with_the_install_the_run_and_the_test_command():
+    install, run, test = _readme_commands()[:3]
+    assert "pip install -e" in install
+    assert run.endswith("python -m bot")
+    assert test.startswith("python -m pytest")
+
+
+def test_readme_is_a_front_page():
+    """At most 200 lines, the commands first; the guides and the measurements live in docs/."""
+    lines = (ROOT / "README.md").read_text().splitlines()
+    assert len(lines) <= 200, f"README.md has {len(lines)} lines"
+    assert lines.index("```sh") < 5
 
 
 def test_ci_runs_the_readmes_test_command():
-    test_command = _readme_commands()[1].split("&&")[-1].strip()
+    test_command = _readme_commands()[2].split("&&")[-1].strip()
     ci_lines = [line.strip() for line in (ROOT / ".ci/run").read_text().splitlines()]
     assert test_command in ci_lines
     assert 'pip install -q -e ".[dev]"' in ci_lines
+
+
+def test_links_between_the_docs_lead_somewhere():
+    """Every relative link of the README and docs/*.md names a file that exists (an anchor aside)."""
+    broken = []
+    for doc in DOCS:
+        for target in re.findall(r"\]\(([^)\s]+)\)", doc.read_text()):
+            if re.match(r"[a-z]+:", target) or target.startswith("#"):
+                continue
+            if not (doc.parent / target.split("#")[0]).exists():
+                broken.append(f"{doc.relative_to(ROOT)}: {target}")
+    assert broken == []
 
 
 def test_dependencies_are_the_agreed_ones():
