@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import ast
 import re
 import tomllib
 from pathlib import Path
+
+from tests.conftest import SLOW
 
 ROOT = Path(__file__).resolve().parent.parent
 DOCS = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
@@ -47,6 +50,20 @@ def test_links_between_the_docs_lead_somewhere():
             if not (doc.parent / target.split("#")[0]).exists():
                 broken.append(f"{doc.relative_to(ROOT)}: {target}")
     assert broken == []
+
+
+def test_every_slow_entry_names_a_test():
+    """A test renamed or moved out from under tests/conftest.py's SLOW would quietly join the fast subset."""
+    def functions(path: Path) -> set[str]:
+        tree = ast.parse(path.read_text())
+        return {node.name for node in ast.walk(tree) if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef)}
+
+    gone = []
+    for entry in sorted(SLOW):
+        path, _, function = entry.partition("::")
+        if not (ROOT / path).is_file() or (function and function not in functions(ROOT / path)):
+            gone.append(entry)
+    assert gone == []
 
 
 def test_dependencies_are_the_agreed_ones():
