@@ -40,14 +40,23 @@ def test_ci_runs_the_readmes_test_command():
     assert 'pip install -q -e ".[dev]"' in ci_lines
 
 
+def _anchors(doc: Path) -> set[str]:
+    """The anchors of a Markdown file's headings, as GitHub makes them."""
+    headings = re.findall(r"^#+ (.+)$", doc.read_text(), re.M)
+    return {re.sub(r"[^\w\- ]", "", heading.lower()).replace(" ", "-") for heading in headings}
+
+
 def test_links_between_the_docs_lead_somewhere():
-    """Every relative link of the README and docs/*.md names a file that exists (an anchor aside)."""
+    """Every relative link of the README and docs/*.md names a file that exists, and a heading in it
+    when it names one."""
     broken = []
     for doc in DOCS:
         for target in re.findall(r"\]\(([^)\s]+)\)", doc.read_text()):
-            if re.match(r"[a-z]+:", target) or target.startswith("#"):
+            if re.match(r"[a-z]+:", target):
                 continue
-            if not (doc.parent / target.split("#")[0]).exists():
+            path, _, anchor = target.partition("#")
+            linked = doc.parent / path if path else doc
+            if not linked.exists() or (anchor and anchor not in _anchors(linked)):
                 broken.append(f"{doc.relative_to(ROOT)}: {target}")
     assert broken == []
 
