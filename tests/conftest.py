@@ -112,8 +112,13 @@ SLOW = frozenset({
 })
 
 
+# Fixtures that play whole games first (tests/i18n: `played`, once per module): a test using one is slow.
+SLOW_FIXTURES = frozenset({"played"})
+
+
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     for item in items:
         path, _, name = item.nodeid.partition("::")
-        if path in SLOW or f"{path}::{name.split('[')[0]}" in SLOW:
+        if (path in SLOW or f"{path}::{name.split('[')[0]}" in SLOW
+                or SLOW_FIXTURES & set(getattr(item, "fixturenames", ()))):
             item.add_marker(pytest.mark.slow)
