@@ -11,13 +11,72 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import functools
+import logging
 import re
 import sqlite3
 import time
-from collections.abc import AsyncIterator, Iterable, Sequence
-from typing import Any, NamedTuple, Protocol
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Sequence
+from typing import Any, NamedTuple, Protocol, TypeVar
 
 import aiosqlite
+
+log = logging.getLogger("bot.db")
+T = TypeVar("T")
+
+# Waits between tries of an operation that is safe to try again (a read, a lock, an idempotent
+# write, a BEGIN) when the database cannot be reached: about 4 s in all, which covers a fast restart
+# of PostgreSQL and the stale pooled connections it leaves; a longer outage is reported.
+RETRY_DELAYS = (0.05, 0.1, 0.25, 0.5, 1.0, 2.0)
+# Seconds to open a connection before the try counts as failed (asyncpg waits 60 s by default).
+CONNECT_TIMEOUT = 5.0
+
+
+class DatabaseUnavailable(Exception):
+    """The database could not be reached, or the connection was lost during the work.
+
+    `committed` says what became of the work: False, nothing was written (the failure came before
+    the commit); None, unknown (the connection was lost during COMMIT): only the stored data can tell.
+    """
+
+    def __init__(self, message: str, committed: bool | None = False) -> None:
+        super().__init__(message)
+        self.committed = committed
+
+
+def is_disconnect(error: BaseException) -> bool:
+    """Whether `error`, raised by asyncpg, means the server could not be reached or the connection
+    was lost (refused, reset, terminated, shutting down or starting up), rather than a refusal of the
+    statement itself."""
+    if isinstance(error, (OSError, TimeoutError)):  # refused, reset, unreachable, connect timeout
+        return True
+    try:
+        import asyncpg
+    except ImportError:  # pragma: no cover - asyncpg is installed with the bot
+        return False
+    if isinstance(error, asyncpg.InterfaceError):
+        return "connection is closed" in str(error) or "connection was closed" in str(error)
+    return isinstance(error, (
+        asyncpg.PostgresConnectionError,  # ConnectionDoesNotExistError and the other lost connections
+        asyncpg.InternalClientError,  # a protocol state broken by a connection lost mid-message
+        asyncpg.CannotConnectNowError, asyncpg.AdminShutdownError, asyncpg.CrashShutdownError,
+        asyncpg.IdleSessionTimeoutError, asyncpg.TooManyConnectionsError))
+
+
+async def retrying(what: str, work: Callable[[], Awaitable[T]]) -> T:
+    """`work()`, tried again after each lost or refused connection (RETRY_DELAYS); then
+    DatabaseUnavailable. Only for work that may safely run twice."""
+    for delay in (*RETRY_DELAYS, None):
+        try:
+            return await work()
+        except Exception as error:
+            if not is_disconnect(error):
+                raise
+            if delay is None:
+                raise DatabaseUnavailable(f"{what}: {type(error).__name__}: {error}") from error
+            log.info("%s: the database connection failed (%s: %s); trying again in %s s",
+                     what, type(error).__name__, error, delay)
+        await asyncio.sleep(delay)
+    raise AssertionError("unreachable")
 
 
 def is_postgres(target: str) -> bool:
@@ -193,13 +252,8 @@ class _PgTx:
 
 
 async def _keep_session(conn: Any) -> None:
-    """The reset of `PostgresDatabase.pool`: nothing to undo (asyncpg still rolls back an open
-    transaction itself)."""
-
-
-async def _unlock_games(conn: Any) -> None:
-    """The reset of `PostgresDatabase.lock_pool`: release the game lock the connection held."""
-    await conn.execute("SELECT pg_advisory_unlock_all()")
+    """The reset of both pools: nothing to undo (asyncpg still rolls back an open transaction
+    itself; the game lock unlocks its connection itself, see `game_lock`)."""
 
 
 class PostgresDatabase:
@@ -209,6 +263,11 @@ class PostgresDatabase:
     Two pools, so that a task holding a game lock never waits for a connection that another lock
     holder keeps (one pool would deadlock once every connection is a waiting lock holder). A lock
     dies with its connection: a killed process frees its games at once.
+
+    A lost connection (a server restart, a terminated backend, a network cut) is never fatal: pools
+    replace closed connections; reads, locks, the store's `write` statements and the BEGIN of a
+    transaction are tried again (`retrying`); what still fails raises DatabaseUnavailable, which says
+    whether the work may have been committed.
     """
 
     dialect = "postgresql"
@@ -227,34 +286,106 @@ class PostgresDatabase:
 
         # asyncpg resets a connection on its way back to the pool with one more round trip (RESET ALL,
         # UNLISTEN, advisory unlock...). The store sets no session state and takes only transaction
-        # locks on `pool`, so it skips that; on `lock_pool` the reset is the game's unlock.
-        pool = await asyncpg.create_pool(url, min_size=1, max_size=pool_size, reset=_keep_session)
+        # locks on `pool`; on `lock_pool` the game lock unlocks before it releases its connection.
+        pool = await asyncpg.create_pool(url, min_size=1, max_size=pool_size, reset=_keep_session,
+                                         timeout=CONNECT_TIMEOUT)
         try:
-            lock_pool = await asyncpg.create_pool(url, min_size=1, max_size=lock_pool_size, reset=_unlock_games)
+            lock_pool = await asyncpg.create_pool(url, min_size=1, max_size=lock_pool_size, reset=_keep_session,
+                                                  timeout=CONNECT_TIMEOUT)
         except BaseException:
             await pool.close()
             raise
         return cls(pool, lock_pool)
 
     async def fetch(self, sql: str, args: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
-        async with self.pool.acquire() as conn:
-            return [tuple(r) for r in await conn.fetch(numbered(sql), *args)]
+        async def once() -> list[tuple[Any, ...]]:
+            async with self.pool.acquire() as conn:
+                return [tuple(r) for r in await conn.fetch(numbered(sql), *args)]
+
+        return await retrying("a read", once)
 
     async def stream(self, sql: str, batch: int) -> AsyncIterator[list[tuple[Any, ...]]]:
-        async with self.pool.acquire() as conn, conn.transaction():
-            cursor = await conn.cursor(sql)
-            while rows := await cursor.fetch(batch):
-                yield [tuple(r) for r in rows]
+        try:
+            async with self.pool.acquire() as conn, conn.transaction():
+                cursor = await conn.cursor(sql)
+                while rows := await cursor.fetch(batch):
+                    yield [tuple(r) for r in rows]
+        except Exception as error:
+            if is_disconnect(error):
+                raise DatabaseUnavailable(f"a read: {type(error).__name__}: {error}") from error
+            raise
 
     async def write(self, sql: str, args: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
-        """One statement, in the implicit transaction of its own (no BEGIN / COMMIT round trips)."""
-        async with self.pool.acquire() as conn:
-            return [tuple(r) for r in await conn.fetch(numbered(sql), *args)]
+        """One statement, in the implicit transaction of its own (no BEGIN / COMMIT round trips).
+
+        Tried again when the connection fails: the store sends only idempotent statements this way
+        (fields set to values, claims by owner, deletes by id), which may safely run twice."""
+        async def once() -> list[tuple[Any, ...]]:
+            async with self.pool.acquire() as conn:
+                return [tuple(r) for r in await conn.fetch(numbered(sql), *args)]
+
+        return await retrying("a write", once)
+
+    async def _begin(self) -> tuple[Any, Any]:
+        """A pooled connection with a transaction begun: the BEGIN is the first round trip, so a stale
+        connection (its server restarted) fails there, before any work, and another is tried."""
+        async def once() -> tuple[Any, Any]:
+            conn = await self.pool.acquire()
+            try:
+                transaction = conn.transaction()
+                await transaction.start()
+            except BaseException:
+                conn.terminate()
+                await self.pool.release(conn)
+                raise
+            return conn, transaction
+
+        return await retrying("a transaction", once)
 
     @contextlib.asynccontextmanager
     async def transaction(self) -> AsyncIterator[Tx]:
-        async with self.pool.acquire() as conn, conn.transaction():
-            yield _PgTx(conn)
+        """Commits on leaving the block, rolls back on an exception. A connection lost inside the block
+        raises DatabaseUnavailable(committed=False); lost during COMMIT, committed=None (unknown)."""
+        conn, transaction = await self._begin()
+        try:
+            try:
+                yield _PgTx(conn)
+            except BaseException as error:
+                try:
+                    await transaction.rollback()
+                except Exception:
+                    conn.terminate()  # a connection in an unknown state never goes back to the pool
+                if isinstance(error, Exception) and is_disconnect(error):
+                    raise DatabaseUnavailable(f"a transaction: {type(error).__name__}: {error}") from error
+                raise
+            try:
+                await transaction.commit()
+            except BaseException as error:
+                conn.terminate()
+                if isinstance(error, Exception) and is_disconnect(error):
+                    raise DatabaseUnavailable(f"a commit: {type(error).__name__}: {error}", committed=None) from error
+                raise
+        finally:
+            await self.pool.release(conn)
+
+    async def _lock(self, game_id: int, interaction_id: int | None) -> tuple[Any, LockedGame]:
+        """A lock-pool connection holding the game's advisory lock, and what it read under it."""
+        async def once() -> tuple[Any, LockedGame]:
+            conn = await self.lock_pool.acquire()
+            try:
+                await conn.execute("SELECT pg_advisory_lock($1)", game_id)
+                row = await conn.fetchrow(
+                    "SELECT (SELECT version FROM games WHERE id = $1),"
+                    " EXISTS (SELECT 1 FROM interactions WHERE interaction_id = $2)", game_id, interaction_id)
+            except BaseException:
+                # Whether the lock was granted is unknown (a cancel, a lost connection): the session
+                # goes, and the lock with it.
+                conn.terminate()
+                await self.lock_pool.release(conn)
+                raise
+            return conn, LockedGame(row[0], bool(row[1]))
+
+        return await retrying(f"the lock of game {game_id}", once)
 
     @contextlib.asynccontextmanager
     async def game_lock(self, game_id: int, interaction_id: int | None = None) -> AsyncIterator[LockedGame | None]:
@@ -263,16 +394,28 @@ class PostgresDatabase:
 
         The read is a statement of its own, after the lock's: a statement reads the database as it
         was when the statement began, so a version read in the statement that waited for the lock
-        could miss the commit of the process that held it. The unlock is the connection's reset on
-        its way back to the pool (`_unlock_games`); if that fails, asyncpg closes the connection,
-        which frees the lock as well.
+        could miss the commit of the process that held it.
+
+        Leaving never raises for the lock's sake: what the block committed is committed whatever
+        becomes of the lock. If the unlock fails (the connection was lost: the server restarted, the
+        backend was terminated), the connection is closed, never returned to the pool, and the
+        lock died with its session. A lock lost while the block still works is caught by the
+        fences of the writes themselves (`Store.record_moves`, `Store.save_clock_state`).
         """
-        async with self.lock_pool.acquire() as conn:
-            await conn.execute("SELECT pg_advisory_lock($1)", game_id)
-            row = await conn.fetchrow(
-                "SELECT (SELECT version FROM games WHERE id = $1),"
-                " EXISTS (SELECT 1 FROM interactions WHERE interaction_id = $2)", game_id, interaction_id)
-            yield LockedGame(row[0], bool(row[1]))
+        conn, locked = await self._lock(game_id, interaction_id)
+        try:
+            yield locked
+        finally:
+            try:
+                await conn.execute("SELECT pg_advisory_unlock($1)", game_id)
+            except BaseException as error:
+                conn.terminate()
+                if not isinstance(error, Exception):
+                    raise
+                log.warning("game %s: the lock's connection was lost (%s: %s); it is closed, and the lock with it",
+                            game_id, type(error).__name__, error)
+            finally:
+                await self.lock_pool.release(conn)
 
     async def close(self) -> None:
         await self.lock_pool.close()

@@ -30,7 +30,7 @@ from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from bot.ai_pool import AIPool, level_of
-from bot.db import LockedGame
+from bot.db import DatabaseUnavailable, LockedGame
 from bot.store import (
     DM_CHOICES,
     ClockRow,
@@ -40,6 +40,7 @@ from bot.store import (
     RepeatedInteraction,
     SeatPrefs,
     SeatRow,
+    StaleGame,
     Store,
     StoreError,
     UserPrefs,
@@ -73,6 +74,15 @@ NOT_SEATED = "You are not playing in this game."
 NOT_RUNNING = "This game is not running."
 NOT_LOBBY = "This game has already started."
 MOVE_FAILED = "Something went wrong on our side and your move was not played; the game is as it was. Try again."
+# The database cannot be reached (a restart, a failover, a network cut), and the work was not
+# committed: the same line for every command and button.
+DB_DOWN = "Junction can't reach its database right now; nothing was changed, try again in a minute."
+# The connection was lost during a move's COMMIT and the database could not be asked since.
+MOVE_UNKNOWN = ("Junction lost its database connection while saving your move and cannot tell yet whether it was"
+                " played. Look at the game in a minute before you play again.")
+# The same for any other change (a start, a seat, a setting).
+SAVE_UNKNOWN = ("Junction lost its database connection while saving this and cannot tell yet whether it was"
+                " saved. Look again in a minute before you try again.")
 START_FAILED = "Something went wrong on our side and the game did not start. Try again."
 DAMAGED = ("Game #{id} cannot be loaded: its saved state and its move log are both damaged."
            " A server admin can end it with /admin end.")
@@ -456,8 +466,13 @@ class Tables:
         self._index = {row.place_id: row.id for row in rows}
         return await self.store.games_owing_ai()
 
-    def game_at(self, place_id: int) -> int | None:
-        return self._index.get(place_id)
+    async def open_game_at(self, place_id: int) -> int | None:
+        """The open game (lobby or running) of a channel or thread, if any. On a shared database the
+        store decides: another process may have opened or ended it since this one looked."""
+        if not self.store.shared:
+            return self._index.get(place_id)
+        row = await self.store.open_game_at(place_id)
+        return None if row is None else row.id
 
     async def find_game(self, place_id: int | None, user_id: int | None = None) -> int:
         """The game a command means: the open (else the latest) game of this channel or thread, or,
@@ -714,7 +729,7 @@ class Tables:
         """
         try:
             return await self._start(game_id, user_id, admin)
-        except Refused:
+        except (Refused, DatabaseUnavailable):
             raise
         except Exception:
             log.exception("game %s: start failed; the lobby is kept", game_id)
@@ -832,9 +847,33 @@ class Tables:
             raise
         except RepeatedInteraction:
             raise Repeated() from None
+        except DatabaseUnavailable as lost:
+            return await self._after_lost_connection(game_id, text, interaction_id, lost)
         except Exception:
             log.exception("game %s: the move %r failed; the game reloads from the store", game_id, text)
             raise Refused(MOVE_FAILED) from None
+
+    async def _after_lost_connection(self, game_id: int, text: str, interaction_id: int | None,
+                                     lost: DatabaseUnavailable) -> Outcome:
+        """The database connection failed during a move: the answer is what the store holds. Before
+        the commit, nothing was written; during it, the stored interaction id tells whether the move
+        was played (then it is answered as played), and while the database cannot be asked, the
+        player is told just that."""
+        log.warning("game %s: the move %r met a lost database connection (%s)", game_id, text, lost)
+        if lost.committed is False or interaction_id is None:
+            raise Refused(DB_DOWN) from None
+        try:
+            played = await self.store.played_move(interaction_id)
+        except DatabaseUnavailable:
+            raise Refused(MOVE_UNKNOWN) from None
+        if played is None:
+            raise Refused(DB_DOWN)
+        _, seat, notation = played
+        try:
+            status = (await self._row(game_id)).status
+        except DatabaseUnavailable:
+            status = "running"  # the panel closes; the game's posts tell the rest
+        return Outcome(game_id, applied=((seat, notation),), status=status)
 
     async def _play(self, game_id: int, user_id: int, text: str, token: int | None,
                     interaction_id: int | None) -> Outcome:
@@ -1242,14 +1281,27 @@ class Tables:
     async def _save_clocks(self, live: _Live, clocks: dict[int, ClockRow], prefs: list[SeatPrefs] = (),
                            posts: list[PendingPost] = (), seats_changed: bool = False) -> None:
         await self.store.save_clock_state(live.row.id, clocks=list(clocks.values()), prefs=list(prefs),
-                                          seats=live.seats if seats_changed else None, posts=list(posts))
+                                          seats=live.seats if seats_changed else None, posts=list(posts),
+                                          expected=None if live.stored_clocks is None
+                                          else list(live.stored_clocks.values()))
         live.clocks, live.stored_clocks = clocks, dict(clocks)
         for p in prefs:
             live.prefs[p.seat] = p
         self._clocks_changed(live.row.id)
 
     async def fire_due(self, game_id: int) -> Outcome | None:
-        """Do what the game's clocks owe now: reminders, then timeouts. None if nothing was due."""
+        """Do what the game's clocks owe now: reminders, then timeouts. None if nothing was due.
+
+        Each fires once: its write is fenced (the clocks or the move count it was built on), so a
+        process that lost the game's lock mid-work writes nothing if another fired it meanwhile;
+        it then looks again at the game as stored (nothing is due any more, or what is left)."""
+        try:
+            return await self._fire_due(game_id)
+        except StaleGame as stale:
+            log.info("game %s: %s; its clocks are read again", game_id, stale)
+            return await self._fire_due(game_id)
+
+    async def _fire_due(self, game_id: int) -> Outcome | None:
         async with self.lock(game_id):
             row = await self._row(game_id)
             if row.status != "running":

@@ -832,7 +832,7 @@ class GamesCog(commands.Cog):
         except (Refused, ValueError) as error:
             await self._reply(interaction, getattr(error, "reason", str(error)))
             return
-        if tables.game_at(interaction.channel_id) is not None:
+        if await tables.open_game_at(interaction.channel_id) is not None:
             await self._reply(interaction, "There is already an open game here.")
             return
         if self.bot.admin is not None:  # allowed channels, the server's thread rule, the bot's permissions
