@@ -251,6 +251,13 @@ class _PgTx:
         await self._conn.copy_records_to_table(table, records=[tuple(r) for r in rows], columns=list(columns))
 
 
+def _discard(conn: Any) -> None:
+    """Close a pooled connection whose state is unknown, so it never goes back to the pool in use
+    (the pool opens a new one when needed). One that already closed itself was released by asyncpg."""
+    with contextlib.suppress(Exception):
+        conn.terminate()
+
+
 async def _keep_session(conn: Any) -> None:
     """The reset of both pools: nothing to undo (asyncpg still rolls back an open transaction
     itself; the game lock unlocks its connection itself, see `game_lock`)."""
@@ -335,7 +342,7 @@ class PostgresDatabase:
                 transaction = conn.transaction()
                 await transaction.start()
             except BaseException:
-                conn.terminate()
+                _discard(conn)
                 await self.pool.release(conn)
                 raise
             return conn, transaction
@@ -354,14 +361,14 @@ class PostgresDatabase:
                 try:
                     await transaction.rollback()
                 except Exception:
-                    conn.terminate()  # a connection in an unknown state never goes back to the pool
+                    _discard(conn)
                 if isinstance(error, Exception) and is_disconnect(error):
                     raise DatabaseUnavailable(f"a transaction: {type(error).__name__}: {error}") from error
                 raise
             try:
                 await transaction.commit()
             except BaseException as error:
-                conn.terminate()
+                _discard(conn)
                 if isinstance(error, Exception) and is_disconnect(error):
                     raise DatabaseUnavailable(f"a commit: {type(error).__name__}: {error}", committed=None) from error
                 raise
@@ -380,7 +387,7 @@ class PostgresDatabase:
             except BaseException:
                 # Whether the lock was granted is unknown (a cancel, a lost connection): the session
                 # goes, and the lock with it.
-                conn.terminate()
+                _discard(conn)
                 await self.lock_pool.release(conn)
                 raise
             return conn, LockedGame(row[0], bool(row[1]))
@@ -409,7 +416,7 @@ class PostgresDatabase:
             try:
                 await conn.execute("SELECT pg_advisory_unlock($1)", game_id)
             except BaseException as error:
-                conn.terminate()
+                _discard(conn)
                 if not isinstance(error, Exception):
                     raise
                 log.warning("game %s: the lock's connection was lost (%s: %s); it is closed, and the lock with it",
