@@ -251,6 +251,22 @@ class _PgTx:
         await self._conn.copy_records_to_table(table, records=[tuple(r) for r in rows], columns=list(columns))
 
 
+class _OneLineFloorRetry(logging.Filter):
+    """asyncpg logs each failed try to reopen a pool's floor connection (min_size) with a full
+    traceback: during an outage, one per pool per try (after 1, 2, 4... up to 60 s). The error's one
+    line says it all, so it is appended to the message instead."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if record.exc_info and str(record.msg).startswith("Failed to restore the pool connection floor"):
+            error = record.exc_info[1]
+            record.msg = f"{record.msg} ({type(error).__name__}: {error})".replace("%", "%%")
+            record.exc_info, record.exc_text = None, None
+        return True
+
+
+_ONE_LINE_FLOOR_RETRY = _OneLineFloorRetry()
+
+
 def _discard(conn: Any) -> None:
     """Close a pooled connection whose state is unknown, so it never goes back to the pool in use
     (the pool opens a new one when needed). One that already closed itself was released by asyncpg."""
@@ -291,6 +307,7 @@ class PostgresDatabase:
     async def open(cls, url: str, *, pool_size: int = 10, lock_pool_size: int = 20) -> PostgresDatabase:
         import asyncpg
 
+        logging.getLogger("asyncpg.pool").addFilter(_ONE_LINE_FLOOR_RETRY)  # once: the same filter is kept once
         # asyncpg resets a connection on its way back to the pool with one more round trip (RESET ALL,
         # UNLISTEN, advisory unlock...). The store sets no session state and takes only transaction
         # locks on `pool`; on `lock_pool` the game lock unlocks before it releases its connection.
