@@ -36,11 +36,13 @@ class DatabaseUnavailable(Exception):
 
     `committed` says what became of the work: False, nothing was written (the failure came before
     the commit); None, unknown (the connection was lost during COMMIT): only the stored data can tell.
+    `waited`: the work was tried again for a while already (`retrying`), in vain: an outage, not a blip.
     """
 
-    def __init__(self, message: str, committed: bool | None = False) -> None:
+    def __init__(self, message: str, committed: bool | None = False, waited: bool = False) -> None:
         super().__init__(message)
         self.committed = committed
+        self.waited = waited
 
 
 def is_disconnect(error: BaseException) -> bool:
@@ -72,7 +74,7 @@ async def retrying(what: str, work: Callable[[], Awaitable[T]]) -> T:
             if not is_disconnect(error):
                 raise
             if delay is None:
-                raise DatabaseUnavailable(f"{what}: {type(error).__name__}: {error}") from error
+                raise DatabaseUnavailable(f"{what}: {type(error).__name__}: {error}", waited=True) from error
             log.info("%s: the database connection failed (%s: %s); trying again in %s s",
                      what, type(error).__name__, error, delay)
         await asyncio.sleep(delay)

@@ -1106,13 +1106,18 @@ class Store:
         rows = await self._db.fetch("SELECT 1 FROM interactions WHERE interaction_id = ?", (interaction_id,))
         return bool(rows)
 
-    async def played_move(self, interaction_id: int) -> tuple[int, int, str] | None:
-        """The move an interaction led to, as (game id, seat, notation); None if it led to none. What
-        decides the answer when the connection was lost during a move's COMMIT."""
-        rows = await self._db.fetch(
-            "SELECT i.game_id, m.seat, m.notation FROM interactions i"
-            " JOIN moves m ON m.game_id = i.game_id AND m.n = i.n WHERE i.interaction_id = ?", (interaction_id,))
-        return (rows[0][0], rows[0][1], rows[0][2]) if rows else None
+    async def played_move(self, game_id: int, interaction_id: int) -> tuple[int, str] | None:
+        """The move an interaction led to in a game, as (seat, notation); None if it led to none.
+        What decides the answer when the connection was lost during a move's COMMIT: the game's row
+        is locked first (PostgreSQL), so a commit still under way on the server ends, one way or the
+        other, before the interaction is looked up."""
+        lock = " FOR UPDATE" if self.dialect == "postgresql" else ""
+        async with self._db.transaction() as tx:
+            await tx.fetch(f"SELECT id FROM games WHERE id = ?{lock}", (game_id,))
+            rows = await tx.fetch(
+                "SELECT m.seat, m.notation FROM interactions i JOIN moves m ON m.game_id = i.game_id AND m.n = i.n"
+                " WHERE i.interaction_id = ? AND i.game_id = ?", (interaction_id, game_id))
+        return (rows[0][0], rows[0][1]) if rows else None
 
     async def replace_snapshot(self, game_id: int, n: int, state: dict[str, Any]) -> None:
         """Overwrite a game's snapshot with one rebuilt from its move log (a repair)."""

@@ -841,34 +841,43 @@ class Tables:
         (a retry) raises Repeated and applies nothing. An unexpected error anywhere in the batch
         leaves the game as stored and raises Refused(MOVE_FAILED) (the traceback is logged).
         """
-        try:
-            return await self._play(game_id, user_id, text, token, interaction_id)
-        except Refused:
-            raise
-        except RepeatedInteraction:
-            raise Repeated() from None
-        except DatabaseUnavailable as lost:
-            return await self._after_lost_connection(game_id, text, interaction_id, lost)
-        except Exception:
-            log.exception("game %s: the move %r failed; the game reloads from the store", game_id, text)
-            raise Refused(MOVE_FAILED) from None
+        for attempt in range(2):
+            try:
+                return await self._play(game_id, user_id, text, token, interaction_id)
+            except Refused:
+                raise
+            except RepeatedInteraction:
+                raise Repeated() from None
+            except DatabaseUnavailable as lost:
+                played = await self._after_lost_connection(game_id, text, interaction_id, lost)
+                if played is not None:
+                    return played
+                # Nothing was written. A connection lost mid-move (a blip: a terminated backend, a
+                # restart) is worth one more try, which reloads the game; not an outage the
+                # database calls already waited out.
+                if lost.waited or attempt:
+                    raise Refused(DB_DOWN) from None
+            except Exception:
+                log.exception("game %s: the move %r failed; the game reloads from the store", game_id, text)
+                raise Refused(MOVE_FAILED) from None
+        raise AssertionError("unreachable")
 
     async def _after_lost_connection(self, game_id: int, text: str, interaction_id: int | None,
-                                     lost: DatabaseUnavailable) -> Outcome:
+                                     lost: DatabaseUnavailable) -> Outcome | None:
         """The database connection failed during a move: the answer is what the store holds. Before
-        the commit, nothing was written; during it, the stored interaction id tells whether the move
-        was played (then it is answered as played), and while the database cannot be asked, the
-        player is told just that."""
+        the commit, nothing was written (None); during it, the stored interaction id tells whether
+        the move was played (its Outcome, to answer it as played) or not (None); while the
+        database cannot be asked, the player is told just that (Refused MOVE_UNKNOWN)."""
         log.warning("game %s: the move %r met a lost database connection (%s)", game_id, text, lost)
         if lost.committed is False or interaction_id is None:
-            raise Refused(DB_DOWN) from None
+            return None
         try:
-            played = await self.store.played_move(interaction_id)
+            played = await self.store.played_move(game_id, interaction_id)
         except DatabaseUnavailable:
             raise Refused(MOVE_UNKNOWN) from None
         if played is None:
-            raise Refused(DB_DOWN)
-        _, seat, notation = played
+            return None
+        seat, notation = played
         try:
             status = (await self._row(game_id)).status
         except DatabaseUnavailable:
