@@ -15,7 +15,7 @@ from discord.ext import commands
 
 from bot import i18n
 from bot.ai_pool import AIPool, workers_from_env
-from bot.cogs import answer_failure
+from bot.cogs import answer_failure, begin_interaction
 from bot.db import DatabaseUnavailable
 from bot.render_pool import Renderer, RenderPool
 from bot.scheduler import Scheduler
@@ -62,6 +62,7 @@ class JunctionTree(discord.app_commands.CommandTree):
             await super().on_error(interaction, error)
 
     async def interaction_check(self, interaction: discord.Interaction) -> bool:
+        begin_interaction(interaction)  # answer_failure then tells whether the command changed anything
         if not getattr(self.client, "closing", False):
             return True
         if interaction.type is discord.InteractionType.application_command:

@@ -16,12 +16,45 @@ import re
 import sqlite3
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Sequence
+from contextvars import ContextVar
 from typing import Any, NamedTuple, Protocol, TypeVar
 
 import aiosqlite
 
 log = logging.getLogger("bot.db")
 T = TypeVar("T")
+
+# Whether the work of the current interaction has committed a write yet (a holder set by
+# `track_writes` at its start, shared with the tasks it spawns): a failure after one must not say
+# "nothing was changed".
+_WRITES: ContextVar[list[bool] | None] = ContextVar("junction_writes", default=None)
+
+
+def track_writes() -> None:
+    """From now on, in this task and those it starts, note the writes committed (`wrote`)."""
+    _WRITES.set([False])
+
+
+def wrote() -> bool:
+    """Whether a write was committed since `track_writes` (False when nothing tracks them)."""
+    holder = _WRITES.get()
+    return holder is not None and holder[0]
+
+
+# What to do before the first wait for a database that cannot be reached (set per interaction:
+# defer it, so that the answer may come after Discord's 3 s).
+_ON_WAIT: ContextVar[Callable[[], Awaitable[None]] | None] = ContextVar("junction_on_wait", default=None)
+
+
+def on_wait(callback: Callable[[], Awaitable[None]] | None) -> None:
+    """In this task and those it starts, `callback()` runs before `retrying` waits (each time)."""
+    _ON_WAIT.set(callback)
+
+
+def _note_write() -> None:
+    holder = _WRITES.get()
+    if holder is not None:
+        holder[0] = True
 
 # Waits between tries of an operation that is safe to try again (a read, a lock, an idempotent
 # write, a BEGIN) when the database cannot be reached: about 4 s in all, which covers a fast restart
@@ -77,6 +110,9 @@ async def retrying(what: str, work: Callable[[], Awaitable[T]]) -> T:
                 raise DatabaseUnavailable(f"{what}: {type(error).__name__}: {error}", waited=True) from error
             log.info("%s: the database connection failed (%s: %s); trying again in %s s",
                      what, type(error).__name__, error, delay)
+        before_waiting = _ON_WAIT.get()
+        if before_waiting is not None:
+            await before_waiting()
         await asyncio.sleep(delay)
     raise AssertionError("unreachable")
 
@@ -214,6 +250,7 @@ class SqliteDatabase:
             try:
                 yield _SqliteTx(self.conn)
                 await self.conn.commit()
+                _note_write()
             except BaseException:
                 await self.conn.rollback()
                 raise
@@ -350,7 +387,9 @@ class PostgresDatabase:
             async with self.pool.acquire() as conn:
                 return [tuple(r) for r in await conn.fetch(numbered(sql), *args)]
 
-        return await retrying("a write", once)
+        rows = await retrying("a write", once)
+        _note_write()
+        return rows
 
     async def _begin(self) -> tuple[Any, Any]:
         """A pooled connection with a transaction begun: the BEGIN is the first round trip, so a stale
@@ -391,6 +430,7 @@ class PostgresDatabase:
                 if isinstance(error, Exception) and is_disconnect(error):
                     raise DatabaseUnavailable(f"a commit: {type(error).__name__}: {error}", committed=None) from error
                 raise
+            _note_write()
         finally:
             await self.pool.release(conn)
 

@@ -16,6 +16,7 @@ game's options with their kinds and defaults. A new game needs no change here.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import io
 import logging
 import time
@@ -29,7 +30,7 @@ from discord.app_commands import locale_str as _
 from discord.ext import commands
 
 from bot import i18n, texts
-from bot.cogs import NO_MENTIONS, reply
+from bot.cogs import NO_MENTIONS, mark_answered, reply
 from bot.store import OutboxRow
 from bot.tables import STALE_MOVE, ClockSettings, Outcome, Refused, Repeated, TableInfo, Tables, result_lines
 from bot.ui.components import ai_level_view, board_layout, lobby_view, picker_view, take_turn_view
@@ -157,10 +158,12 @@ class GamesCog(commands.Cog):
             return await asyncio.wait_for(asyncio.shield(task), self.bot.defer_after)
         except TimeoutError:
             if not interaction.response.is_done():
-                if update:
-                    await interaction.response.defer()
-                else:
-                    await interaction.response.defer(ephemeral=True, thinking=True)
+                # Deferred already meanwhile (a wait for the database defers too): fine either way.
+                with contextlib.suppress(discord.InteractionResponded):
+                    if update:
+                        await interaction.response.defer()
+                    else:
+                        await interaction.response.defer(ephemeral=True, thinking=True)
             return await task
 
     _reply = staticmethod(reply)
@@ -180,6 +183,7 @@ class GamesCog(commands.Cog):
             await interaction.edit_original_response(content=text, view=view, allowed_mentions=NO_MENTIONS, **kwargs)
         else:
             await interaction.response.edit_message(content=text, view=view, allowed_mentions=NO_MENTIONS, **kwargs)
+        mark_answered(interaction)
 
     async def _update_panel(self, interaction: discord.Interaction, game_id: int, text: str,
                             view: discord.ui.View | None, done: str = "", **kwargs: Any) -> None:

@@ -17,6 +17,8 @@ from pathlib import Path
 import asyncpg
 import pytest
 
+from bot import i18n
+from bot.tables import DB_DOWN
 from tests.bot.test_deadlines import HOUR, T0
 from tests.e2e.fake_discord import DISCORD_EPOCH_MS, FakeDiscord, shard_of
 from tests.e2e.test_platform import board_posts, started_game
@@ -166,8 +168,9 @@ async def _terminate_bot_connections(db: str) -> int:
 
 async def test_three_processes_play_on_through_a_database_restart_and_terminated_connections(pg_server, tmp_path):
     """A server restart and every bot connection terminated, mid-game: each move is answered as it
-    was stored, the reminder comes once, a repeated delivery is answered quietly, and the channel
-    whose game ended by a DM (on another process) takes a new game at once."""
+    was stored, the reminder comes once, a command while the server is down is answered in one
+    line, a repeated delivery is answered quietly, and the channel whose game ended by a DM (on
+    another process) takes a new game at once."""
     fake = FakeDiscord(guild_id=GUILD_OF_SHARD_2, shard_count=THREE)
     await fake.start()
     with throwaway_server() as own:  # a server of its own: this test restarts it
@@ -205,6 +208,15 @@ async def test_three_processes_play_on_through_a_database_restart_and_terminated
             await fake.wait_for(lambda: [m for m in board_posts(general) if "Game over" in m.text],
                                 timeout=20, what="the final board")
 
+            # The database goes away for a while: a command is answered in one line, in the reader's
+            # language, after the bot tried again for a few seconds (it deferred meanwhile).
+            await _nothing_owed(db)
+            await asyncio.to_thread(control(db).stop)
+            try:
+                ix = await fake.slash(ann, general, "game new", options={"game": "guess"}, locale="ja", timeout=30)
+                assert ix.shards == [2] and ix.text == i18n.localize("ja", DB_DOWN), ix.text
+            finally:
+                await asyncio.to_thread(control(db).start)
             # The channel's process (shard 2) did not end the game, and opens the next one at once.
             ix = await fake.slash(ann, general, "game new", options={"game": "guess"})
             assert ix.shards == [2] and "Lobby for Guess opened" in ix.text, ix.text
