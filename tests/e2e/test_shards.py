@@ -12,6 +12,7 @@ import signal
 import subprocess
 import sys
 from collections import Counter
+from collections.abc import Iterable
 from pathlib import Path
 
 import asyncpg
@@ -44,6 +45,19 @@ class Process:
 
     def errors(self) -> list[str]:
         return [line for line in self.log.read_text().splitlines() if " ERROR " in line or "Traceback" in line]
+
+
+def stop_all(processes: Iterable[Process]) -> None:
+    """SIGTERM every process still running (a graceful stop), SIGKILL what is not gone in 15 s."""
+    processes = list(processes)
+    for process in processes:
+        if process.popen.poll() is None:
+            process.popen.send_signal(signal.SIGTERM)
+    for process in processes:
+        try:
+            process.popen.wait(15)
+        except subprocess.TimeoutExpired:
+            process.popen.kill()
 
 
 async def _rows(db: str, sql: str, *args):
@@ -137,14 +151,7 @@ async def test_two_processes_share_a_game_and_one_survives_the_others_death(pg_s
         assert len([m for m in fake.dms(ann) if m.text.startswith("⏰")]) == 1  # the reminder once
         assert not processes[0].errors(), processes[0].log.read_text()[-3000:]
     finally:
-        for process in processes.values():
-            if process.popen.poll() is None:
-                process.popen.send_signal(signal.SIGTERM)
-        for process in processes.values():
-            try:
-                process.popen.wait(15)
-            except subprocess.TimeoutExpired:
-                process.popen.kill()
+        stop_all(processes.values())
         await fake.stop()
     assert not fake.errors, fake.errors
 
@@ -239,14 +246,7 @@ async def test_three_processes_play_on_through_a_database_restart_and_terminated
             for process in processes.values():
                 assert not process.errors(), process.log.read_text()[-3000:]
         finally:
-            for process in processes.values():
-                if process.popen.poll() is None:
-                    process.popen.send_signal(signal.SIGTERM)
-            for process in processes.values():
-                try:
-                    process.popen.wait(15)
-                except subprocess.TimeoutExpired:
-                    process.popen.kill()
+            stop_all(processes.values())
             await fake.stop()
     assert not fake.errors, fake.errors
 
