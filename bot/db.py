@@ -4,6 +4,10 @@ The store writes its SQL once, with `?` placeholders; the PostgreSQL backend num
 Rows come back as plain tuples from both. A transaction commits on leaving its block and rolls back
 on any exception. `shared` says whether other processes may write the same database (PostgreSQL):
 only then does the service need cross-process game locks and freshness checks.
+
+A lost PostgreSQL connection (a restart, a failover, a terminated backend) is tried again where
+that is safe and otherwise raised as DatabaseUnavailable, which says whether the work may have
+been committed (docs/operating-database.md).
 """
 
 from __future__ import annotations
@@ -41,8 +45,8 @@ def wrote() -> bool:
     return holder is not None and holder[0]
 
 
-# What to do before the first wait for a database that cannot be reached (set per interaction:
-# defer it, so that the answer may come after Discord's 3 s).
+# What to do before waiting for a database that cannot be reached (set per interaction: defer it,
+# so that the answer may come after Discord's 3 s).
 _ON_WAIT: ContextVar[Callable[[], Awaitable[None]] | None] = ContextVar("junction_on_wait", default=None)
 
 
@@ -55,6 +59,7 @@ def _note_write() -> None:
     holder = _WRITES.get()
     if holder is not None:
         holder[0] = True
+
 
 # Waits between tries of an operation that is safe to try again (a read, a lock, an idempotent
 # write, a BEGIN) when the database cannot be reached: about 4 s in all, which covers a fast restart
