@@ -1119,15 +1119,25 @@ class Store:
                 " WHERE i.interaction_id = ? AND i.game_id = ?", (interaction_id, game_id))
         return (rows[0][0], rows[0][1]) if rows else None
 
-    async def replace_snapshot(self, game_id: int, n: int, state: dict[str, Any]) -> None:
-        """Overwrite a game's snapshot with one rebuilt from its move log (a repair)."""
+    async def replace_snapshot(self, game_id: int, n: int, state: dict[str, Any]) -> bool:
+        """Overwrite a game's snapshot with one rebuilt from its move log of `n` moves (a repair),
+        if the log still has `n` moves; else (another process moved since the log was read, and its
+        commit wrote a snapshot of its own) nothing is written: False.
+
+        The game's row is locked first (PostgreSQL), as record_moves locks it: the count cannot
+        change before this commits, so an older state never replaces a newer snapshot."""
+        lock = " FOR UPDATE" if self.dialect == "postgresql" else ""
         async with self._db.transaction() as tx:
+            await tx.fetch(f"SELECT id FROM games WHERE id = ?{lock}", (game_id,))
+            if (await tx.fetch("SELECT count(*) FROM moves WHERE game_id = ?", (game_id,)))[0][0] != n:
+                return False
             await tx.execute(
                 "INSERT INTO snapshots (game_id, n, state, at) VALUES (?, ?, ?, ?) ON CONFLICT (game_id)"
                 " DO UPDATE SET n = excluded.n, state = excluded.state, at = excluded.at",
                 (game_id, n, _dumps(state), self.now()))
             version = await self._bump(tx, game_id)
         self._saw(game_id, version)
+        return True
 
     async def add_posts(self, game_id: int, posts: Sequence[PendingPost], status: str | None = None) -> None:
         async with self._db.transaction() as tx:

@@ -1202,8 +1202,13 @@ class Tables:
         except Exception:
             log.exception("game %s: %s, and its move log does not replay", row.id, problem)
             raise Refused(DAMAGED.format(id=row.id)) from None
-        log.warning("game %s: %s; rebuilt from its log of %d moves", row.id, problem, len(moves))
-        await self.store.replace_snapshot(row.id, len(moves), state.to_json())
+        if await self.store.replace_snapshot(row.id, len(moves), state.to_json()):
+            log.warning("game %s: %s; rebuilt from its log of %d moves", row.id, problem, len(moves))
+        else:
+            # Read while another process moved (the log, then the snapshot, outside the game's
+            # lock): nothing is damaged. This copy is older than the store; its version says so,
+            # and the next use under the lock reloads it.
+            log.info("game %s: %s, read while another process moved; nothing rewritten", row.id, problem)
         return state
 
     async def _final_or_live_state(self, game_id: int) -> tuple[GameState, list[str]]:

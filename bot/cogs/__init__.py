@@ -63,8 +63,7 @@ async def answer_failure(interaction: discord.Interaction, error: BaseException)
             with contextlib.suppress(discord.HTTPException):
                 await reply(interaction, DB_DOWN if error.committed is False and not wrote() else SAVE_UNKNOWN)
         return True
-    if isinstance(error, discord.InteractionResponded) or (
-            isinstance(error, discord.HTTPException) and error.code == ALREADY_ACKNOWLEDGED):
+    if isinstance(error, discord.HTTPException) and error.code == ALREADY_ACKNOWLEDGED:
         log.info("interaction %s was answered already (a repeated delivery): %s", interaction.id, error)
         return True
     return False

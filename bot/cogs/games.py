@@ -31,6 +31,7 @@ from discord.ext import commands
 
 from bot import i18n, texts
 from bot.cogs import NO_MENTIONS, mark_answered, reply
+from bot.db import DatabaseUnavailable
 from bot.store import OutboxRow
 from bot.tables import STALE_MOVE, ClockSettings, Outcome, Refused, Repeated, TableInfo, Tables, result_lines
 from bot.ui.components import ai_level_view, board_layout, lobby_view, picker_view, take_turn_view
@@ -247,9 +248,15 @@ class GamesCog(commands.Cog):
                 await self.tables.release_posts(game_id)
 
     def _flush_later(self, game_id: int, delay: float = 1.0) -> None:
+        async def flush_again() -> None:
+            try:
+                await self.flush(game_id)
+            except DatabaseUnavailable as error:  # the posts stay owed: the shared upkeep sends them later
+                log.warning("owed posts of game %s: the database is out of reach (%s)", game_id, error)
+
         def again() -> None:
             if not self.bot.is_closed():
-                asyncio.ensure_future(self.flush(game_id))
+                asyncio.ensure_future(flush_again())
 
         asyncio.get_running_loop().call_later(delay, again)
 

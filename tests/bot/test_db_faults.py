@@ -20,6 +20,7 @@ import asyncpg
 import asyncpg.connection
 import pytest
 
+from bot.db import DatabaseUnavailable, track_writes, wrote
 from bot.store import Store
 from bot.tables import DB_DOWN, Refused, Tables
 from tests.bot.test_deadlines import HOUR, SKIP_DEFINITION, Clock
@@ -215,3 +216,46 @@ async def test_an_outage_is_answered_in_one_line_and_play_resumes_when_the_serve
         server.start()
     assert (await a.play(game_id, ANN, "bid 1", interaction_id=4002)).applied == ((0, "bid 1"),)
     assert await _notations(b, game_id) == ["bid 1"]
+
+
+async def test_an_interaction_that_wrote_before_the_outage_is_not_told_nothing_was_changed(two, url):
+    """What decides between "nothing was changed" and "cannot tell yet" (bot.cogs.answer_failure):
+    the writes committed since the interaction began, in its task and those it started."""
+    a, b, _ = two
+    track_writes()
+    await a.store.games_with_status("lobby")
+    assert not wrote()
+    info = await asyncio.ensure_future(a.create("guess", guild_id=9, channel_id=77, user_id=ANN, user_name="Ann",
+                                                 seat_order="join"))
+    assert wrote()  # committed in a task the interaction started
+    control(url).stop()
+    try:
+        with pytest.raises(DatabaseUnavailable) as lost:
+            await b.join(info.row.id, BOB, "Bob")
+    finally:
+        control(url).start()
+    assert lost.value.committed is False and lost.value.waited  # this call wrote nothing, the lobby stays
+
+
+async def test_a_game_loaded_while_another_process_moves_never_rolls_its_snapshot_back(two):
+    """A copy is loaded outside the game's lock (a board, a status): the log, then the snapshot. A
+    move committed between the two reads looks like a snapshot out of step with the log; the
+    repair that rewrites the snapshot from the log must not write the older state over it."""
+    a, b, _ = two
+    game_id = await _started(a, b)
+    await a.play(game_id, ANN, "bid 1")
+    real_moves = b.store.moves
+
+    async def moves_then_another_process_moves(game: int):
+        read = await real_moves(game)
+        b.store.moves = real_moves
+        await a.play(game_id, BOB, "bid 2")  # commits between B's two reads
+        return read
+
+    b.store.moves = moves_then_another_process_moves
+    await b.info(game_id)
+    assert (await a.store.snapshot(game_id))[0] == 2 == len(await a.store.moves(game_id))
+    info = await b.info(game_id)  # B's copy is older than the store: reloaded on its next use
+    user = info.seats[info.to_act[0]].user_id
+    assert (await b.play(game_id, user, "pass")).applied[0][1] == "pass"
+    assert await _notations(a, game_id) == ["bid 1", "bid 2", "pass"]
