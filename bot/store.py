@@ -899,8 +899,11 @@ class Store:
     async def start_game(
         self, game_id: int, seats: Sequence[SeatRow], state: dict[str, Any], posts: Sequence[PendingPost],
         clocks: Sequence[ClockRow] = (), to_act: Sequence[int] | None = None,
+        post_words: dict[str, Any] | None = None,
     ) -> None:
-        """Lobby -> running: final seat order, first snapshot and the posts owed, in one transaction."""
+        """Lobby -> running: final seat order, first snapshot, the posts owed and the words of the
+        opening post (`post_words`, see migration 8), in one transaction: a crash right after the
+        start never leaves the first post without its opening lines."""
         now = self.now()
         async with self._db.transaction() as tx:
             # Only a lobby starts: a second process that started it first wins, this one writes nothing.
@@ -908,7 +911,9 @@ class Store:
             status = await tx.fetch(f"SELECT status FROM games WHERE id = ?{lock}", (game_id,))
             if not status or status[0][0] != "lobby":
                 raise StaleGame(f"game {game_id} is no longer a lobby")
-            version = await self._bump(tx, game_id, "status = 'running', to_act = ?, ", (_to_act(to_act),))
+            words = () if post_words is None else (_dumps(post_words),)
+            version = await self._bump(tx, game_id, "status = 'running', to_act = ?, "
+                                       + ("post_words = ?, " if words else ""), (_to_act(to_act), *words))
             await self._write_seats(tx, game_id, seats)
             await tx.execute("INSERT INTO snapshots (game_id, n, state, at) VALUES (?, 0, ?, ?)",
                              (game_id, _dumps(state), now))
@@ -1062,11 +1067,6 @@ class Store:
         """The words of the game's current board post (migration 8): {"summary": [...], "lines": [...]}."""
         rows = await self._db.fetch("SELECT post_words FROM games WHERE id = ?", (game_id,))
         return json.loads(rows[0][0]) if rows and rows[0][0] else {"summary": [], "lines": []}
-
-    async def set_post_words(self, game_id: int, words: dict[str, list[str]]) -> None:
-        async with self._db.transaction() as tx:
-            version = await self._bump(tx, game_id, "post_words = ?, ", (_dumps(words),))
-        self._saw(game_id, version)
 
     async def dm_digests(self, game_id: int) -> dict[int, str]:
         """Seat -> digest of the private view last owed to it by DM (see migration 4)."""
