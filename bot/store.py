@@ -181,6 +181,11 @@ MIGRATIONS: tuple[str, ...] = (
     ALTER TABLE games ADD COLUMN post_words TEXT;
     ALTER TABLE user_prefs ADD COLUMN dms TEXT;
     """,
+    # 9: the lines the game's live board post shows (JSON), stored with its message id: an edit of
+    # that post keeps them, also when the post gathered a backlog of several owed posts (issue 29).
+    """
+    ALTER TABLE games ADD COLUMN board_words TEXT;
+    """,
 )
 
 # The same migrations, number for number, in PostgreSQL's dialect: Discord ids need BIGINT (SQLite's
@@ -331,6 +336,10 @@ POSTGRES_MIGRATIONS: tuple[str, ...] = (
     ALTER TABLE games ADD COLUMN post_words TEXT;
     ALTER TABLE user_prefs ADD COLUMN dms TEXT;
     """,
+    # 9
+    """
+    ALTER TABLE games ADD COLUMN board_words TEXT;
+    """,
 )
 
 OPEN_STATUSES = ("lobby", "running")
@@ -362,6 +371,7 @@ class GameRow:
     board_posted_at: float | None = None
     version: int = 0  # writes to this game so far (migration 7): a copy older than this is stale
     stand_in: str = "normal"  # the AI level that plays for a player who timed out or left
+    board_words: list[str] | None = None  # the lines the live board post shows (migration 9)
 
     @property
     def place_id(self) -> int:
@@ -452,7 +462,7 @@ class PendingPost:
 _GAME_COLUMNS = (
     "id, game_key, options, seed, status, seat_order, guild_id, channel_id, thread_id, creator_id, "
     "lobby_message_id, board_message_id, dm_closed_told, result, created_at, updated_at, "
-    "turn_hours, turn_deadline, timeout_action, max_timeouts, vacation_hours, board_posted_at, version"
+    "turn_hours, turn_deadline, timeout_action, max_timeouts, vacation_hours, board_posted_at, version, board_words"
 )
 
 
@@ -489,6 +499,7 @@ def _game(row: Sequence[Any]) -> GameRow:
         board_posted_at=row[21],
         version=row[22],
         stand_in=stand_in,
+        board_words=None if row[23] is None else json.loads(row[23]),
     )
 
 
@@ -863,11 +874,11 @@ class Store:
         """Update plain columns (message ids, status, ...); the row as written (None: no such game).
         Names come from code, never from users."""
         allowed = {"lobby_message_id", "board_message_id", "status", "dm_closed_told", "result",
-                   "turn_hours", "turn_deadline", "timeout_action", "board_posted_at"}
+                   "turn_hours", "turn_deadline", "timeout_action", "board_posted_at", "board_words"}
         if not fields or not set(fields) <= allowed:
             raise ValueError(f"bad fields {sorted(fields)}")
         values = [(_dumps(sorted(v)) if k == "dm_closed_told" else
-                   _dumps(v) if k == "result" and v is not None else v) for k, v in fields.items()]
+                   _dumps(v) if k in ("result", "board_words") and v is not None else v) for k, v in fields.items()]
         sets = "".join(f"{k} = ?, " for k in fields)
         # One statement, which returns the row as written (the caller need not read it again).
         rows = await self._db.write(

@@ -926,9 +926,12 @@ class Tables:
             game_id, dm_closed_told=row.dm_closed_told | {user_id}))
         return True
 
-    async def set_message(self, game_id: int, **ids: int | None) -> None:
+    async def set_message(self, game_id: int, **ids: Any) -> None:
+        """Store a message id of the game (`lobby_message_id`, `board_message_id`) and, with a board
+        post or edit, `board_words`: {"lines": what the post shows, "through": the last owed row
+        it shows}; a board post stored without them shows nothing an edit must keep."""
         if ids.get("board_message_id") is not None:
-            ids = {**ids, "board_posted_at": self.now()}  # a board older than an hour is reposted, not edited
+            ids = {"board_words": None, **ids, "board_posted_at": self.now()}  # a board older than an hour is reposted
         self._refresh_row(game_id, await self.store.set_game_fields(game_id, **ids))
 
     # ------------------------------------------------------------------ internals

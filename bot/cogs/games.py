@@ -59,6 +59,8 @@ BACKLOG_CHUNK = 1700
 # Games whose owed posts are drawn and sent at once: enough to keep the render workers and
 # Discord busy; more would only claim posts early, before the moves still coming could join them.
 SEND_SLOTS = 4
+# Seconds before the next try of a game's posts that Discord failed, after 1, 2, 3... failures in a row.
+RETRY_DELAYS = (1.0, 2.0, 5.0, 10.0, 30.0, 60.0)
 
 
 def mentioning(*user_ids: int | None) -> discord.AllowedMentions:
@@ -165,6 +167,7 @@ class GamesCog(commands.Cog):
         self._flush_locks: defaultdict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
         self._flushing: set[asyncio.Future] = set()
         self._last_edit: dict[int, float] = {}  # game -> monotonic time of its last board edit
+        self._failures: dict[int, int] = {}  # game -> flushes in a row that left posts owed
         self._waiting: dict[int, asyncio.Future] = {}  # game -> its flush that has not claimed yet
         # Games sending at once; the others wait in line, oldest first (see _flush).
         self._send_slots = asyncio.Semaphore(SEND_SLOTS)
@@ -267,9 +270,16 @@ class GamesCog(commands.Cog):
                 if not owed:
                     return
                 try:
-                    await self._send_owed(game_id, owed)
+                    sent = await self._send_owed(game_id, owed)
                 finally:
                     await self.tables.release_posts(game_id)
+        # Discord failed some (an outage): try again later, waiting longer each time, so the posts
+        # arrive soon after it is back even if nobody in the game moves meanwhile.
+        failures = 0 if sent else self._failures.get(game_id, 0) + 1
+        self._failures.pop(game_id, None)
+        if failures:
+            self._failures[game_id] = failures
+            self._flush_later(game_id, RETRY_DELAYS[min(failures, len(RETRY_DELAYS)) - 1])
 
     def _flush_later(self, game_id: int, delay: float = 1.0) -> None:
         def again() -> None:
@@ -298,13 +308,15 @@ class GamesCog(commands.Cog):
         """The batch number of rows about to be sent (numbered now if nobody tried them yet)."""
         return batch if batch is not None else await self.tables.store.claim_batch([r.id for r in rows])
 
-    async def _send_owed(self, game_id: int, owed: list[OutboxRow]) -> None:
-        """Board posts, then DMs, marking each done once sent.
+    async def _send_owed(self, game_id: int, owed: list[OutboxRow]) -> bool:
+        """Board posts, then DMs, marking each done once sent; False if some stay owed (Discord
+        failed them).
 
         Every step reads the game as stored at that moment: a post made earlier in this flush has
         moved the game's live post on, and an edit must land on that one, never an older post."""
         boards = [p for p in owed if p.kind == "board"]
         batches = self._batches(boards)
+        sent = True
         for index, (batch, rows) in enumerate(batches):
             later = [r for _, more in batches[index + 1:] for r in more]
             if all(r.payload.get("edit") for r in rows) and any(not r.payload.get("edit") for r in later):
@@ -312,6 +324,7 @@ class GamesCog(commands.Cog):
                 await self.tables.posts_done([p.id for p in rows])
                 continue
             if not await self._send_board_batch(game_id, batch, rows):
+                sent = False
                 break  # later batches wait, so the channel reads in order
             await self.tables.posts_done([p.id for p in rows])
         info = await self.tables.info(game_id)
@@ -336,12 +349,14 @@ class GamesCog(commands.Cog):
                 batch = await self._claimed(batch, posts)
                 if not await self._dm_view(info, seat, lines, welcome, since=since, nonce=post_nonce("d", batch, info),
                                            in_words=in_words):
+                    sent = False
                     break
                 resent = True
                 await self.tables.posts_done([p.id for p in posts])
         reminders = [p for p in owed if p.kind == "remind"]
         if reminders and self.bot.clock is not None:  # turn reminders (bot/cogs/clock.py)
             await self.bot.clock.send_reminders(info, reminders)
+        return sent
 
     async def _send_board_batch(self, game_id: int, batch: int | None, rows: list[OutboxRow]) -> bool:
         """The board rows of one outbox batch as ONE post, or as one edit of the game's live post.
@@ -361,8 +376,20 @@ class GamesCog(commands.Cog):
         info = await self.tables.info(game_id)  # the live post as stored now
         pings: list[int] | None
         if first_post is None:
+            # The live post keeps what it shows (maybe a backlog of several posts) and adds what
+            # each edit says first; rows it already shows (an edit made, then a crash before the
+            # outbox heard of it) add nothing.
+            shown = info.row.board_words
+            lines = list(rows[-1].payload.get("lines", []))
+            if shown is not None and info.row.board_message_id is not None:
+                rest = [r for r in rows if r.id > shown.get("through", 0)]
+                if not rest:
+                    return True
+                lines = list(shown.get("lines", []))
+                for row in rest:
+                    lines += said_first(row, lines)
             try:
-                if await self._edit_board(info, list(rows[-1].payload.get("lines", [])), previous):
+                if await self._edit_board(info, lines, previous, through=rows[-1].id):
                     return True
             except discord.HTTPException as error:
                 log.warning("board edit of game %s failed (%s); it stays owed", game_id, error)
@@ -380,11 +407,14 @@ class GamesCog(commands.Cog):
             pings = (None if any("ping" not in r.payload for r in starts)
                      else sorted({s for r in starts for s in r.payload["ping"]}))
         nonce = post_nonce("b", await self._claimed(batch, rows), info)
-        return await self._post_board(info, lines, result, previous, nonce=nonce, ping_seats=pings)
+        return await self._post_board(info, lines, result, previous, nonce=nonce, ping_seats=pings,
+                                      through=rows[-1].id)
 
-    async def _edit_board(self, info: TableInfo, lines: list[str], previous: dict[str, Any] | None) -> bool:
-        """Update the current board post in place (no ping); False when it must be posted anew
-        (no post yet, deleted, or the moves ended a round: a round end keeps its own post)."""
+    async def _edit_board(self, info: TableInfo, lines: list[str], previous: dict[str, Any] | None,
+                          through: int) -> bool:
+        """Update the current board post in place (no ping) to show `lines`, the owed rows up to
+        `through` included; False when it must be posted anew (no post yet, deleted, or the moves
+        ended a round: a round end keeps its own post)."""
         message_id = info.row.board_message_id
         if message_id is None:
             return False
@@ -412,12 +442,14 @@ class GamesCog(commands.Cog):
             return False
         finally:
             self._last_edit[info.row.id] = time.monotonic()
+        await self.tables.set_message(info.row.id, board_words={"lines": lines, "through": through})
         return True
 
     async def _post_board(self, info: TableInfo, lines: list[str], result: list[str] | None,
                           previous: dict[str, Any] | None = None, nonce: str | None = None,
-                          ping_seats: list[int] | None = None) -> bool:
+                          ping_seats: list[int] | None = None, through: int | None = None) -> bool:
         """The board post of a batch; its earlier lines first in posts of their own if they do not fit.
+        `through`: the last owed row it shows (None: no row, e.g. news of the clock).
 
         `nonce` (from the batch, stable across restarts) makes every message of the post idempotent:
         Discord returns the message it already made for a nonce instead of posting it twice."""
@@ -492,7 +524,10 @@ class GamesCog(commands.Cog):
         except discord.HTTPException as error:
             log.warning("board post of game %s failed (%s); it stays owed", info.row.id, error)
             return False
-        await self.tables.set_message(info.row.id, board_message_id=message.id)
+        # What the post shows, for the edits that follow it (those of rows after `through`).
+        shown = through if through is not None else (info.row.board_words or {}).get("through", 0)
+        await self.tables.set_message(info.row.id, board_message_id=message.id,
+                                      board_words={"lines": lines, "through": shown})
         return True
 
     async def _end_of_game_files(self, info: TableInfo, names: list[str], locale: Any) -> list[discord.File]:
