@@ -258,20 +258,25 @@ class GamesCog(commands.Cog):
             pause = self._last_edit.get(game_id, 0.0) + self.bot.edit_interval - time.monotonic()
             if pause > 0:
                 await asyncio.sleep(pause)
-            async with self._send_slots:
-                if self._waiting.get(game_id) is asyncio.current_task():
-                    del self._waiting[game_id]  # from here on, a new flush is needed for newer posts
-                owed = await self.tables.claim_posts(game_id)
-                if owed is None:
-                    # Another process is sending this game's posts; what it read may predate our
-                    # commit: look again once it is likely done.
-                    self._flush_later(game_id)
-                    return
-                if not owed:
-                    return
-                try:
-                    sent = await self._send_owed(game_id, owed)
-                finally:
+            owed: list[OutboxRow] | None = None
+            try:
+                async with self._send_slots:
+                    if self._waiting.get(game_id) is asyncio.current_task():
+                        del self._waiting[game_id]  # from here on, a new flush is needed for newer posts
+                    owed = await self.tables.claim_posts(game_id)
+                    if owed is None:
+                        # Another process is sending this game's posts; what it read may predate our
+                        # commit: look again once it is likely done.
+                        self._flush_later(game_id)
+                        return
+                    if not owed:
+                        return
+                    sent = await self._send_boards(game_id, owed)
+                # The DMs after the slot: the next game's board post need not wait for this one's
+                # hands to be drawn (the claim is still ours, so no other process sends them).
+                sent = await self._send_private(game_id, owed) and sent
+            finally:
+                if owed:
                     await self.tables.release_posts(game_id)
         # Discord failed some (an outage): try again later, waiting longer each time, so the posts
         # arrive soon after it is back even if nobody in the game moves meanwhile.
@@ -308,8 +313,8 @@ class GamesCog(commands.Cog):
         """The batch number of rows about to be sent (numbered now if nobody tried them yet)."""
         return batch if batch is not None else await self.tables.store.claim_batch([r.id for r in rows])
 
-    async def _send_owed(self, game_id: int, owed: list[OutboxRow]) -> bool:
-        """Board posts, then DMs, marking each done once sent; False if some stay owed (Discord
+    async def _send_boards(self, game_id: int, owed: list[OutboxRow]) -> bool:
+        """The board posts owed, marking each done once sent; False if some stay owed (Discord
         failed them).
 
         Every step reads the game as stored at that moment: a post made earlier in this flush has
@@ -327,9 +332,14 @@ class GamesCog(commands.Cog):
                 sent = False
                 break  # later batches wait, so the channel reads in order
             await self.tables.posts_done([p.id for p in rows])
-        info = await self.tables.info(game_id)
-        if boards and info.row.status in ("over", "cancelled"):
+        if boards and (await self.tables.info(game_id)).row.status in ("over", "cancelled"):
             await self.refresh_lobby(game_id)  # the lobby message says how it ended
+        return sent
+
+    async def _send_private(self, game_id: int, owed: list[OutboxRow]) -> bool:
+        """The DMs and reminders owed, marking each done once sent; False if some stay owed."""
+        info = await self.tables.info(game_id)
+        sent = True
         by_seat: dict[int, list] = defaultdict(list)
         for post in owed:
             if post.kind == "dm" and post.seat is not None:
