@@ -153,6 +153,7 @@ async def _worker(args: argparse.Namespace) -> dict[str, Any]:
     moves: list[tuple[int, float, int]] = []  # channel, sent at, moves applied once answered
     acks: list[float] = []
     busy: set[int] = set()
+    unanswered = [0]
 
     async def one_move(index: int, rng: random.Random) -> bool:
         game_id = ids[index]
@@ -165,7 +166,11 @@ async def _worker(args: argparse.Namespace) -> dict[str, Any]:
         sent = time.perf_counter()
         ix = await fake.slash(by_id[user], channels[index], "play", options={"move": rng.choice(legal)},
                               wait=False)
-        await ix.wait(timeout=120)
+        try:
+            await ix.wait(timeout=args.drain)
+        except (TimeoutError, AssertionError):
+            unanswered[0] += 1
+            return False
         acks.append(time.perf_counter() - sent)
         moves.append((channels[index].id, sent, (await bot.tables.info(game_id)).moves))
         return True
@@ -238,7 +243,7 @@ async def _worker(args: argparse.Namespace) -> dict[str, Any]:
     await fake.stop()
     return {"games": games, "moves": len(moves), "offered_for": offered_for, "elapsed": elapsed,
             "acks": acks, "latencies": latencies, "unseen": unseen, "most_owed": most[0], **counts,
-            "renders": renders[0], "render_kinds": kinds, "cpu_main": cpu_main, "cpu_render": cpu_render}
+            "renders": renders[0], "render_kinds": kinds, "unanswered": unanswered[0], "cpu_main": cpu_main, "cpu_render": cpu_render}
 
 
 # ------------------------------------------------------------------------------------ driver
@@ -295,6 +300,7 @@ def main() -> None:
                   f" max {1000 * max(acks):6.0f} ms"
                   f" | move->post p50 {statistics.median(posts):6.2f} p95 {_pct(posts, 0.95):6.2f}"
                   f" max {max(posts):6.2f} s{' (' + str(r['unseen']) + ' never shown)' if r['unseen'] else ''}"
+                  f"{' (' + str(r['unanswered']) + ' moves unanswered)' if r['unanswered'] else ''}"
                   f" | owed max {r['most_owed']:4} | posts {r['posts']:4} edits {r['edits']:4}"
                   f" | renders {r['renders']:5}, CPU s: bot {r['cpu_main']:4.0f} render {r['cpu_render']:4.0f}"
                   f" | load {r['load'][0]:.1f}->{r['load'][1]:.1f} | {r['elapsed']:5.0f} s", flush=True)
