@@ -15,6 +15,8 @@ from discord.ext import commands
 
 from bot import i18n
 from bot.ai_pool import AIPool, workers_from_env
+from bot.cogs import answer_failure, begin_interaction
+from bot.db import DatabaseUnavailable
 from bot.render_pool import Renderer, RenderPool
 from bot.scheduler import Scheduler
 from bot.store import Store
@@ -52,9 +54,15 @@ def invite_url(application_id: int | str) -> str:
 
 
 class JunctionTree(discord.app_commands.CommandTree):
-    """The command tree; once the bot is shutting down, new commands are refused in one line."""
+    """The command tree; once the bot is shutting down, new commands are refused in one line; a
+    command that met the database out of reach is answered in one line (`answer_failure`)."""
+
+    async def on_error(self, interaction: discord.Interaction, error: discord.app_commands.AppCommandError, /) -> None:
+        if not await answer_failure(interaction, getattr(error, "original", error)):
+            await super().on_error(interaction, error)
 
     async def interaction_check(self, interaction: discord.Interaction) -> bool:
+        begin_interaction(interaction)  # answer_failure then tells whether the command changed anything
         if not getattr(self.client, "closing", False):
             return True
         if interaction.type is discord.InteractionType.application_command:
@@ -187,6 +195,8 @@ class JunctionBot(commands.Bot):
                         self.scheduler.schedule(game_id, due)
                 for game_id in await self.tables.games_owing_posts(older_than=now - SHARED_POLL):
                     await self.junction.flush(game_id)
+            except DatabaseUnavailable as error:  # an outage, not a bug: no traceback
+                log.warning("shared upkeep: the database is out of reach (%s); trying again in %s s", error, SHARED_POLL)
             except Exception:
                 log.exception("shared upkeep failed; trying again in %s s", SHARED_POLL)
 

@@ -4,6 +4,10 @@ The store writes its SQL once, with `?` placeholders; the PostgreSQL backend num
 Rows come back as plain tuples from both. A transaction commits on leaving its block and rolls back
 on any exception. `shared` says whether other processes may write the same database (PostgreSQL):
 only then does the service need cross-process game locks and freshness checks.
+
+A lost PostgreSQL connection (a restart, a failover, a terminated backend) is tried again where
+that is safe and otherwise raised as DatabaseUnavailable, which says whether the work may have
+been committed (docs/operating-database.md).
 """
 
 from __future__ import annotations
@@ -11,13 +15,111 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import functools
+import logging
 import re
 import sqlite3
 import time
-from collections.abc import AsyncIterator, Iterable, Sequence
-from typing import Any, NamedTuple, Protocol
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Sequence
+from contextvars import ContextVar
+from typing import Any, NamedTuple, Protocol, TypeVar
 
 import aiosqlite
+
+log = logging.getLogger("bot.db")
+T = TypeVar("T")
+
+# Whether the work of the current interaction has committed a write yet (a holder set by
+# `track_writes` at its start, shared with the tasks it spawns): a failure after one must not say
+# "nothing was changed".
+_WRITES: ContextVar[list[bool] | None] = ContextVar("junction_writes", default=None)
+
+
+def track_writes() -> None:
+    """From now on, in this task and those it starts, note the writes committed (`wrote`)."""
+    _WRITES.set([False])
+
+
+def wrote() -> bool:
+    """Whether a write was committed since `track_writes` (False when nothing tracks them)."""
+    holder = _WRITES.get()
+    return holder is not None and holder[0]
+
+
+# What to do before waiting for a database that cannot be reached (set per interaction: defer it,
+# so that the answer may come after Discord's 3 s).
+_ON_WAIT: ContextVar[Callable[[], Awaitable[None]] | None] = ContextVar("junction_on_wait", default=None)
+
+
+def on_wait(callback: Callable[[], Awaitable[None]] | None) -> None:
+    """In this task and those it starts, `callback()` runs before `retrying` waits (each time)."""
+    _ON_WAIT.set(callback)
+
+
+def _note_write() -> None:
+    holder = _WRITES.get()
+    if holder is not None:
+        holder[0] = True
+
+
+# Waits between tries of an operation that is safe to try again (a read, a lock, an idempotent
+# write, a BEGIN) when the database cannot be reached: about 4 s in all, which covers a fast restart
+# of PostgreSQL and the stale pooled connections it leaves; a longer outage is reported.
+RETRY_DELAYS = (0.05, 0.1, 0.25, 0.5, 1.0, 2.0)
+# Seconds to open a connection before the try counts as failed (asyncpg waits 60 s by default).
+CONNECT_TIMEOUT = 5.0
+
+
+class DatabaseUnavailable(Exception):
+    """The database could not be reached, or the connection was lost during the work.
+
+    `committed` says what became of the work: False, nothing was written (the failure came before
+    the commit); None, unknown (the connection was lost during COMMIT): only the stored data can tell.
+    `waited`: the work was tried again for a while already (`retrying`), in vain: an outage, not a blip.
+    """
+
+    def __init__(self, message: str, committed: bool | None = False, waited: bool = False) -> None:
+        super().__init__(message)
+        self.committed = committed
+        self.waited = waited
+
+
+def is_disconnect(error: BaseException) -> bool:
+    """Whether `error`, raised by asyncpg, means the server could not be reached or the connection
+    was lost (refused, reset, terminated, shutting down or starting up), rather than a refusal of the
+    statement itself."""
+    if isinstance(error, (OSError, TimeoutError)):  # refused, reset, unreachable, connect timeout
+        return True
+    try:
+        import asyncpg
+    except ImportError:  # pragma: no cover - asyncpg is installed with the bot
+        return False
+    if isinstance(error, asyncpg.InterfaceError):
+        return "connection is closed" in str(error) or "connection was closed" in str(error)
+    return isinstance(error, (
+        asyncpg.PostgresConnectionError,  # ConnectionDoesNotExistError and the other lost connections
+        asyncpg.InternalClientError,  # a protocol state broken by a connection lost mid-message
+        asyncpg.CannotConnectNowError, asyncpg.AdminShutdownError, asyncpg.CrashShutdownError,
+        asyncpg.IdleSessionTimeoutError, asyncpg.TooManyConnectionsError))
+
+
+async def retrying(what: str, work: Callable[[], Awaitable[T]]) -> T:
+    """`work()`, tried again after each lost or refused connection (RETRY_DELAYS); then
+    DatabaseUnavailable. Only for work that may safely run twice."""
+    for delay in (*RETRY_DELAYS, None):
+        try:
+            return await work()
+        except Exception as error:
+            if not is_disconnect(error):
+                raise
+            if delay is None:
+                raise DatabaseUnavailable(f"{what}: {type(error).__name__}: {error}", waited=True) from error
+            log.info("%s: the database connection failed (%s: %s); trying again in %s s",
+                     what, type(error).__name__, error, delay)
+        before_waiting = _ON_WAIT.get()
+        if before_waiting is not None:
+            await before_waiting()
+        await asyncio.sleep(delay)
+    raise AssertionError("unreachable")
 
 
 def is_postgres(target: str) -> bool:
@@ -153,6 +255,7 @@ class SqliteDatabase:
             try:
                 yield _SqliteTx(self.conn)
                 await self.conn.commit()
+                _note_write()
             except BaseException:
                 await self.conn.rollback()
                 raise
@@ -192,14 +295,32 @@ class _PgTx:
         await self._conn.copy_records_to_table(table, records=[tuple(r) for r in rows], columns=list(columns))
 
 
+class _OneLineFloorRetry(logging.Filter):
+    """asyncpg logs each failed try to reopen a pool's floor connection (min_size) with a full
+    traceback: during an outage, one per pool per try (after 1, 2, 4... up to 60 s). The error's one
+    line says it all, so it is appended to the message instead."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if record.exc_info and str(record.msg).startswith("Failed to restore the pool connection floor"):
+            error = record.exc_info[1]
+            record.msg = f"{record.msg} ({type(error).__name__}: {error})".replace("%", "%%")
+            record.exc_info, record.exc_text = None, None
+        return True
+
+
+_ONE_LINE_FLOOR_RETRY = _OneLineFloorRetry()
+
+
+def _discard(conn: Any) -> None:
+    """Close a pooled connection whose state is unknown, so it never goes back to the pool in use
+    (the pool opens a new one when needed). One that already closed itself was released by asyncpg."""
+    with contextlib.suppress(Exception):
+        conn.terminate()
+
+
 async def _keep_session(conn: Any) -> None:
-    """The reset of `PostgresDatabase.pool`: nothing to undo (asyncpg still rolls back an open
-    transaction itself)."""
-
-
-async def _unlock_games(conn: Any) -> None:
-    """The reset of `PostgresDatabase.lock_pool`: release the game lock the connection held."""
-    await conn.execute("SELECT pg_advisory_unlock_all()")
+    """The reset of both pools: nothing to undo (asyncpg still rolls back an open transaction
+    itself; the game lock unlocks its connection itself, see `game_lock`)."""
 
 
 class PostgresDatabase:
@@ -209,6 +330,11 @@ class PostgresDatabase:
     Two pools, so that a task holding a game lock never waits for a connection that another lock
     holder keeps (one pool would deadlock once every connection is a waiting lock holder). A lock
     dies with its connection: a killed process frees its games at once.
+
+    A lost connection (a server restart, a terminated backend, a network cut) is never fatal: pools
+    replace closed connections; reads, locks, the store's `write` statements and the BEGIN of a
+    transaction are tried again (`retrying`); what still fails raises DatabaseUnavailable, which says
+    whether the work may have been committed.
     """
 
     dialect = "postgresql"
@@ -225,36 +351,112 @@ class PostgresDatabase:
     async def open(cls, url: str, *, pool_size: int = 10, lock_pool_size: int = 20) -> PostgresDatabase:
         import asyncpg
 
+        logging.getLogger("asyncpg.pool").addFilter(_ONE_LINE_FLOOR_RETRY)  # once: the same filter is kept once
         # asyncpg resets a connection on its way back to the pool with one more round trip (RESET ALL,
         # UNLISTEN, advisory unlock...). The store sets no session state and takes only transaction
-        # locks on `pool`, so it skips that; on `lock_pool` the reset is the game's unlock.
-        pool = await asyncpg.create_pool(url, min_size=1, max_size=pool_size, reset=_keep_session)
+        # locks on `pool`; on `lock_pool` the game lock unlocks before it releases its connection.
+        pool = await asyncpg.create_pool(url, min_size=1, max_size=pool_size, reset=_keep_session,
+                                         timeout=CONNECT_TIMEOUT)
         try:
-            lock_pool = await asyncpg.create_pool(url, min_size=1, max_size=lock_pool_size, reset=_unlock_games)
+            lock_pool = await asyncpg.create_pool(url, min_size=1, max_size=lock_pool_size, reset=_keep_session,
+                                                  timeout=CONNECT_TIMEOUT)
         except BaseException:
             await pool.close()
             raise
         return cls(pool, lock_pool)
 
     async def fetch(self, sql: str, args: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
-        async with self.pool.acquire() as conn:
-            return [tuple(r) for r in await conn.fetch(numbered(sql), *args)]
+        async def once() -> list[tuple[Any, ...]]:
+            async with self.pool.acquire() as conn:
+                return [tuple(r) for r in await conn.fetch(numbered(sql), *args)]
+
+        return await retrying("a read", once)
 
     async def stream(self, sql: str, batch: int) -> AsyncIterator[list[tuple[Any, ...]]]:
-        async with self.pool.acquire() as conn, conn.transaction():
-            cursor = await conn.cursor(sql)
-            while rows := await cursor.fetch(batch):
-                yield [tuple(r) for r in rows]
+        try:
+            async with self.pool.acquire() as conn, conn.transaction():
+                cursor = await conn.cursor(sql)
+                while rows := await cursor.fetch(batch):
+                    yield [tuple(r) for r in rows]
+        except Exception as error:
+            if is_disconnect(error):
+                raise DatabaseUnavailable(f"a read: {type(error).__name__}: {error}") from error
+            raise
 
     async def write(self, sql: str, args: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
-        """One statement, in the implicit transaction of its own (no BEGIN / COMMIT round trips)."""
-        async with self.pool.acquire() as conn:
-            return [tuple(r) for r in await conn.fetch(numbered(sql), *args)]
+        """One statement, in the implicit transaction of its own (no BEGIN / COMMIT round trips).
+
+        Tried again when the connection fails: the store sends only idempotent statements this way
+        (fields set to values, claims by owner, deletes by id), which may safely run twice."""
+        async def once() -> list[tuple[Any, ...]]:
+            async with self.pool.acquire() as conn:
+                return [tuple(r) for r in await conn.fetch(numbered(sql), *args)]
+
+        rows = await retrying("a write", once)
+        _note_write()
+        return rows
+
+    async def _begin(self) -> tuple[Any, Any]:
+        """A pooled connection with a transaction begun: the BEGIN is the first round trip, so a stale
+        connection (its server restarted) fails there, before any work, and another is tried."""
+        async def once() -> tuple[Any, Any]:
+            conn = await self.pool.acquire()
+            try:
+                transaction = conn.transaction()
+                await transaction.start()
+            except BaseException:
+                _discard(conn)
+                await self.pool.release(conn)
+                raise
+            return conn, transaction
+
+        return await retrying("a transaction", once)
 
     @contextlib.asynccontextmanager
     async def transaction(self) -> AsyncIterator[Tx]:
-        async with self.pool.acquire() as conn, conn.transaction():
-            yield _PgTx(conn)
+        """Commits on leaving the block, rolls back on an exception. A connection lost inside the block
+        raises DatabaseUnavailable(committed=False); lost during COMMIT, committed=None (unknown)."""
+        conn, transaction = await self._begin()
+        try:
+            try:
+                yield _PgTx(conn)
+            except BaseException as error:
+                try:
+                    await transaction.rollback()
+                except Exception:
+                    _discard(conn)
+                if isinstance(error, Exception) and is_disconnect(error):
+                    raise DatabaseUnavailable(f"a transaction: {type(error).__name__}: {error}") from error
+                raise
+            try:
+                await transaction.commit()
+            except BaseException as error:
+                _discard(conn)
+                if isinstance(error, Exception) and is_disconnect(error):
+                    raise DatabaseUnavailable(f"a commit: {type(error).__name__}: {error}", committed=None) from error
+                raise
+            _note_write()
+        finally:
+            await self.pool.release(conn)
+
+    async def _lock(self, game_id: int, interaction_id: int | None) -> tuple[Any, LockedGame]:
+        """A lock-pool connection holding the game's advisory lock, and what it read under it."""
+        async def once() -> tuple[Any, LockedGame]:
+            conn = await self.lock_pool.acquire()
+            try:
+                await conn.execute("SELECT pg_advisory_lock($1)", game_id)
+                row = await conn.fetchrow(
+                    "SELECT (SELECT version FROM games WHERE id = $1),"
+                    " EXISTS (SELECT 1 FROM interactions WHERE interaction_id = $2)", game_id, interaction_id)
+            except BaseException:
+                # Whether the lock was granted is unknown (a cancel, a lost connection): the session
+                # goes, and the lock with it.
+                _discard(conn)
+                await self.lock_pool.release(conn)
+                raise
+            return conn, LockedGame(row[0], bool(row[1]))
+
+        return await retrying(f"the lock of game {game_id}", once)
 
     @contextlib.asynccontextmanager
     async def game_lock(self, game_id: int, interaction_id: int | None = None) -> AsyncIterator[LockedGame | None]:
@@ -263,16 +465,28 @@ class PostgresDatabase:
 
         The read is a statement of its own, after the lock's: a statement reads the database as it
         was when the statement began, so a version read in the statement that waited for the lock
-        could miss the commit of the process that held it. The unlock is the connection's reset on
-        its way back to the pool (`_unlock_games`); if that fails, asyncpg closes the connection,
-        which frees the lock as well.
+        could miss the commit of the process that held it.
+
+        Leaving never raises for the lock's sake: what the block committed is committed whatever
+        becomes of the lock. If the unlock fails (the connection was lost: the server restarted, the
+        backend was terminated), the connection is closed, never returned to the pool, and the
+        lock died with its session. A lock lost while the block still works is caught by the
+        fences of the writes themselves (`Store.record_moves`, `Store.save_clock_state`).
         """
-        async with self.lock_pool.acquire() as conn:
-            await conn.execute("SELECT pg_advisory_lock($1)", game_id)
-            row = await conn.fetchrow(
-                "SELECT (SELECT version FROM games WHERE id = $1),"
-                " EXISTS (SELECT 1 FROM interactions WHERE interaction_id = $2)", game_id, interaction_id)
-            yield LockedGame(row[0], bool(row[1]))
+        conn, locked = await self._lock(game_id, interaction_id)
+        try:
+            yield locked
+        finally:
+            try:
+                await conn.execute("SELECT pg_advisory_unlock($1)", game_id)
+            except BaseException as error:
+                _discard(conn)
+                if not isinstance(error, Exception):
+                    raise
+                log.warning("game %s: the lock's connection was lost (%s: %s); it is closed, and the lock with it",
+                            game_id, type(error).__name__, error)
+            finally:
+                await self.lock_pool.release(conn)
 
     async def close(self) -> None:
         await self.lock_pool.close()

@@ -22,7 +22,7 @@ from typing import Any, TypeVar
 import discord
 from discord import app_commands
 
-from bot.tables import CURRENT_GAME
+from bot.tables import CURRENT_GAME, DB_DOWN, MOVE_FAILED, MOVE_UNKNOWN, SAVE_UNKNOWN, START_FAILED
 from render import kit
 from rules.engine import Catalog
 from rules.registry import GAME_KEYS, GAMES
@@ -412,6 +412,14 @@ JA: dict[str, str] = {
     # ---- final standings (bot.tables.result_lines; the categories come translated)
     "{rank}. {name}: {score} ({parts})": "{rank}. {name}：{score}（{parts}）",
     "{rank}. {name}: {score}": "{rank}. {name}：{score}",
+    # ---- failures on our side (bot.tables): what was done is said, never guessed
+    DB_DOWN: "Junction は今データベースに接続できません。何も変更されていません。1 分ほどしてからもう一度お試しください。",
+    MOVE_UNKNOWN: "手を保存している最中に Junction とデータベースの接続が切れたため、その手が指されたかどうかまだ分かりません。"
+                  "もう一度指す前に、1 分ほどしてからゲームを確認してください。",
+    SAVE_UNKNOWN: "保存している最中に Junction とデータベースの接続が切れたため、保存されたかどうかまだ分かりません。"
+                  "もう一度試す前に、1 分ほどしてから確認してください。",
+    MOVE_FAILED: "こちら側で問題が起きたため、あなたの手は指されていません。ゲームは元のままです。もう一度お試しください。",
+    START_FAILED: "こちら側で問題が起きたため、ゲームは開始されませんでした。もう一度お試しください。",
 }
 
 # /rules summaries in Japanese, by game key (the English ones are GameDefinition.summary).

@@ -16,6 +16,8 @@ import heapq
 import logging
 from collections.abc import Awaitable, Callable
 
+from bot.db import DatabaseUnavailable
+
 log = logging.getLogger("bot.scheduler")
 
 RETRY_AFTER = 60.0  # seconds before a failed firing is tried again
@@ -74,8 +76,12 @@ class Scheduler:
                 self.fired.append((now, game_id))
                 try:
                     await self._fire(game_id)
-                except Exception:
-                    log.exception("clock event of game %s failed; retrying in %s s", game_id, RETRY_AFTER)
+                except Exception as error:
+                    if isinstance(error, DatabaseUnavailable):  # an outage, not a bug: no traceback
+                        log.warning("clock event of game %s: the database is out of reach (%s); retrying in %s s",
+                                    game_id, error, RETRY_AFTER)
+                    else:
+                        log.exception("clock event of game %s failed; retrying in %s s", game_id, RETRY_AFTER)
                     if game_id not in self._due:
                         self.schedule(game_id, now + RETRY_AFTER)
         return fired

@@ -959,6 +959,10 @@ class Store:
             if not starting and stored_n != first_n:
                 raise StaleGame(f"game {game_id}: moves from {first_n} built on a stale copy "
                                 f"(the store has {'no' if stored_n is None else stored_n} moves)")
+            if not starting and row[0][0] != "running":
+                # Ended meanwhile (a timeout's "end" fired by a process that took the lock over): a
+                # batch without moves must not end it twice.
+                raise StaleGame(f"game {game_id} is {row[0][0]}, no longer running")
             words = () if post_words is None else (_dumps(post_words),)
             deadline = (min((c.deadline for c in clocks), default=None),) if write_clocks else ()
             if self.dialect == "postgresql":
@@ -1102,15 +1106,38 @@ class Store:
         rows = await self._db.fetch("SELECT 1 FROM interactions WHERE interaction_id = ?", (interaction_id,))
         return bool(rows)
 
-    async def replace_snapshot(self, game_id: int, n: int, state: dict[str, Any]) -> None:
-        """Overwrite a game's snapshot with one rebuilt from its move log (a repair)."""
+    async def played_move(self, game_id: int, interaction_id: int) -> tuple[int, str] | None:
+        """The move an interaction led to in a game, as (seat, notation); None if it led to none.
+        What decides the answer when the connection was lost during a move's COMMIT: the game's row
+        is locked first (PostgreSQL), so a commit still under way on the server ends, one way or the
+        other, before the interaction is looked up."""
+        lock = " FOR UPDATE" if self.dialect == "postgresql" else ""
         async with self._db.transaction() as tx:
+            await tx.fetch(f"SELECT id FROM games WHERE id = ?{lock}", (game_id,))
+            rows = await tx.fetch(
+                "SELECT m.seat, m.notation FROM interactions i JOIN moves m ON m.game_id = i.game_id AND m.n = i.n"
+                " WHERE i.interaction_id = ? AND i.game_id = ?", (interaction_id, game_id))
+        return (rows[0][0], rows[0][1]) if rows else None
+
+    async def replace_snapshot(self, game_id: int, n: int, state: dict[str, Any]) -> bool:
+        """Overwrite a game's snapshot with one rebuilt from its move log of `n` moves (a repair),
+        if the log still has `n` moves; else (another process moved since the log was read, and its
+        commit wrote a snapshot of its own) nothing is written: False.
+
+        The game's row is locked first (PostgreSQL), as record_moves locks it: the count cannot
+        change before this commits, so an older state never replaces a newer snapshot."""
+        lock = " FOR UPDATE" if self.dialect == "postgresql" else ""
+        async with self._db.transaction() as tx:
+            await tx.fetch(f"SELECT id FROM games WHERE id = ?{lock}", (game_id,))
+            if (await tx.fetch("SELECT count(*) FROM moves WHERE game_id = ?", (game_id,)))[0][0] != n:
+                return False
             await tx.execute(
                 "INSERT INTO snapshots (game_id, n, state, at) VALUES (?, ?, ?, ?) ON CONFLICT (game_id)"
                 " DO UPDATE SET n = excluded.n, state = excluded.state, at = excluded.at",
                 (game_id, n, _dumps(state), self.now()))
             version = await self._bump(tx, game_id)
         self._saw(game_id, version)
+        return True
 
     async def add_posts(self, game_id: int, posts: Sequence[PendingPost], status: str | None = None) -> None:
         async with self._db.transaction() as tx:
@@ -1268,10 +1295,26 @@ class Store:
         prefs: Sequence[SeatPrefs] = (),
         seats: Sequence[SeatRow] | None = None,
         posts: Sequence[PendingPost] = (),
+        expected: Sequence[ClockRow] | None = None,
     ) -> None:
         """Clocks (all replaced), seat prefs, seats and the posts they owe, in one transaction (a
-        reminder is marked sent in the same commit that owes it: it is never sent twice)."""
+        reminder is marked sent in the same commit that owes it: it is never sent twice).
+
+        `expected`: the clocks as the caller read them under the game's lock, the fence of this
+        write: if the stored clocks differ (another process took the game's lock after this one lost
+        it, and fired the reminder or the timeout itself), StaleGame and nothing is written.
+        """
         async with self._db.transaction() as tx:
+            if expected is not None:
+                # The game row first, locked on PostgreSQL: a writer that took the game's lock over
+                # commits before this reads its clocks, or waits until this one has committed.
+                lock = " FOR UPDATE" if self.dialect == "postgresql" else ""
+                await tx.fetch(f"SELECT id FROM games WHERE id = ?{lock}", (game_id,))
+                stored = [ClockRow(r[0], r[1], r[2], r[3], r[4], bool(r[5]), r[6]) for r in await tx.fetch(
+                    "SELECT seat, token, started_at, deadline, reminders_sent, channel_told, next_due FROM clocks"
+                    " WHERE game_id = ? ORDER BY seat", (game_id,))]
+                if stored != sorted(expected, key=lambda c: c.seat):
+                    raise StaleGame(f"game {game_id}: its clocks changed since they were read")
             if seats is not None:
                 await self._write_seats(tx, game_id, seats)
             await self._write_prefs(tx, game_id, prefs)

@@ -30,7 +30,7 @@ from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from bot.ai_pool import AIPool, level_of
-from bot.db import LockedGame
+from bot.db import DatabaseUnavailable, LockedGame
 from bot.store import (
     DM_CHOICES,
     ClockRow,
@@ -40,6 +40,7 @@ from bot.store import (
     RepeatedInteraction,
     SeatPrefs,
     SeatRow,
+    StaleGame,
     Store,
     StoreError,
     UserPrefs,
@@ -73,6 +74,15 @@ NOT_SEATED = "You are not playing in this game."
 NOT_RUNNING = "This game is not running."
 NOT_LOBBY = "This game has already started."
 MOVE_FAILED = "Something went wrong on our side and your move was not played; the game is as it was. Try again."
+# The database cannot be reached (a restart, a failover, a network cut), and the work was not
+# committed: the same line for every command and button.
+DB_DOWN = "Junction can't reach its database right now; nothing was changed, try again in a minute."
+# The connection was lost during a move's COMMIT and the database could not be asked since.
+MOVE_UNKNOWN = ("Junction lost its database connection while saving your move and cannot tell yet whether it was"
+                " played. Look at the game in a minute before you play again.")
+# The same for any other change (a start, a seat, a setting).
+SAVE_UNKNOWN = ("Junction lost its database connection while saving this and cannot tell yet whether it was"
+                " saved. Look again in a minute before you try again.")
 START_FAILED = "Something went wrong on our side and the game did not start. Try again."
 DAMAGED = ("Game #{id} cannot be loaded: its saved state and its move log are both damaged."
            " A server admin can end it with /admin end.")
@@ -456,8 +466,13 @@ class Tables:
         self._index = {row.place_id: row.id for row in rows}
         return await self.store.games_owing_ai()
 
-    def game_at(self, place_id: int) -> int | None:
-        return self._index.get(place_id)
+    async def open_game_at(self, place_id: int) -> int | None:
+        """The open game (lobby or running) of a channel or thread, if any. On a shared database the
+        store decides: another process may have opened or ended it since this one looked."""
+        if not self.store.shared:
+            return self._index.get(place_id)
+        row = await self.store.open_game_at(place_id)
+        return None if row is None else row.id
 
     async def find_game(self, place_id: int | None, user_id: int | None = None) -> int:
         """The game a command means: the open (else the latest) game of this channel or thread, or,
@@ -714,7 +729,7 @@ class Tables:
         """
         try:
             return await self._start(game_id, user_id, admin)
-        except Refused:
+        except (Refused, DatabaseUnavailable):
             raise
         except Exception:
             log.exception("game %s: start failed; the lobby is kept", game_id)
@@ -826,15 +841,48 @@ class Tables:
         (a retry) raises Repeated and applies nothing. An unexpected error anywhere in the batch
         leaves the game as stored and raises Refused(MOVE_FAILED) (the traceback is logged).
         """
+        for attempt in range(2):
+            try:
+                return await self._play(game_id, user_id, text, token, interaction_id)
+            except Refused:
+                raise
+            except RepeatedInteraction:
+                raise Repeated() from None
+            except DatabaseUnavailable as lost:
+                played = await self._after_lost_connection(game_id, text, interaction_id, lost)
+                if played is not None:
+                    return played
+                # Nothing was written. A connection lost mid-move (a blip: a terminated backend, a
+                # restart) is worth one more try, which reloads the game; not an outage the
+                # database calls already waited out.
+                if lost.waited or attempt:
+                    raise Refused(DB_DOWN) from None
+            except Exception:
+                log.exception("game %s: the move %r failed; the game reloads from the store", game_id, text)
+                raise Refused(MOVE_FAILED) from None
+        raise AssertionError("unreachable")
+
+    async def _after_lost_connection(self, game_id: int, text: str, interaction_id: int | None,
+                                     lost: DatabaseUnavailable) -> Outcome | None:
+        """The database connection failed during a move: the answer is what the store holds. Before
+        the commit, nothing was written (None); during it, the stored interaction id tells whether
+        the move was played (its Outcome, to answer it as played) or not (None); while the
+        database cannot be asked, the player is told just that (Refused MOVE_UNKNOWN)."""
+        log.warning("game %s: the move %r met a lost database connection (%s)", game_id, text, lost)
+        if lost.committed is False or interaction_id is None:
+            return None
         try:
-            return await self._play(game_id, user_id, text, token, interaction_id)
-        except Refused:
-            raise
-        except RepeatedInteraction:
-            raise Repeated() from None
-        except Exception:
-            log.exception("game %s: the move %r failed; the game reloads from the store", game_id, text)
-            raise Refused(MOVE_FAILED) from None
+            played = await self.store.played_move(game_id, interaction_id)
+        except DatabaseUnavailable:
+            raise Refused(MOVE_UNKNOWN) from None
+        if played is None:
+            return None
+        seat, notation = played
+        try:
+            status = (await self._row(game_id)).status
+        except DatabaseUnavailable:
+            status = "running"  # the panel closes; the game's posts tell the rest
+        return Outcome(game_id, applied=((seat, notation),), status=status)
 
     async def _play(self, game_id: int, user_id: int, text: str, token: int | None,
                     interaction_id: int | None) -> Outcome:
@@ -1154,8 +1202,13 @@ class Tables:
         except Exception:
             log.exception("game %s: %s, and its move log does not replay", row.id, problem)
             raise Refused(DAMAGED.format(id=row.id)) from None
-        log.warning("game %s: %s; rebuilt from its log of %d moves", row.id, problem, len(moves))
-        await self.store.replace_snapshot(row.id, len(moves), state.to_json())
+        if await self.store.replace_snapshot(row.id, len(moves), state.to_json()):
+            log.warning("game %s: %s; rebuilt from its log of %d moves", row.id, problem, len(moves))
+        else:
+            # Read while another process moved (the log, then the snapshot, outside the game's
+            # lock): nothing is damaged. This copy is older than the store; its version says so,
+            # and the next use under the lock reloads it.
+            log.info("game %s: %s, read while another process moved; nothing rewritten", row.id, problem)
         return state
 
     async def _final_or_live_state(self, game_id: int) -> tuple[GameState, list[str]]:
@@ -1242,14 +1295,27 @@ class Tables:
     async def _save_clocks(self, live: _Live, clocks: dict[int, ClockRow], prefs: list[SeatPrefs] = (),
                            posts: list[PendingPost] = (), seats_changed: bool = False) -> None:
         await self.store.save_clock_state(live.row.id, clocks=list(clocks.values()), prefs=list(prefs),
-                                          seats=live.seats if seats_changed else None, posts=list(posts))
+                                          seats=live.seats if seats_changed else None, posts=list(posts),
+                                          expected=None if live.stored_clocks is None
+                                          else list(live.stored_clocks.values()))
         live.clocks, live.stored_clocks = clocks, dict(clocks)
         for p in prefs:
             live.prefs[p.seat] = p
         self._clocks_changed(live.row.id)
 
     async def fire_due(self, game_id: int) -> Outcome | None:
-        """Do what the game's clocks owe now: reminders, then timeouts. None if nothing was due."""
+        """Do what the game's clocks owe now: reminders, then timeouts. None if nothing was due.
+
+        Each fires once: its write is fenced (the clocks or the move count it was built on), so a
+        process that lost the game's lock mid-work writes nothing if another fired it meanwhile;
+        it then looks again at the game as stored (nothing is due any more, or what is left)."""
+        try:
+            return await self._fire_due(game_id)
+        except StaleGame as stale:
+            log.info("game %s: %s; its clocks are read again", game_id, stale)
+            return await self._fire_due(game_id)
+
+    async def _fire_due(self, game_id: int) -> Outcome | None:
         async with self.lock(game_id):
             row = await self._row(game_id)
             if row.status != "running":

@@ -14,7 +14,7 @@ import shutil
 import socket
 import subprocess
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 INSTALL_HINT = ("PostgreSQL server binaries not found: install them (Debian/Ubuntu: apt-get install postgresql;"
@@ -40,9 +40,37 @@ def _free_port() -> int:
         return s.getsockname()[1]
 
 
+class ServerControl:
+    """Stop, start and restart a throwaway server (the tests of database outages)."""
+
+    def __init__(self, run: Callable[..., None], data: Path, options: str, log: Path) -> None:
+        self._run, self._data, self._options, self._log = run, data, options, log
+
+    def stop(self, mode: str = "fast") -> None:
+        """`fast`: sessions are terminated and the server shuts down cleanly (a restart, a failover);
+        `immediate`: it quits at once, as in a crash (recovery runs at the next start)."""
+        self._run("pg_ctl", "-D", str(self._data), "-m", mode, "-w", "stop")
+
+    def start(self) -> None:
+        self._run("pg_ctl", "-D", str(self._data), "-o", self._options, "-l", str(self._log), "-w", "start")
+
+    def restart(self, mode: str = "fast") -> None:
+        self.stop(mode)
+        self.start()
+
+
+_CONTROLS: dict[str, ServerControl] = {}
+
+
+def control(url: str) -> ServerControl:
+    """The control of the throwaway server behind `url` (its admin URL or a database URL on it)."""
+    return _CONTROLS[url.rsplit("/", 1)[0]]
+
+
 @contextlib.contextmanager
 def throwaway_server(max_connections: int = 200) -> Iterator[str]:
-    """Start a PostgreSQL server; yield its admin URL (database `postgres`); stop and delete it after."""
+    """Start a PostgreSQL server; yield its admin URL (database `postgres`); stop and delete it after.
+    `control(url)` stops, starts and restarts it meanwhile."""
     bin_dir = find_bin()
     if bin_dir is None:
         raise RuntimeError(INSTALL_HINT)
@@ -66,11 +94,16 @@ def throwaway_server(max_connections: int = 200) -> Iterator[str]:
         # Speed over durability: the data is thrown away at the end.
         options = (f"-p {port} -k {root} -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off"
                    f" -c full_page_writes=off -c max_connections={max_connections}")
-        run("pg_ctl", "-D", str(data), "-o", options, "-l", str(root / "log"), "-w", "start")
+        server = ServerControl(run, data, options, root / "log")
+        server.start()
+        url = f"postgresql://junction@127.0.0.1:{port}/postgres"
+        _CONTROLS[url.rsplit("/", 1)[0]] = server
         try:
-            yield f"postgresql://junction@127.0.0.1:{port}/postgres"
+            yield url
         finally:
-            run("pg_ctl", "-D", str(data), "-m", "immediate", "-w", "stop")
+            del _CONTROLS[url.rsplit("/", 1)[0]]
+            with contextlib.suppress(subprocess.CalledProcessError):  # a test may have left it stopped
+                server.stop("immediate")
     finally:
         shutil.rmtree(root, ignore_errors=True)
 

@@ -2,13 +2,22 @@
 
 from __future__ import annotations
 
+import contextlib
+import logging
 from typing import Any
 
 import discord
 
 from bot import i18n, texts
+from bot.db import DatabaseUnavailable, on_wait, track_writes, wrote
+from bot.tables import DB_DOWN, SAVE_UNKNOWN
 
 NO_MENTIONS = discord.AllowedMentions.none()
+# Discord's answer to a second response to one interaction (a duplicate delivery answered already).
+ALREADY_ACKNOWLEDGED = 40060
+ANSWERED = "junction_answered"  # Interaction.extras key: the user has their answer
+
+log = logging.getLogger("bot.cogs")
 
 
 async def reply(interaction: discord.Interaction, text: str, **kwargs: Any) -> None:
@@ -22,3 +31,75 @@ async def reply(interaction: discord.Interaction, text: str, **kwargs: Any) -> N
         await interaction.followup.send(text, ephemeral=True, **kwargs)
     else:
         await interaction.response.send_message(text, ephemeral=True, **kwargs)
+    mark_answered(interaction)
+
+
+def mark_answered(interaction: discord.Interaction) -> None:
+    """The user has their answer (a failure after it is not answered again: see `answer_failure`)."""
+    interaction.extras[ANSWERED] = True
+
+
+def _answered(interaction: discord.Interaction) -> bool:
+    kind = interaction.response.type
+    deferred = (discord.InteractionResponseType.deferred_channel_message,
+                discord.InteractionResponseType.deferred_message_update)
+    return interaction.extras.get(ANSWERED, False) or (kind is not None and kind not in deferred)
+
+
+async def answer_failure(interaction: discord.Interaction, error: BaseException) -> bool:
+    """Answer, in one line, an interaction whose handler failed in a way the user should hear about,
+    or stay quiet where nothing is wrong; True if `error` was such a failure (else the caller lets
+    it be logged as a bug).
+
+    The database out of reach: "nothing was changed" when that is known (the failing work wrote
+    nothing, and nothing was committed before it in this interaction), else that it cannot tell
+    yet; nothing more once the user has their answer (a failure while sending the posts a move
+    owes: they stay owed and go out later). A second delivery of an interaction that was answered
+    already: nothing to say, no error.
+    """
+    if isinstance(error, DatabaseUnavailable):
+        log.warning("interaction %s: the database is out of reach (%s)", interaction.id, error)
+        if not _answered(interaction):
+            with contextlib.suppress(discord.HTTPException):
+                await reply(interaction, DB_DOWN if error.committed is False and not wrote() else SAVE_UNKNOWN)
+        return True
+    if isinstance(error, discord.HTTPException) and error.code == ALREADY_ACKNOWLEDGED:
+        log.info("interaction %s was answered already (a repeated delivery): %s", interaction.id, error)
+        return True
+    return False
+
+
+def begin_interaction(interaction: discord.Interaction) -> None:
+    """At the start of a handler: note the writes its work commits (`answer_failure` says "nothing
+    was changed" only when none was), and defer the interaction before waiting for a database out of
+    reach, so the answer may come after Discord's 3 s (a component's message stays as it is)."""
+    track_writes()
+    if interaction.type is discord.InteractionType.autocomplete:
+        on_wait(None)
+        return
+
+    async def defer() -> None:
+        if not interaction.response.is_done():
+            with contextlib.suppress(discord.HTTPException, discord.InteractionResponded):
+                if interaction.type is discord.InteractionType.component:
+                    await interaction.response.defer()
+                else:
+                    await interaction.response.defer(ephemeral=True, thinking=True)
+
+    on_wait(defer)
+
+
+def answering_failures(callback: Any) -> Any:
+    """For a component's callback: the failures `answer_failure` knows are answered, not only logged
+    (discord.py only logs what a dynamic item's callback raises)."""
+
+    async def guarded(self: Any, interaction: discord.Interaction) -> None:
+        begin_interaction(interaction)
+        try:
+            await callback(self, interaction)
+        except Exception as error:
+            if not await answer_failure(interaction, error):
+                raise
+
+    guarded.__name__, guarded.__doc__ = callback.__name__, callback.__doc__
+    return guarded

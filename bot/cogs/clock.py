@@ -161,7 +161,7 @@ class ClockCog(commands.Cog):
     async def on_raw_thread_update(self, payload: discord.RawThreadUpdateEvent) -> None:
         """A running game's thread was archived (inactivity): open it again while the game runs."""
         archived = payload.data.get("thread_metadata", {}).get("archived")
-        game_id = self.tables.game_at(payload.thread_id)
+        game_id = await self.tables.open_game_at(payload.thread_id) if archived else None
         if not archived or game_id is None or (await self.tables.info(game_id)).row.status != "running":
             return
         try:

@@ -16,6 +16,7 @@ game's options with their kinds and defaults. A new game needs no change here.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import io
 import logging
 import time
@@ -29,7 +30,8 @@ from discord.app_commands import locale_str as _
 from discord.ext import commands
 
 from bot import i18n, texts
-from bot.cogs import NO_MENTIONS, reply
+from bot.cogs import NO_MENTIONS, mark_answered, reply
+from bot.db import DatabaseUnavailable
 from bot.store import OutboxRow
 from bot.tables import STALE_MOVE, ClockSettings, Outcome, Refused, Repeated, TableInfo, Tables, result_lines
 from bot.ui.components import ai_level_view, board_layout, lobby_view, picker_view, take_turn_view
@@ -157,10 +159,12 @@ class GamesCog(commands.Cog):
             return await asyncio.wait_for(asyncio.shield(task), self.bot.defer_after)
         except TimeoutError:
             if not interaction.response.is_done():
-                if update:
-                    await interaction.response.defer()
-                else:
-                    await interaction.response.defer(ephemeral=True, thinking=True)
+                # Deferred already meanwhile (a wait for the database defers too): fine either way.
+                with contextlib.suppress(discord.InteractionResponded):
+                    if update:
+                        await interaction.response.defer()
+                    else:
+                        await interaction.response.defer(ephemeral=True, thinking=True)
             return await task
 
     _reply = staticmethod(reply)
@@ -180,6 +184,7 @@ class GamesCog(commands.Cog):
             await interaction.edit_original_response(content=text, view=view, allowed_mentions=NO_MENTIONS, **kwargs)
         else:
             await interaction.response.edit_message(content=text, view=view, allowed_mentions=NO_MENTIONS, **kwargs)
+        mark_answered(interaction)
 
     async def _update_panel(self, interaction: discord.Interaction, game_id: int, text: str,
                             view: discord.ui.View | None, done: str = "", **kwargs: Any) -> None:
@@ -243,9 +248,15 @@ class GamesCog(commands.Cog):
                 await self.tables.release_posts(game_id)
 
     def _flush_later(self, game_id: int, delay: float = 1.0) -> None:
+        async def flush_again() -> None:
+            try:
+                await self.flush(game_id)
+            except DatabaseUnavailable as error:  # the posts stay owed: the shared upkeep sends them later
+                log.warning("owed posts of game %s: the database is out of reach (%s)", game_id, error)
+
         def again() -> None:
             if not self.bot.is_closed():
-                asyncio.ensure_future(self.flush(game_id))
+                asyncio.ensure_future(flush_again())
 
         asyncio.get_running_loop().call_later(delay, again)
 
@@ -832,7 +843,7 @@ class GamesCog(commands.Cog):
         except (Refused, ValueError) as error:
             await self._reply(interaction, getattr(error, "reason", str(error)))
             return
-        if tables.game_at(interaction.channel_id) is not None:
+        if await tables.open_game_at(interaction.channel_id) is not None:
             await self._reply(interaction, "There is already an open game here.")
             return
         if self.bot.admin is not None:  # allowed channels, the server's thread rule, the bot's permissions

@@ -12,6 +12,7 @@ from typing import Any
 
 import discord
 
+from bot.cogs import answering_failures
 from bot.ui.components import GAME, GameButton, refused
 
 
@@ -20,6 +21,7 @@ def _cog(interaction: discord.Interaction) -> Any:
 
 
 class SinceButton(GameButton, kind="since", label="Since my last turn"):
+    @answering_failures
     async def callback(self, interaction: discord.Interaction) -> None:
         if await refused(interaction, self.game_id):
             return
@@ -27,6 +29,7 @@ class SinceButton(GameButton, kind="since", label="Since my last turn"):
 
 
 class MuteButton(GameButton, kind="mute", label="Mute reminders for this game"):
+    @answering_failures
     async def callback(self, interaction: discord.Interaction) -> None:
         if await refused(interaction, self.game_id):
             return
@@ -47,6 +50,7 @@ class SeatOfferButton(discord.ui.DynamicItem[discord.ui.Button],
                              match: re.Match[str]) -> SeatOfferButton:
         return cls(int(match["game"]), int(match["offer"]))
 
+    @answering_failures
     async def callback(self, interaction: discord.Interaction) -> None:
         if await refused(interaction, self.game_id):
             return

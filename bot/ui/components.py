@@ -15,6 +15,7 @@ from typing import Any, ClassVar, Self
 
 import discord
 
+from bot.cogs import answering_failures
 from bot.ui.picker import Menu
 
 LOBBY_ACTIONS = {"join": ("Join", discord.ButtonStyle.success), "leave": ("Leave", discord.ButtonStyle.secondary),
@@ -64,6 +65,7 @@ class LobbyButton(discord.ui.DynamicItem[discord.ui.Button], template=rf"jn:lobb
                              match: re.Match[str]) -> LobbyButton:
         return cls(match["action"], int(match["game"]))
 
+    @answering_failures
     async def callback(self, interaction: discord.Interaction) -> None:
         if await refused(interaction, self.game_id):
             return
@@ -95,6 +97,7 @@ class GameButton(discord.ui.DynamicItem[discord.ui.Button], template=rf"jn:game-
 
 
 class TurnButton(GameButton, kind="turn", label="Take turn", style=discord.ButtonStyle.primary):
+    @answering_failures
     async def callback(self, interaction: discord.Interaction) -> None:
         if await refused(interaction, self.game_id):
             return
@@ -102,6 +105,7 @@ class TurnButton(GameButton, kind="turn", label="Take turn", style=discord.Butto
 
 
 class HandButton(GameButton, kind="hand", label="My hand"):
+    @answering_failures
     async def callback(self, interaction: discord.Interaction) -> None:
         if await refused(interaction, self.game_id):
             return
@@ -126,6 +130,7 @@ class AddAIButton(discord.ui.DynamicItem[discord.ui.Button],
                              match: re.Match[str]) -> AddAIButton:
         return cls(int(match["game"]), match["level"])
 
+    @answering_failures
     async def callback(self, interaction: discord.Interaction) -> None:
         if await refused(interaction, self.game_id):
             return
@@ -154,6 +159,7 @@ class PickSelect(discord.ui.DynamicItem[discord.ui.Select], template=rf"jn:pick:
                              match: re.Match[str]) -> PickSelect:
         return cls(int(match["game"]), int(match["token"]))
 
+    @answering_failures
     async def callback(self, interaction: discord.Interaction) -> None:
         if await refused(interaction, self.game_id):
             return
@@ -175,6 +181,7 @@ class PickPage(discord.ui.DynamicItem[discord.ui.Button],
                              match: re.Match[str]) -> PickPage:
         return cls(int(match["game"]), int(match["token"]), int(match["page"]), match["prefix"])
 
+    @answering_failures
     async def callback(self, interaction: discord.Interaction) -> None:
         if await refused(interaction, self.game_id):
             return
@@ -198,6 +205,7 @@ class QuickMoveButton(discord.ui.DynamicItem[discord.ui.Button],
                              match: re.Match[str]) -> QuickMoveButton:
         return cls(int(match["game"]), int(match["token"]), match["move"])
 
+    @answering_failures
     async def callback(self, interaction: discord.Interaction) -> None:
         if await refused(interaction, self.game_id):
             return

@@ -6,6 +6,8 @@ from typing import Any, Literal, Self
 
 import discord
 
+from bot.cogs import answering_failures
+
 LIMIT = 1900  # room under Discord's 2,000 characters for the page counter and a longer translation
 MAX_PAGE = 999  # the custom_id's page has at most 3 digits
 Listing = Literal["guild", "mine"]
@@ -52,6 +54,7 @@ class ListPage(discord.ui.DynamicItem[discord.ui.Button],
                              match: Any) -> Self:
         return cls(match["listing"], int(match["page"]), match["arrow"])
 
+    @answering_failures
     async def callback(self, interaction: discord.Interaction) -> None:
         await interaction.client.admin.turn_list_page(interaction, self.listing, self.page)  # type: ignore[attr-defined]
 

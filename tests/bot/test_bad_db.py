@@ -206,5 +206,5 @@ async def test_a_game_whose_log_does_not_replay_answers_one_line_and_others_play
     assert (await tables.info(second)).moves == 3
     # A server admin can still end it (without standings: nothing can rebuild them).
     await tables.end_by_admin(first)
-    assert (await store.game(first)).status == "cancelled" and tables.game_at(1) is None
+    assert (await store.game(first)).status == "cancelled" and await tables.open_game_at(1) is None
     await store.close()

@@ -44,7 +44,7 @@ async def test_lobby_join_leave_ai_and_start_rules(tables):
     game_id = await lobby(tables, users=(ANN,), options={"rounds": "1", "open_bids": "on"})
     info = await tables.info(game_id)
     assert info.row.options == {"rounds": 1, "span": 3, "open_bids": True, "pace": "calm"}
-    assert tables.game_at(50) == game_id
+    assert await tables.open_game_at(50) == game_id
     with pytest.raises(Refused, match="Guess needs 2 to 4 players; there are 1."):
         await tables.start(game_id, ANN)
     await tables.join(game_id, BOB, "Bob")
@@ -99,7 +99,7 @@ async def test_full_game_log_replays_to_snapshot_and_posts_are_owed(tables, stor
         played.append(await play_one(tables, game_id, rng))
     row = (await tables.info(game_id)).row
     assert row.status == "over" and row.result is not None
-    assert game_id not in tables.loaded() and tables.game_at(50) is None
+    assert game_id not in tables.loaded() and await tables.open_game_at(50) is None
     moves = await store.moves(game_id)
     assert [(m.seat, m.notation) for m in moves] == played
     n, final = await snapshot_state(store, game_id)
@@ -169,7 +169,7 @@ async def test_restart_continues_lazily_with_nothing_lost_or_doubled(db_path):
     tables = Tables(store, games=GAMES)
     assert await tables.load() == []  # no AI owes a move, so no state needs loading at start
     assert tables.loaded() == frozenset()  # only the index is loaded at start
-    assert tables.game_at(50) == game_id
+    assert await tables.open_game_at(50) == game_id
     info = await tables.info(game_id)  # first use loads the state
     assert tables.loaded() == {game_id}
     assert info.moves == 4
@@ -252,7 +252,7 @@ async def test_cancel_is_for_the_creator_or_a_moderator(tables):
     with pytest.raises(Refused, match="Only the player who created"):
         await tables.cancel(game_id, BOB)
     await tables.cancel(game_id, BOB, admin=True)
-    assert tables.game_at(50) is None
+    assert await tables.open_game_at(50) is None
     with pytest.raises(Refused):
         await tables.join(game_id, DAN, "Dan")
 

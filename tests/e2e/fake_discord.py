@@ -780,6 +780,9 @@ class FakeDiscord:
         self.shard_count = shard_count
         self.requests: list[tuple[str, str]] = []
         self.errors: list[str] = []
+        # What Discord refused the bot: (error code, "METHOD path"), e.g. 40060 for a second answer
+        # to one interaction (a repeated delivery).
+        self.refusals: list[tuple[int, str]] = []
         self.port: int = 0
         self._runner: web.AppRunner | None = None
         self._conns: list[_Conn] = []
@@ -1276,6 +1279,7 @@ class FakeDiscord:
         try:
             return await handler(request)
         except _HTTPError as e:
+            self.refusals.append((e.code, f"{request.method} {request.path}"))
             return _json({"code": e.code, "message": e.message}, e.status)
         except web.HTTPException:
             raise
