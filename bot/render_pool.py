@@ -4,8 +4,11 @@ from __future__ import annotations
 
 import asyncio
 import functools
+import hashlib
 import importlib.util
+import json
 import logging
+from collections import OrderedDict
 from collections.abc import Callable
 from concurrent.futures import Executor
 from concurrent.futures.process import BrokenProcessPool
@@ -15,6 +18,10 @@ import render
 from bot.workers import spawn_pool
 
 Renderer = Callable[[dict[str, Any], list[str]], bytes]
+# Boards drawn lately, by view, names and language: a game's board post and the "since your last
+# turn" strips of its players' DMs show the same positions (the newest board, each player's last
+# turn), so a flush draws each position once.
+BOARD_CACHE = 64
 
 
 def _warm() -> int:
@@ -60,6 +67,7 @@ class RenderPool:
         self._hand = hand or render.hand_png
         self._workers = workers
         self._pool: Executor | None = self._new_pool()
+        self._boards: OrderedDict[bytes, bytes] = OrderedDict()
 
     def _new_pool(self) -> Executor | None:
         if self._workers <= 0:
@@ -74,7 +82,17 @@ class RenderPool:
     # `lang` ("ja", else English) is the language of the image's labels: the channel's for public
     # images, the reader's for a hand.
     async def board(self, view: dict[str, Any], names: list[str], lang: str | None = None) -> bytes:
-        return await self.call(_drawn_in, lang, self._board, view, list(names))
+        key = hashlib.blake2b(json.dumps([view, list(names), lang], sort_keys=True, default=str).encode(),
+                              digest_size=16).digest()
+        drawn = self._boards.get(key)
+        if drawn is None:
+            drawn = await self.call(_drawn_in, lang, self._board, view, list(names))
+            self._boards[key] = drawn
+            while len(self._boards) > BOARD_CACHE:
+                self._boards.popitem(last=False)
+        else:
+            self._boards.move_to_end(key)
+        return drawn
 
     async def hand(self, view: dict[str, Any], names: list[str], lang: str | None = None) -> bytes:
         return await self.call(_drawn_in, lang, self._hand, view, list(names))

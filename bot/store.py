@@ -181,6 +181,11 @@ MIGRATIONS: tuple[str, ...] = (
     ALTER TABLE games ADD COLUMN post_words TEXT;
     ALTER TABLE user_prefs ADD COLUMN dms TEXT;
     """,
+    # 9: the lines the game's live board post shows (JSON), stored with its message id: an edit of
+    # that post keeps them, also when the post gathered a backlog of several owed posts (issue 29).
+    """
+    ALTER TABLE games ADD COLUMN board_words TEXT;
+    """,
 )
 
 # The same migrations, number for number, in PostgreSQL's dialect: Discord ids need BIGINT (SQLite's
@@ -331,6 +336,10 @@ POSTGRES_MIGRATIONS: tuple[str, ...] = (
     ALTER TABLE games ADD COLUMN post_words TEXT;
     ALTER TABLE user_prefs ADD COLUMN dms TEXT;
     """,
+    # 9
+    """
+    ALTER TABLE games ADD COLUMN board_words TEXT;
+    """,
 )
 
 OPEN_STATUSES = ("lobby", "running")
@@ -362,6 +371,7 @@ class GameRow:
     board_posted_at: float | None = None
     version: int = 0  # writes to this game so far (migration 7): a copy older than this is stale
     stand_in: str = "normal"  # the AI level that plays for a player who timed out or left
+    board_words: list[str] | None = None  # the lines the live board post shows (migration 9)
 
     @property
     def place_id(self) -> int:
@@ -452,7 +462,7 @@ class PendingPost:
 _GAME_COLUMNS = (
     "id, game_key, options, seed, status, seat_order, guild_id, channel_id, thread_id, creator_id, "
     "lobby_message_id, board_message_id, dm_closed_told, result, created_at, updated_at, "
-    "turn_hours, turn_deadline, timeout_action, max_timeouts, vacation_hours, board_posted_at, version"
+    "turn_hours, turn_deadline, timeout_action, max_timeouts, vacation_hours, board_posted_at, version, board_words"
 )
 
 
@@ -489,6 +499,7 @@ def _game(row: Sequence[Any]) -> GameRow:
         board_posted_at=row[21],
         version=row[22],
         stand_in=stand_in,
+        board_words=None if row[23] is None else json.loads(row[23]),
     )
 
 
@@ -863,11 +874,11 @@ class Store:
         """Update plain columns (message ids, status, ...); the row as written (None: no such game).
         Names come from code, never from users."""
         allowed = {"lobby_message_id", "board_message_id", "status", "dm_closed_told", "result",
-                   "turn_hours", "turn_deadline", "timeout_action", "board_posted_at"}
+                   "turn_hours", "turn_deadline", "timeout_action", "board_posted_at", "board_words"}
         if not fields or not set(fields) <= allowed:
             raise ValueError(f"bad fields {sorted(fields)}")
         values = [(_dumps(sorted(v)) if k == "dm_closed_told" else
-                   _dumps(v) if k == "result" and v is not None else v) for k, v in fields.items()]
+                   _dumps(v) if k in ("result", "board_words") and v is not None else v) for k, v in fields.items()]
         sets = "".join(f"{k} = ?, " for k in fields)
         # One statement, which returns the row as written (the caller need not read it again).
         rows = await self._db.write(
@@ -899,8 +910,11 @@ class Store:
     async def start_game(
         self, game_id: int, seats: Sequence[SeatRow], state: dict[str, Any], posts: Sequence[PendingPost],
         clocks: Sequence[ClockRow] = (), to_act: Sequence[int] | None = None,
+        post_words: dict[str, Any] | None = None,
     ) -> None:
-        """Lobby -> running: final seat order, first snapshot and the posts owed, in one transaction."""
+        """Lobby -> running: final seat order, first snapshot, the posts owed and the words of the
+        opening post (`post_words`, see migration 8), in one transaction: a crash right after the
+        start never leaves the first post without its opening lines."""
         now = self.now()
         async with self._db.transaction() as tx:
             # Only a lobby starts: a second process that started it first wins, this one writes nothing.
@@ -908,7 +922,9 @@ class Store:
             status = await tx.fetch(f"SELECT status FROM games WHERE id = ?{lock}", (game_id,))
             if not status or status[0][0] != "lobby":
                 raise StaleGame(f"game {game_id} is no longer a lobby")
-            version = await self._bump(tx, game_id, "status = 'running', to_act = ?, ", (_to_act(to_act),))
+            words = () if post_words is None else (_dumps(post_words),)
+            version = await self._bump(tx, game_id, "status = 'running', to_act = ?, "
+                                       + ("post_words = ?, " if words else ""), (_to_act(to_act), *words))
             await self._write_seats(tx, game_id, seats)
             await tx.execute("INSERT INTO snapshots (game_id, n, state, at) VALUES (?, 0, ?, ?)",
                              (game_id, _dumps(state), now))
@@ -1066,11 +1082,6 @@ class Store:
         """The words of the game's current board post (migration 8): {"summary": [...], "lines": [...]}."""
         rows = await self._db.fetch("SELECT post_words FROM games WHERE id = ?", (game_id,))
         return json.loads(rows[0][0]) if rows and rows[0][0] else {"summary": [], "lines": []}
-
-    async def set_post_words(self, game_id: int, words: dict[str, list[str]]) -> None:
-        async with self._db.transaction() as tx:
-            version = await self._bump(tx, game_id, "post_words = ?, ", (_dumps(words),))
-        self._saw(game_id, version)
 
     async def dm_digests(self, game_id: int) -> dict[int, str]:
         """Seat -> digest of the private view last owed to it by DM (see migration 4)."""

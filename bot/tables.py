@@ -784,20 +784,20 @@ class Tables:
             # The copy matches the lobby's stored version; the commit below (the start, or the AI's
             # moves with it) moves it on through _on_version.
             live.version = info.row.version
+            live.post_summary = list(opening_lines)
             if not ai_opens:
+                # The opening post's words and the owed DM news commit with the start (issue 29).
                 await self.store.start_game(game_id, seats, state.to_json(), posts,
-                                            clocks=list(live.clocks.values()), to_act=state.to_act())
+                                            clocks=list(live.clocks.values()), to_act=state.to_act(),
+                                            post_words={"summary": live.post_summary, "lines": [],
+                                                        "news": {str(s): lines for s, lines
+                                                                 in live.dm_news.items() if lines}})
                 live.version = info.row.version + 1  # start_game writes the game once
                 live.stored_clocks = dict(live.clocks)
             live.row = replace(info.row, status="running")
             # The welcome DMs carry the opening hands.
             live.dm_sent = {seat: secret_digest(part) for seat, part in self._secrets(live).items()
                             if seat in welcomed}
-            live.post_summary = list(opening_lines)
-            if not ai_opens:
-                await self.store.set_post_words(game_id, {
-                    "summary": live.post_summary, "lines": [],
-                    "news": {str(s): lines for s, lines in live.dm_news.items() if lines}})
             self._live[game_id] = live
             humans = frozenset(s.seat for s in seats if not s.is_ai)
             if ai_opens:
@@ -974,9 +974,12 @@ class Tables:
             game_id, dm_closed_told=row.dm_closed_told | {user_id}))
         return True
 
-    async def set_message(self, game_id: int, **ids: int | None) -> None:
+    async def set_message(self, game_id: int, **ids: Any) -> None:
+        """Store a message id of the game (`lobby_message_id`, `board_message_id`) and, with a board
+        post or edit, `board_words`: {"lines": what the post shows, "through": the last owed row
+        it shows}; a board post stored without them shows nothing an edit must keep."""
         if ids.get("board_message_id") is not None:
-            ids = {**ids, "board_posted_at": self.now()}  # a board older than an hour is reposted, not edited
+            ids = {"board_words": None, **ids, "board_posted_at": self.now()}  # a board older than an hour is reposted
         self._refresh_row(game_id, await self.store.set_game_fields(game_id, **ids))
 
     # ------------------------------------------------------------------ internals
@@ -1075,6 +1078,9 @@ class Tables:
             summary = [*live.post_lines, *public_lines]
             live.post_summary, live.post_lines = summary, []
             board = {"lines": summary, "ping": new_turn}
+        # How many of its last lines this post says for the first time (the rest sums up the turn
+        # before it): a backlog sent as one post shows each of them once (issue 29).
+        board["fresh"] = len(public_lines)
         if applied and previous_view is not None:
             board["previous_view"] = previous_view
         if result is not None:

@@ -58,6 +58,11 @@ DMS_CLOSED = ("{user}, I cannot send you direct messages, so your hand in game #
 # Lines of one earlier-moves post when a backlog does not fit the board post (room left for the
 # header and for a translation that runs longer than the English).
 BACKLOG_CHUNK = 1700
+# Games whose owed posts are drawn and sent at once: enough to keep the render workers and
+# Discord busy; more would only claim posts early, before the moves still coming could join them.
+SEND_SLOTS = 4
+# Seconds before the next try of a game's posts that Discord failed, after 1, 2, 3... failures in a row.
+RETRY_DELAYS = (1.0, 2.0, 5.0, 10.0, 30.0, 60.0)
 
 
 def mentioning(*user_ids: int | None) -> discord.AllowedMentions:
@@ -84,6 +89,21 @@ def split_backlog(lines: list[str], budget: int, last_budget: int) -> list[list[
         else:
             groups.append([piece])
     return [*groups, last]
+
+
+def said_first(row: OutboxRow, before: list[str]) -> list[str]:
+    """The lines of an owed board row that follow `before` (what the posts before it said): its
+    `fresh` last lines (the rest sums up the turn before it); rows that only add their own lines
+    (the deal, a cancel) say all of theirs; rows owed before `fresh` existed, what does not repeat
+    the end of `before`."""
+    lines = list(row.payload.get("lines", []))
+    if "fresh" in row.payload:
+        return lines[len(lines) - row.payload["fresh"]:] if row.payload["fresh"] else []
+    if not row.payload.get("edit") and "ping" not in row.payload:
+        return lines
+    overlap = max((k for k in range(min(len(lines), len(before)) + 1) if before[len(before) - k:] == lines[:k]),
+                  default=0)
+    return lines[overlap:]
 
 
 def _base36(number: int) -> str:
@@ -149,6 +169,10 @@ class GamesCog(commands.Cog):
         self._flush_locks: defaultdict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
         self._flushing: set[asyncio.Future] = set()
         self._last_edit: dict[int, float] = {}  # game -> monotonic time of its last board edit
+        self._failures: dict[int, int] = {}  # game -> flushes in a row that left posts owed
+        self._waiting: dict[int, asyncio.Future] = {}  # game -> its flush that has not claimed yet
+        # Games sending at once; the others wait in line, oldest first (see _flush).
+        self._send_slots = asyncio.Semaphore(SEND_SLOTS)
 
     # ------------------------------------------------------------------ replies
 
@@ -212,40 +236,60 @@ class GamesCog(commands.Cog):
             await asyncio.wait(set(self._flushing), timeout=timeout)
 
     async def flush(self, game_id: int) -> None:
-        """Send every post the store says this game owes (tracked, so close() can wait for it)."""
+        """Send every post the store says this game owes (tracked, so close() can wait for it).
+
+        A flush asked for while an earlier one of the same game still waits for its turn joins that
+        one: it claims the game's owed posts only when its turn comes, so it sends these too, in the
+        same post (a backlog collapses per game, issue 29)."""
+        waiting = self._waiting.get(game_id)
+        if waiting is not None and not waiting.done():
+            await asyncio.shield(waiting)
+            return
         task = asyncio.ensure_future(self._flush(game_id))
+        self._waiting[game_id] = task
         self._flushing.add(task)
         task.add_done_callback(self._flushing.discard)
         await task
 
-    async def _batches(self, rows: list[OutboxRow]) -> list[tuple[int, list[OutboxRow]]]:
-        """Owed rows grouped into posts: a batch an earlier attempt began (maybe cut off by a crash
-        after Discord took it) is sent again exactly as it was, under the same nonces, so Discord
-        answers with the first message; the rows nobody tried yet form one new batch."""
-        started: defaultdict[int, list[OutboxRow]] = defaultdict(list)
-        fresh = []
-        for row in rows:
-            (started[row.batch] if row.batch is not None else fresh).append(row)
-        batches = sorted(started.items())
-        if fresh:
-            batches.append((await self.tables.store.claim_batch([r.id for r in fresh]), fresh))
-        return batches
-
     async def _flush(self, game_id: int) -> None:
-        """Claim the game's owed posts (one process sends them) and send them."""
+        """Claim the game's owed posts (one process sends them) and send them.
+
+        Games take turns through `_send_slots` (first come, first served): under load the game
+        that has waited longest is sent first, and every game waiting meanwhile gathers its moves
+        into one post instead of one post per move."""
         async with self._flush_locks[game_id]:
-            owed = await self.tables.claim_posts(game_id)
-            if owed is None:
-                # Another process is sending this game's posts; what it read may predate our
-                # commit: look again once it is likely done.
-                self._flush_later(game_id)
-                return
-            if not owed:
-                return
+            # At most about one board edit per second per game: decisions made during the pause
+            # are claimed with this flush and reach Discord as one edit.
+            pause = self._last_edit.get(game_id, 0.0) + self.bot.edit_interval - time.monotonic()
+            if pause > 0:
+                await asyncio.sleep(pause)
+            owed: list[OutboxRow] | None = None
             try:
-                await self._send_owed(game_id, owed)
+                async with self._send_slots:
+                    if self._waiting.get(game_id) is asyncio.current_task():
+                        del self._waiting[game_id]  # from here on, a new flush is needed for newer posts
+                    owed = await self.tables.claim_posts(game_id)
+                    if owed is None:
+                        # Another process is sending this game's posts; what it read may predate our
+                        # commit: look again once it is likely done.
+                        self._flush_later(game_id)
+                        return
+                    if not owed:
+                        return
+                    sent = await self._send_boards(game_id, owed)
+                # The DMs after the slot: the next game's board post need not wait for this one's
+                # hands to be drawn (the claim is still ours, so no other process sends them).
+                sent = await self._send_private(game_id, owed) and sent
             finally:
-                await self.tables.release_posts(game_id)
+                if owed:
+                    await self.tables.release_posts(game_id)
+        # Discord failed some (an outage): try again later, waiting longer each time, so the posts
+        # arrive soon after it is back even if nobody in the game moves meanwhile.
+        failures = 0 if sent else self._failures.get(game_id, 0) + 1
+        self._failures.pop(game_id, None)
+        if failures:
+            self._failures[game_id] = failures
+            self._flush_later(game_id, RETRY_DELAYS[min(failures, len(RETRY_DELAYS)) - 1])
 
     def _flush_later(self, game_id: int, delay: float = 1.0) -> None:
         async def flush_again() -> None:
@@ -260,80 +304,138 @@ class GamesCog(commands.Cog):
 
         asyncio.get_running_loop().call_later(delay, again)
 
-    async def _send_owed(self, game_id: int, owed: list[OutboxRow]) -> None:
-        """Board posts, then DMs, marking each done once sent."""
-        info = await self.tables.info(game_id)
+    @staticmethod
+    def _batches(rows: list[OutboxRow]) -> list[tuple[int | None, list[OutboxRow]]]:
+        """Owed rows grouped into posts: a batch an earlier attempt began (maybe cut off by a crash
+        after Discord took it) is sent again as it was, under the same nonces, so Discord answers
+        with the first message; the rows nobody tried yet form one new batch (None: its number is
+        claimed just before it is sent, so while an earlier batch keeps failing, the rows owed
+        meanwhile wait together instead of each making a post of its own)."""
+        started: defaultdict[int, list[OutboxRow]] = defaultdict(list)
+        fresh = []
+        for row in rows:
+            (started[row.batch] if row.batch is not None else fresh).append(row)
+        batches: list[tuple[int | None, list[OutboxRow]]] = [*sorted(started.items())]
+        if fresh:
+            batches.append((None, fresh))
+        return batches
+
+    async def _claimed(self, batch: int | None, rows: list[OutboxRow]) -> int:
+        """The batch number of rows about to be sent (numbered now if nobody tried them yet)."""
+        return batch if batch is not None else await self.tables.store.claim_batch([r.id for r in rows])
+
+    async def _send_boards(self, game_id: int, owed: list[OutboxRow]) -> bool:
+        """The board posts owed, marking each done once sent; False if some stay owed (Discord
+        failed them).
+
+        Every step reads the game as stored at that moment: a post made earlier in this flush has
+        moved the game's live post on, and an edit must land on that one, never an older post."""
         boards = [p for p in owed if p.kind == "board"]
-        batches = await self._batches(boards)
+        batches = self._batches(boards)
+        sent = True
         for index, (batch, rows) in enumerate(batches):
             later = [r for _, more in batches[index + 1:] for r in more]
             if all(r.payload.get("edit") for r in rows) and any(not r.payload.get("edit") for r in later):
                 # A new post follows, and its summary holds these lines: the edit is not worth sending.
                 await self.tables.posts_done([p.id for p in rows])
                 continue
-            if not await self._send_board_batch(info, batch, rows):
+            if not await self._send_board_batch(game_id, batch, rows):
+                sent = False
                 break  # later batches wait, so the channel reads in order
             await self.tables.posts_done([p.id for p in rows])
-        if boards and info.row.status in ("over", "cancelled"):
+        if boards and (await self.tables.info(game_id)).row.status in ("over", "cancelled"):
             await self.refresh_lobby(game_id)  # the lobby message says how it ended
+        return sent
+
+    async def _send_private(self, game_id: int, owed: list[OutboxRow]) -> bool:
+        """The DMs and reminders owed, marking each done once sent; False if some stay owed."""
+        info = await self.tables.info(game_id)
+        sent = True
         by_seat: dict[int, list] = defaultdict(list)
         for post in owed:
             if post.kind == "dm" and post.seat is not None:
                 by_seat[post.seat].append(post)
         for seat, seat_posts in sorted(by_seat.items()):
-            for batch, posts in await self._batches(seat_posts):
+            resent = False
+            for batch, posts in self._batches(seat_posts):
                 lines = [line for p in posts for line in p.payload.get("lines", [])]
                 welcome = any(p.payload.get("welcome") for p in posts)
                 since = any(p.payload.get("since") for p in posts)
                 in_words = all(p.payload.get("dms") == "off" for p in posts)
+                if resent and not (lines or welcome or since):
+                    # The DM sent again just now showed the hand as it is now: this one would
+                    # repeat it word for word.
+                    await self.tables.posts_done([p.id for p in posts])
+                    continue
+                batch = await self._claimed(batch, posts)
                 if not await self._dm_view(info, seat, lines, welcome, since=since, nonce=post_nonce("d", batch, info),
                                            in_words=in_words):
+                    sent = False
                     break
+                resent = True
                 await self.tables.posts_done([p.id for p in posts])
         reminders = [p for p in owed if p.kind == "remind"]
         if reminders and self.bot.clock is not None:  # turn reminders (bot/cogs/clock.py)
             await self.bot.clock.send_reminders(info, reminders)
+        return sent
 
-    async def _send_board_batch(self, info: TableInfo, batch: int, rows: list[OutboxRow]) -> bool:
-        """The board rows of one outbox batch, as new posts and edits of the current post.
+    async def _send_board_batch(self, game_id: int, batch: int | None, rows: list[OutboxRow]) -> bool:
+        """The board rows of one outbox batch as ONE post, or as one edit of the game's live post.
 
         A row marked `edit` (a decision inside a turn, a simultaneous choice) updates the post that
-        row follows; any other row starts a new post. Rows from the service carry every line their
-        post shows, so the last row of a run stands for the whole run: a run of edits is one edit
-        (coalesced), and edits followed by a new post are dropped (its summary holds their lines).
-        Edits are idempotent and a new post keeps its nonce, so a retry after a crash neither loses
-        nor doubles a post."""
-        runs: list[list[OutboxRow]] = []
-        for row in rows:
-            if row.payload.get("edit") and runs:
-                runs[-1].append(row)
-            else:
-                runs.append([row])
-        if len(runs) > 1 and runs[0][0].payload.get("edit"):
-            runs = runs[1:]
-        for index, run in enumerate(runs):
-            head, last = run[0], run[-1]
-            if len(run) > 1 or "ping" in head.payload or head.payload.get("edit"):
-                lines = list(last.payload.get("lines", []))
-            else:  # rows that only add their own lines (the deal, a cancel)
-                lines = [line for p in run for line in p.payload.get("lines", [])]
-            result = next((p.payload["result"] for p in reversed(run) if "result" in p.payload), None)
-            # The view before the first move of the run: interlude images compare it with now.
-            previous = next((p.payload["previous_view"] for p in run if "previous_view" in p.payload), None)
-            nonce = post_nonce("b", batch, info) + (f"{index}" if index else "")
-            if head.payload.get("edit"):
-                if await self._edit_board(info, lines, previous):
-                    continue
-                pings: list[int] | None = []  # the post is gone: post anew, still pinging nobody
-            else:
-                pings = head.payload.get("ping")
-            if not await self._post_board(info, lines, result, previous, nonce=nonce, ping_seats=pings):
+        row follows; any other row starts a new post. When several are owed (a busy bot, an outage,
+        a restart), they become one post with the newest board and every line since the last post
+        the channel shows: the first new post's words (which sum up the turn before it, whose
+        edits were never shown or are superseded) and then what each later row says for the first
+        time. Only edits: one edit with the last row's words. Rendered once, from the game as it
+        is now, so no older board ever follows a newer one. Edits are idempotent and a new post
+        keeps its batch's nonce, so a retry after a crash neither loses nor doubles a post."""
+        first_post = next((i for i, r in enumerate(rows) if not r.payload.get("edit")), None)
+        result = next((p.payload["result"] for p in reversed(rows) if "result" in p.payload), None)
+        # The view before the first move of the batch: interlude images compare it with now.
+        previous = next((p.payload["previous_view"] for p in rows if "previous_view" in p.payload), None)
+        info = await self.tables.info(game_id)  # the live post as stored now
+        pings: list[int] | None
+        if first_post is None:
+            # The live post keeps what it shows (maybe a backlog of several posts) and adds what
+            # each edit says first; rows it already shows (an edit made, then a crash before the
+            # outbox heard of it) add nothing.
+            shown = info.row.board_words
+            lines = list(rows[-1].payload.get("lines", []))
+            if shown is not None and info.row.board_message_id is not None:
+                rest = [r for r in rows if r.id > shown.get("through", 0)]
+                if not rest:
+                    return True
+                lines = list(shown.get("lines", []))
+                for row in rest:
+                    lines += said_first(row, lines)
+            try:
+                if await self._edit_board(info, lines, previous, through=rows[-1].id):
+                    return True
+            except discord.HTTPException as error:
+                log.warning("board edit of game %s failed (%s); it stays owed", game_id, error)
                 return False
-        return True
+            lines = list(rows[-1].payload.get("lines", []))
+            pings = []  # the post is gone (or a round ended): post anew, still pinging nobody
+        else:
+            posted = rows[first_post:]
+            lines = list(posted[0].payload.get("lines", []))
+            for row in posted[1:]:
+                lines += said_first(row, lines)
+            starts = [r for r in posted if not r.payload.get("edit")]
+            # Whose turn any of these posts began (the deal and other rows without `ping`: everyone
+            # to act); _post_board keeps those still to act.
+            pings = (None if any("ping" not in r.payload for r in starts)
+                     else sorted({s for r in starts for s in r.payload["ping"]}))
+        nonce = post_nonce("b", await self._claimed(batch, rows), info)
+        return await self._post_board(info, lines, result, previous, nonce=nonce, ping_seats=pings,
+                                      through=rows[-1].id)
 
-    async def _edit_board(self, info: TableInfo, lines: list[str], previous: dict[str, Any] | None) -> bool:
-        """Update the current board post in place (no ping); False when it must be posted anew
-        (no post yet, deleted, or the moves ended a round: a round end keeps its own post)."""
+    async def _edit_board(self, info: TableInfo, lines: list[str], previous: dict[str, Any] | None,
+                          through: int) -> bool:
+        """Update the current board post in place (no ping) to show `lines`, the owed rows up to
+        `through` included; False when it must be posted anew (no post yet, deleted, or the moves
+        ended a round: a round end keeps its own post)."""
         message_id = info.row.board_message_id
         if message_id is None:
             return False
@@ -350,11 +452,6 @@ class GamesCog(commands.Cog):
             log.exception("rendering the board of game %s failed", info.row.id)
         story, turn = texts.board_parts(info, lines, None)
         view = board_post(info, locale, texts.clip(i18n.localize(locale, story)), i18n.localize(locale, turn), files)
-        # At most about one edit per second per game: the flush lock is held meanwhile, so the
-        # decisions made during the wait reach Discord as one edit.
-        wait = self._last_edit.get(info.row.id, 0.0) + self.bot.edit_interval - time.monotonic()
-        if wait > 0:
-            await asyncio.sleep(wait)
         channel = self.bot.get_partial_messageable(info.row.place_id, guild_id=info.row.guild_id)
         try:
             # content=None: a post made before the layout (classic, with content) must drop it to
@@ -366,12 +463,14 @@ class GamesCog(commands.Cog):
             return False
         finally:
             self._last_edit[info.row.id] = time.monotonic()
+        await self.tables.set_message(info.row.id, board_words={"lines": lines, "through": through})
         return True
 
     async def _post_board(self, info: TableInfo, lines: list[str], result: list[str] | None,
                           previous: dict[str, Any] | None = None, nonce: str | None = None,
-                          ping_seats: list[int] | None = None) -> bool:
+                          ping_seats: list[int] | None = None, through: int | None = None) -> bool:
         """The board post of a batch; its earlier lines first in posts of their own if they do not fit.
+        `through`: the last owed row it shows (None: no row, e.g. news of the clock).
 
         `nonce` (from the batch, stable across restarts) makes every message of the post idempotent:
         Discord returns the message it already made for a nonce instead of posting it twice."""
@@ -446,7 +545,10 @@ class GamesCog(commands.Cog):
         except discord.HTTPException as error:
             log.warning("board post of game %s failed (%s); it stays owed", info.row.id, error)
             return False
-        await self.tables.set_message(info.row.id, board_message_id=message.id)
+        # What the post shows, for the edits that follow it (those of rows after `through`).
+        shown = through if through is not None else (info.row.board_words or {}).get("through", 0)
+        await self.tables.set_message(info.row.id, board_message_id=message.id,
+                                      board_words={"lines": lines, "through": shown})
         return True
 
     async def _end_of_game_files(self, info: TableInfo, names: list[str], locale: Any) -> list[discord.File]:

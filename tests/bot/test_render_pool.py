@@ -22,7 +22,7 @@ async def test_renders_in_another_process_and_recovers_from_a_dead_worker():
         assert worker != os.getpid()
         assert (await pool.hand(VIEW, ["Ann", "Bob"])).startswith(b"\x89PNG")
         os.kill(worker, signal.SIGKILL)
-        again = int(await pool.board(VIEW, ["Ann", "Bob"]))
+        again = int(await pool.board({**VIEW, "round": 2}, ["Ann", "Bob"]))  # a position not drawn yet
         assert again not in (worker, os.getpid())
     finally:
         pool.close()
@@ -31,4 +31,24 @@ async def test_renders_in_another_process_and_recovers_from_a_dead_worker():
 async def test_thread_mode_for_tests():
     pool = RenderPool(board=board, hand=hand, workers=0)
     assert (await pool.board(VIEW, ["Ann", "Bob"])).startswith(b"\x89PNG")
+    pool.close()
+
+
+DRAWN: list[int] = []
+
+
+def _counted(view, names) -> bytes:
+    DRAWN.append(view["round"])
+    return f"board of round {view['round']}".encode()
+
+
+async def test_a_position_drawn_lately_is_drawn_once():
+    """A board post and the "since your last turn" strips of the same flush show the same positions."""
+    pool = RenderPool(board=_counted, hand=hand, workers=0)
+    DRAWN.clear()
+    first = await pool.board(VIEW, ["Ann", "Bob"])
+    assert await pool.board(dict(VIEW), ["Ann", "Bob"]) == first
+    assert await pool.board({**VIEW, "round": 2}, ["Ann", "Bob"]) == b"board of round 2"
+    assert await pool.board(VIEW, ["Bob", "Ann"]) == first  # other names: drawn again
+    assert DRAWN == [1, 2, 1]
     pool.close()

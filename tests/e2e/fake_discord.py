@@ -823,6 +823,8 @@ class FakeDiscord:
         self._fail_after_create: list[tuple[int, Callable[[FakeMessage], bool] | None]] = []
         self.failed_after_create: list[FakeMessage] = []  # created, but answered with an error
         self.on_created: Callable[[FakeMessage], Any] | None = None  # called before the answer
+        self._outage: tuple[int, Callable[[str, str], bool]] | None = None
+        self.outage_answers = 0  # requests answered with the outage's error (see outage())
         for i, name in enumerate(("general", "games", "random")):
             ch = FakeChannel(self.next_id(), name, 0, guild_id=self.guild_id, position=i)
             self.channels[ch.id] = ch
@@ -1312,11 +1314,24 @@ class FakeDiscord:
         raw = await request.read()
         return (json.loads(raw) if raw else {}), []
 
+    def outage(self, status: int | None = 503, where: Callable[[str, str], bool] | None = None) -> None:
+        """Until `outage(None)`, every REST request matching `where(method, path)` (default: creating,
+        editing or deleting a message, in a channel or a DM) is answered with HTTP `status` and does
+        nothing: Discord failing the bot's posts while interactions still arrive. discord.py retries
+        500/502/504 by itself (about 25 s over five tries) and raises at once on 503."""
+        def messages(method: str, path: str) -> bool:
+            return method in ("POST", "PATCH", "DELETE") and re.fullmatch(r"/channels/\d+/messages(/\d+)?", path) is not None
+
+        self._outage = None if status is None else (status, where or messages)
+
     async def _rest(self, request: web.Request) -> web.StreamResponse:
         path = request.path[len(API_PREFIX) :]
         self.requests.append((request.method, path))
         if request.headers.get("Authorization") not in (f"Bot {TOKEN}", None):
             raise _HTTPError(401, 0, "401: Unauthorized")
+        if self._outage is not None and self._outage[1](request.method, path):
+            self.outage_answers += 1
+            raise _HTTPError(self._outage[0], 0, f"{self._outage[0]}: injected outage")
         body, files = await self._read_body(request)
         for method, pattern, handler in self._routes():
             if method != request.method:

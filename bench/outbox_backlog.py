@@ -1,0 +1,310 @@
+"""A busy bot's outbox: python bench/outbox_backlog.py [--trees new=. old=/tmp/old] [--loads 1x,5/s,15/s,2x,4x]
+
+Many Trans Europa games (2 players and 1 AI seat each) are played at once through the real bot and
+the local fake Discord, one process (the bot, the fake Discord and the players share its event
+loop) with 1 render worker. Each load runs in a fresh process, one after the other, for every
+code tree given (`--trees name=path`: e.g. this checkout and a `git worktree` of an older commit),
+so before and after are measured in one run on the same machine:
+- `Nx`: 200 x N games; in each, the player to act sends a legal move (random, by `/play`) as soon as
+  the answer to the previous one arrived, 4 moves per game (all games at once: as fast as players
+  click);
+- `R/s`: 200 games; moves arrive at R per second in all (Poisson, the same times for every tree),
+  each to a random game whose previous move was answered, for `--seconds`.
+
+Printed per run: moves, the offered rate, acknowledgement (interaction -> answer) p50/p95/max,
+move -> board post p50/p95/max (from the interaction to the first post or edit of the game's board
+that shows the move, read from its "move N" header), the most outbox rows owed at once, board
+posts made and edited, the load average and the run's wall time.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import sqlite3
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+HERE = Path(__file__).resolve().parent.parent
+GAME = "trans_europa"
+GAMES_PER_X = 200
+
+
+def _cpu_seconds(pid: int) -> float:
+    """utime + stime of a process (0 if gone)."""
+    try:
+        text = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return 0.0
+    fields = text[text.rindex(")") + 2:].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def _children_cpu() -> float:
+    """CPU seconds of this process's live children (the render worker)."""
+    total = 0.0
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                text = Path(f"/proc/{entry}/stat").read_text()
+            except OSError:
+                continue
+            if int(text[text.rindex(")") + 2:].split()[1]) == os.getpid():
+                total += _cpu_seconds(int(entry))
+    return total
+
+
+def _pct(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(round(q * (len(ordered) - 1))))] if ordered else float("nan")
+
+
+# ------------------------------------------------------------------------------------ worker
+
+
+async def _worker(args: argparse.Namespace) -> dict[str, Any]:
+    import asyncio
+    import re
+
+    from bot.app import create_bot
+    from bot.store import Store
+    from bot.tables import Tables
+    from tests.e2e.fake_discord import FakeChannel, FakeDiscord
+
+    games = args.games
+    db = str(Path(tempfile.mkdtemp()) / "bench.db")
+    fake = FakeDiscord()
+    await fake.start()
+    channels, players = [], []
+    for number in range(games):
+        channel = FakeChannel(fake.next_id(), f"table-{number}", 0, guild_id=fake.guild_id, position=10 + number)
+        fake.channels[channel.id] = channel
+        channels.append(channel)
+        players.append([fake.add_user(f"P{number}-{seat}") for seat in range(2)])
+    # The games exist before the bot starts (their creation and opening posts are not measured).
+    store = await Store.open(db)
+    tables = Tables(store)
+    ids = []
+    for number in range(games):
+        first, second = players[number]
+        info = await tables.create(GAME, guild_id=fake.guild_id, channel_id=channels[number].id, user_id=first.id,
+                                   user_name=first.name, seat_order="join", seed=number, clock={"turn_hours": 0})
+        await tables.join(info.row.id, second.id, second.name)
+        await tables.add_ai(info.row.id, first.id, "normal")
+        await tables.start(info.row.id, first.id)
+        ids.append(info.row.id)
+    for game_id in ids:  # the opening posts and welcome DMs are not part of the measure
+        await store.posts_done([p.id for p in await store.pending_posts(game_id)])
+    await store.close()
+
+    shown: dict[int, list[tuple[float, int]]] = {c.id: [] for c in channels}  # channel -> (time, move N)
+    counts = {"posts": 0, "edits": 0}
+    header = re.compile(r"· move (\d+)")
+
+    def record(message: Any, edited: bool) -> None:
+        if message.channel_id in shown and message.attachments:
+            found = header.search(message.text)
+            if found:
+                shown[message.channel_id].append((time.perf_counter(), int(found.group(1))))
+                counts["edits" if edited else "posts"] += 1
+
+    create, edit = fake._create_message, fake._edit_message
+
+    def created(channel: Any, body: Any, files: Any, **more: Any) -> Any:
+        message = create(channel, body, files, **more)
+        record(message, False)
+        return message
+
+    def edited(message: Any, body: Any, files: Any) -> None:
+        edit(message, body, files)
+        record(message, True)
+
+    fake._create_message, fake._edit_message = created, edited
+    bot = await fake.start_bot(create_bot(db, render_workers=1, **fake.bot_kwargs()), timeout=600)
+
+    def owed() -> int:
+        with sqlite3.connect(db) as raw:
+            return raw.execute("SELECT count(*) FROM outbox").fetchone()[0]
+
+    while await asyncio.to_thread(owed):
+        await asyncio.sleep(0.5)
+    for channel in channels:
+        shown[channel.id].clear()
+    counts.update(posts=0, edits=0)
+
+    most = [0]
+    stop = threading.Event()
+
+    def watch() -> None:
+        while not stop.is_set():
+            most[0] = max(most[0], owed())
+            time.sleep(0.2)
+
+    watcher = threading.Thread(target=watch, daemon=True)
+    watcher.start()
+    moves: list[tuple[int, float, int]] = []  # channel, sent at, moves applied once answered
+    acks: list[float] = []
+    busy: set[int] = set()
+    unanswered = [0]
+
+    async def one_move(index: int, rng: random.Random) -> bool:
+        game_id = ids[index]
+        info = await bot.tables.info(game_id)
+        if info.row.status != "running" or not info.to_act:
+            return False
+        user = info.seats[info.to_act[0]].user_id
+        by_id = {p.id: p for p in players[index]}
+        _, _, legal = await bot.tables.legal_moves(game_id, user)
+        sent = time.perf_counter()
+        ix = await fake.slash(by_id[user], channels[index], "play", options={"move": rng.choice(legal)},
+                              wait=False)
+        try:
+            await ix.wait(timeout=args.drain)
+        except (TimeoutError, AssertionError):
+            unanswered[0] += 1
+            return False
+        acks.append(time.perf_counter() - sent)
+        moves.append((channels[index].id, sent, (await bot.tables.info(game_id)).moves))
+        return True
+
+    renders = [0]
+    call = bot.renderer.call
+
+    kinds: dict[str, int] = {}
+
+    async def counted(function: Any, *more: Any) -> Any:
+        renders[0] += 1
+        kind = getattr(more[1], "__name__", "") if getattr(function, "__name__", "") == "_drawn_in" else ""
+        kind = kind or getattr(function, "__name__", "?")
+        kinds[kind] = kinds.get(kind, 0) + 1
+        return await call(function, *more)
+
+    bot.renderer.call = counted
+    cpu_main, cpu_render = time.process_time(), _children_cpu()
+    started = time.perf_counter()
+    if args.rate:
+        arrivals = random.Random(7)
+        pending: list[asyncio.Task] = []
+        at = started
+        while True:
+            at += arrivals.expovariate(args.rate)
+            if at - started >= args.seconds:
+                break
+            await asyncio.sleep(max(0.0, at - time.perf_counter()))
+            free = [i for i in range(games) if i not in busy]
+            if not free:
+                continue
+            index = arrivals.choice(free)
+            busy.add(index)
+
+            async def move_then_free(index: int = index) -> None:
+                try:
+                    await one_move(index, random.Random(index * 1000 + len(moves)))
+                finally:
+                    busy.discard(index)
+
+            pending.append(asyncio.ensure_future(move_then_free()))
+        await asyncio.gather(*pending)
+    else:
+        async def play(index: int) -> None:
+            rng = random.Random(index)
+            for _ in range(args.moves):
+                if not await one_move(index, rng):
+                    return
+
+        await asyncio.gather(*(play(i) for i in range(games)))
+    offered_for = time.perf_counter() - started
+    latencies, unseen = [], 0
+    deadline = time.perf_counter() + args.drain
+    while time.perf_counter() < deadline:
+        latencies, unseen = [], 0
+        for channel_id, sent, applied in moves:
+            seen = next((t for t, n in shown[channel_id] if t >= sent and n >= applied), None)
+            if seen is None:
+                unseen += 1
+            else:
+                latencies.append(seen - sent)
+        if not unseen and not await asyncio.to_thread(owed):
+            break
+        await asyncio.sleep(0.5)
+    elapsed = time.perf_counter() - started
+    cpu_main, cpu_render = time.process_time() - cpu_main, _children_cpu() - cpu_render
+    stop.set()
+    watcher.join()
+    await fake.stop_bot(bot)
+    await fake.stop()
+    return {"games": games, "moves": len(moves), "offered_for": offered_for, "elapsed": elapsed,
+            "acks": acks, "latencies": latencies, "unseen": unseen, "most_owed": most[0], **counts,
+            "renders": renders[0], "render_kinds": kinds, "unanswered": unanswered[0], "cpu_main": cpu_main, "cpu_render": cpu_render}
+
+
+# ------------------------------------------------------------------------------------ driver
+
+
+def _run(tree: Path, load: str, args: argparse.Namespace) -> dict[str, Any]:
+    if load.endswith("/s"):
+        extra = ["--games", str(GAMES_PER_X), "--rate", load[:-2], "--seconds", str(args.seconds)]
+    else:
+        extra = ["--games", str(GAMES_PER_X * int(load[:-1])), "--moves", str(args.moves)]
+    extra += ["--drain", str(args.drain)]
+    env = {**os.environ, "PYTHONPATH": str(tree)}
+    load_before = os.getloadavg()[0]
+    out = subprocess.run([sys.executable, __file__, "--worker", "--tree", str(tree), *extra], cwd=tree, env=env,
+                         capture_output=True, text=True, timeout=3600)
+    if out.returncode:
+        raise SystemExit(f"{tree} {load} failed:\n{out.stderr[-3000:]}")
+    result = json.loads(out.stdout.strip().splitlines()[-1])
+    result["load"] = (load_before, os.getloadavg()[0])
+    return result
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--trees", nargs="+", default=[f"this={HERE}"], help="name=path of a code tree")
+    parser.add_argument("--loads", default="1x,5/s,15/s,2x,4x")
+    parser.add_argument("--moves", type=int, default=4, help="Nx loads: moves per game")
+    parser.add_argument("--seconds", type=float, default=30.0, help="R/s loads: how long moves arrive")
+    parser.add_argument("--drain", type=float, default=240.0,
+                        help="seconds to wait for the last posts after the last move (then: never shown)")
+    parser.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
+    parser.add_argument("--tree", help=argparse.SUPPRESS)
+    parser.add_argument("--games", type=int, help=argparse.SUPPRESS)
+    parser.add_argument("--rate", type=float, default=0.0, help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.worker:
+        import asyncio
+
+        sys.path.insert(0, args.tree)
+        import logging
+        logging.basicConfig(level=logging.ERROR, stream=sys.stderr)
+        print(json.dumps(asyncio.run(_worker(args))), flush=True)
+        return
+    trees = [(name, Path(path).resolve()) for name, path in (t.split("=", 1) for t in args.trees)]
+    print(f"{GAME}, 2 players + 1 AI (normal) per game, 1 render worker, {os.cpu_count()} cores, "
+          f"{args.moves} moves per game (Nx), {args.seconds:g} s of moves (R/s); "
+          f"{time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}", flush=True)
+    for load in args.loads.split(","):
+        for name, tree in trees:
+            r = _run(tree, load, args)
+            acks, posts = r["acks"], r["latencies"]
+            print(f"{load:>5} {name:<5} {r['games']:4} games {r['moves']:5} moves ({r['moves'] / r['offered_for']:5.1f}/s)"
+                  f" | ack p50 {1000 * statistics.median(acks):6.0f} p95 {1000 * _pct(acks, 0.95):6.0f}"
+                  f" max {1000 * max(acks):6.0f} ms"
+                  f" | move->post p50 {statistics.median(posts):6.2f} p95 {_pct(posts, 0.95):6.2f}"
+                  f" max {max(posts):6.2f} s{' (' + str(r['unseen']) + ' never shown)' if r['unseen'] else ''}"
+                  f"{' (' + str(r['unanswered']) + ' moves unanswered)' if r['unanswered'] else ''}"
+                  f" | owed max {r['most_owed']:4} | posts {r['posts']:4} edits {r['edits']:4}"
+                  f" | renders {r['renders']:5}, CPU s: bot {r['cpu_main']:4.0f} render {r['cpu_render']:4.0f}"
+                  f" | load {r['load'][0]:.1f}->{r['load'][1]:.1f} | {r['elapsed']:5.0f} s", flush=True)
+
+
+if __name__ == "__main__":
+    main()
