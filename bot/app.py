@@ -29,6 +29,7 @@ log = logging.getLogger("bot.app")
 # On a shared database (PostgreSQL), how often a process looks for clock events and owed posts that
 # other processes wrote (or left behind when they died).
 SHARED_POLL = 5.0
+RATING_SWEEP_WINDOW = 24 * 3600.0  # the shared upkeep looks for unrated games ended this recently
 
 # Only what the bot does: read and post in channels and threads it plays in, open a thread per
 # game, attach board images. Mentions of players need no permission; DMs need none.
@@ -172,6 +173,14 @@ class JunctionBot(commands.Bot):
             self.scheduler.start()
             if self.store is not None and self.store.shared:
                 self._upkeep = asyncio.create_task(self._shared_upkeep(), name="junction-shared-upkeep")
+            # Rating updates a crash left undone, and at the first start after the upgrade the games
+            # finished before ratings existed (the backfill), in the order they ended.
+            try:
+                applied = await self.tables.rate_pending()
+                if applied:
+                    log.info("ratings: applied %s finished games that were pending", applied)
+            except Exception:
+                log.exception("ratings: the sweep of pending games failed; the next start tries again")
 
     async def _shared_upkeep(self) -> None:
         """Other processes write the same database: schedule the clock events they set up and send
@@ -187,6 +196,8 @@ class JunctionBot(commands.Bot):
                         self.scheduler.schedule(game_id, due)
                 for game_id in await self.tables.games_owing_posts(older_than=now - SHARED_POLL):
                     await self.junction.flush(game_id)
+                # A game another process ended but did not rate (it died in between).
+                await self.tables.rate_pending(ended_since=now - RATING_SWEEP_WINDOW)
             except Exception:
                 log.exception("shared upkeep failed; trying again in %s s", SHARED_POLL)
 
