@@ -5,7 +5,12 @@ and when the backfill runs twice; hand-overs and concessions are recorded for th
 from __future__ import annotations
 
 import asyncio
+import itertools
+import os
 import random
+import signal
+import subprocess
+import sys
 
 import pytest
 
@@ -15,8 +20,10 @@ from bot.store import Store
 from bot.tables import Tables
 from tests.bot.guess_game import GAMES
 from tests.bot.test_tables import ANN, BOB, CID, DAN, NAMES, lobby, play_one
+from tests.pg_server import fresh_database
 
-GUILD = "guild:9"  # tests.bot.test_tables.lobby opens its games in guild 9
+GUILD = "guild:9"
+_race_numbers = itertools.count(1)  # tests.bot.test_tables.lobby opens its games in guild 9
 
 
 async def finish(tables: Tables, game_id: int, seed: int = 3) -> None:
@@ -124,19 +131,7 @@ async def test_two_processes_racing_apply_each_game_once_and_lose_no_update(db_p
         # matches a replay of the games in the ledger's order.
         rows = {(r[0], r[2]): r for r in await ratings_table(first)}
         assert rows[("global", ANN)][5] == 3 and rows[("global", BOB)][5] == 2 and rows[("global", CID)][5] == 2
-        order = [r[0] for r in await first.db.fetch(
-            "SELECT game_id FROM rated_games WHERE scope = 'global' ORDER BY applied_at, game_id")]
-        assert sorted(order) == games
-        changes = await first.db.fetch(
-            "SELECT game_id, user_id, mu_before, mu FROM rating_changes WHERE scope = 'global'")
-        by_user: dict[int, list[tuple[float, float]]] = {}
-        for _, user, mu_before, mu in changes:
-            by_user.setdefault(user, []).append((mu_before, mu))
-        for user, steps in by_user.items():
-            # a chain: each update starts from the rating the previous one left (no lost update)
-            befores, afters = {b for b, _ in steps}, {a for _, a in steps}
-            assert len(befores - afters) == 1, (user, steps)
-            assert rows[("global", user)][3] in afters - befores
+        await assert_chains(first)
     finally:
         if second is not first:
             await second.close()
@@ -145,6 +140,79 @@ async def test_two_processes_racing_apply_each_game_once_and_lose_no_update(db_p
 
 async def _no_update(store, game_id):
     return False
+
+
+async def assert_chains(store: Store) -> None:
+    """Every player's updates form one chain per scope and title: each starts from the rating the one
+    before it left (a lost update would start two from the same rating), the last one is the stored
+    rating, and the stored count of games is the number of updates."""
+    steps: dict[tuple, list[tuple[float, float]]] = {}
+    for scope, key, user, mu_before, mu in await store.db.fetch(
+            "SELECT scope, game_key, user_id, mu_before, mu FROM rating_changes"):
+        steps.setdefault((scope, key, user), []).append((mu_before, mu))
+    stored = {(r[0], r[1], r[2]): (r[3], r[5]) for r in await ratings_table(store)}
+    assert set(stored) == set(steps)
+    for who, chain in steps.items():
+        befores, afters = [b for b, _ in chain], [a for _, a in chain]
+        assert len(set(befores)) == len(chain) and set(befores) - set(afters) == {25.0}, (who, chain)
+        assert set(afters) - set(befores) == {stored[who][0]} and stored[who][1] == len(chain), (who, chain)
+
+
+_APPLY_IN_A_PROCESS = """
+import asyncio, sys
+from bot.rating_store import apply_pending
+from bot.store import Store
+
+async def main():
+    store = await Store.open(sys.argv[1])
+    try:
+        print(await apply_pending(store))
+    finally:
+        await store.close()
+
+asyncio.run(main())
+"""
+
+
+async def unrated_games(tables: Tables, count: int, first_channel: int) -> list[int]:
+    """Finished games among four players whose updates did not happen (as if each process died)."""
+    players = [(ANN, BOB), (ANN, CID), (BOB, CID, DAN), (ANN, DAN), (CID, DAN), (ANN, BOB, CID)]
+    real = rating_store.apply_game
+    rating_store.apply_game = _no_update
+    try:
+        return [await played_game(tables, users=players[i % len(players)], channel=first_channel + i, seed=40 + i)
+                for i in range(count)]
+    finally:
+        rating_store.apply_game = real
+
+
+async def test_processes_racing_and_one_killed_apply_each_game_once(pg_server):
+    """Three OS processes sweep the same pending games at once on PostgreSQL, one of them is killed
+    (SIGKILL) while sweeping: afterwards each game is in the ledger once per scope and every player's
+    updates form one chain."""
+    url = await fresh_database(pg_server, f"junction_ratings_race_{next(_race_numbers)}")
+    store = await Store.open(url)
+    try:
+        tables = Tables(store, games=GAMES)
+        await tables.load()
+        games = await unrated_games(tables, 18, 100)
+        env = {**os.environ, "PYTHONPATH": os.getcwd()}
+        spawn = [subprocess.Popen([sys.executable, "-c", _APPLY_IN_A_PROCESS, url], env=env,
+                                  stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True) for _ in range(3)]
+        await asyncio.sleep(0.6)
+        spawn[0].send_signal(signal.SIGKILL)
+        outs = [p.communicate(timeout=60) for p in spawn]
+        assert spawn[0].returncode == -signal.SIGKILL
+        assert all(p.returncode == 0 for p in spawn[1:]), [o[1] for o in outs]
+        by_others = sum(int(out.strip()) for out, _ in outs[1:])
+        done = await rating_store.apply_pending(store)  # what the killed one may have left: nothing left
+        assert done == 0
+        assert by_others <= len(games)
+        assert sorted(await ledger(store)) == sorted(itertools.chain.from_iterable(
+            ((g, "global", 1), (g, GUILD, 1)) for g in games))
+        await assert_chains(store)
+    finally:
+        await store.close()
 
 
 async def test_backfill_rates_games_finished_before_ratings_in_order_and_twice_changes_nothing(tables, store):
