@@ -75,11 +75,12 @@ def _seat_record(seat: int, rank: int, spells: Sequence[tuple[int, int | None, s
 
 async def pending_games(store: Store, ended_since: float | None = None) -> list[int]:
     """Finished games not yet in the ledger, in the order they ended (`ended_since`: only those ended
-    since then, for a frequent sweep)."""
+    since then, for a frequent sweep: a game that ended since then was written since then, which the
+    index games_over_by_update finds without reading every finished game)."""
     rows = await store.db.fetch(
         "SELECT g.id FROM games g LEFT JOIN snapshots p ON p.game_id = g.id WHERE g.status = 'over'"
         " AND NOT EXISTS (SELECT 1 FROM rated_games r WHERE r.game_id = g.id AND r.scope = 'global')"
-        + (" AND coalesce(p.at, g.updated_at) >= ?" if ended_since is not None else "")
+        + (" AND g.updated_at >= ?" if ended_since is not None else "")
         + " ORDER BY coalesce(p.at, g.updated_at), g.id", () if ended_since is None else (ended_since,))
     return [r[0] for r in rows]
 

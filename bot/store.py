@@ -228,6 +228,8 @@ MIGRATIONS: tuple[str, ...] = (
         PRIMARY KEY (game_id, scope, user_id)
     ) WITHOUT ROWID;
     CREATE INDEX rating_changes_by_user ON rating_changes (user_id, scope, game_key, at);
+    -- the sweep for finished games not rated yet looks only at games written lately
+    CREATE INDEX games_over_by_update ON games (updated_at) WHERE status = 'over';
     """,
 )
 
@@ -422,6 +424,8 @@ POSTGRES_MIGRATIONS: tuple[str, ...] = (
         PRIMARY KEY (game_id, scope, user_id)
     );
     CREATE INDEX rating_changes_by_user ON rating_changes (user_id, scope, game_key, at);
+    -- the sweep for finished games not rated yet looks only at games written lately
+    CREATE INDEX games_over_by_update ON games (updated_at) WHERE status = 'over';
     """,
 )
 
