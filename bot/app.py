@@ -111,6 +111,7 @@ class JunctionBot(commands.Bot):
         self.scheduler = Scheduler(self._clock_due, self.now)
         self._resumed = False
         self._upkeep: asyncio.Task | None = None
+        self._rating_sweep: asyncio.Task | None = None
         self.closing = False  # set by close(): interactions that arrive from then on are refused
 
     async def login(self, token: str) -> None:
@@ -173,14 +174,17 @@ class JunctionBot(commands.Bot):
             self.scheduler.start()
             if self.store is not None and self.store.shared:
                 self._upkeep = asyncio.create_task(self._shared_upkeep(), name="junction-shared-upkeep")
-            # Rating updates a crash left undone, and at the first start after the upgrade the games
-            # finished before ratings existed (the backfill), in the order they ended.
-            try:
-                applied = await self.tables.rate_pending()
-                if applied:
-                    log.info("ratings: applied %s finished games that were pending", applied)
-            except Exception:
-                log.exception("ratings: the sweep of pending games failed; the next start tries again")
+            self._rating_sweep = asyncio.create_task(self._rate_pending(), name="junction-rating-sweep")
+
+    async def _rate_pending(self) -> None:
+        """Rating updates a crash left undone, and at the first start after the upgrade the games
+        finished before ratings existed (the backfill), in the order they ended."""
+        try:
+            applied = await self.tables.rate_pending()
+            if applied:
+                log.info("ratings: applied %s finished games that were pending", applied)
+        except Exception:
+            log.exception("ratings: the sweep of pending games failed; the next start tries again")
 
     async def _shared_upkeep(self) -> None:
         """Other processes write the same database: schedule the clock events they set up and send
@@ -231,10 +235,11 @@ class JunctionBot(commands.Bot):
             await asyncio.wait(running, timeout=timeout)
 
     async def close(self) -> None:
-        if self._upkeep is not None:
-            self._upkeep.cancel()
-            await asyncio.wait({self._upkeep}, timeout=5)
-            self._upkeep = None
+        for task in (self._upkeep, self._rating_sweep):  # a cut sweep rolls back; the next start resumes it
+            if task is not None:
+                task.cancel()
+                await asyncio.wait({task}, timeout=5)
+        self._upkeep = self._rating_sweep = None
         self.closing = True
         await self.scheduler.stop()
         await self.finish_interactions()
