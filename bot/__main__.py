@@ -1,5 +1,5 @@
-"""python -m bot [run | demo | invite | migrate-db]: run the Discord bot, play an offline demo, print the
-invite URL, copy an SQLite database into PostgreSQL."""
+"""python -m bot [run | demo | invite | migrate-db | ratings-backfill]: run the Discord bot, play an offline
+demo, print the invite URL, copy an SQLite database into PostgreSQL, rate the finished games not rated yet."""
 
 from __future__ import annotations
 
@@ -194,6 +194,28 @@ def _migrate_db(source: str, target: str) -> int:
     return 0
 
 
+def _ratings_backfill(target: str) -> int:
+    """Apply the rating updates of every finished game that has none yet, in the order they ended."""
+    from bot.rating_store import apply_pending
+    from bot.store import Store, StoreError, StoreOpenError
+
+    async def backfill() -> int:
+        store = await Store.open(target)
+        try:
+            return await apply_pending(store)
+        finally:
+            await store.close()
+
+    try:
+        applied = asyncio.run(backfill())
+    except (StoreError, StoreOpenError) as error:
+        print(error, file=sys.stderr)
+        return 1
+    print(f"ratings: {applied} finished games applied" if applied else "ratings: nothing to apply, all finished"
+          " games are rated already")
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bot", description="Junction: railway board games in Discord")
     parser.add_argument("--shards", default="", help="shard ids this process serves, e.g. 0-3 (with --shard-count;"
@@ -204,6 +226,8 @@ def main(argv: list[str] | None = None) -> int:
     migrate = sub.add_parser("migrate-db", help="copy an SQLite database into an empty PostgreSQL database")
     migrate.add_argument("source", metavar="FROM", help="the SQLite file (stop the bot that uses it first)")
     migrate.add_argument("target", metavar="TO", help="postgresql://user:password@host:port/database")
+    sub.add_parser("ratings-backfill", help="rate the finished games that have no rating update yet (JUNCTION_DB;"
+                   " running it again changes nothing)")
     demo = sub.add_parser("demo", help="play a whole game offline with AI seats and write the board images")
     demo.add_argument("--game", default="trans_europa", help="game key, or 'all'")
     demo.add_argument("--players", type=int, default=0, help="number of AI seats (default: 4, or the minimum)")
@@ -221,6 +245,8 @@ def main(argv: list[str] | None = None) -> int:
         return _invite(args.application_id)
     if args.command == "migrate-db":
         return _migrate_db(args.source, args.target)
+    if args.command == "ratings-backfill":
+        return _ratings_backfill(_settings()["db"])
     return _run(args)
 
 

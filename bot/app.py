@@ -31,6 +31,7 @@ log = logging.getLogger("bot.app")
 # On a shared database (PostgreSQL), how often a process looks for clock events and owed posts that
 # other processes wrote (or left behind when they died).
 SHARED_POLL = 5.0
+RATING_SWEEP_WINDOW = 24 * 3600.0  # the shared upkeep looks for unrated games ended this recently
 
 # Only what the bot does: read and post in channels and threads it plays in, open a thread per
 # game, attach board images. Mentions of players need no permission; DMs need none.
@@ -118,6 +119,7 @@ class JunctionBot(commands.Bot):
         self.scheduler = Scheduler(self._clock_due, self.now)
         self._resumed = False
         self._upkeep: asyncio.Task | None = None
+        self._rating_sweep: asyncio.Task | None = None
         self.closing = False  # set by close(): interactions that arrive from then on are refused
 
     async def login(self, token: str) -> None:
@@ -180,6 +182,17 @@ class JunctionBot(commands.Bot):
             self.scheduler.start()
             if self.store is not None and self.store.shared:
                 self._upkeep = asyncio.create_task(self._shared_upkeep(), name="junction-shared-upkeep")
+            self._rating_sweep = asyncio.create_task(self._rate_pending(), name="junction-rating-sweep")
+
+    async def _rate_pending(self) -> None:
+        """Rating updates a crash left undone, and at the first start after the upgrade the games
+        finished before ratings existed (the backfill), in the order they ended."""
+        try:
+            applied = await self.tables.rate_pending()
+            if applied:
+                log.info("ratings: applied %s finished games that were pending", applied)
+        except Exception:
+            log.exception("ratings: the sweep of pending games failed; the next start tries again")
 
     async def _shared_upkeep(self) -> None:
         """Other processes write the same database: schedule the clock events they set up and send
@@ -195,6 +208,8 @@ class JunctionBot(commands.Bot):
                         self.scheduler.schedule(game_id, due)
                 for game_id in await self.tables.games_owing_posts(older_than=now - SHARED_POLL):
                     await self.junction.flush(game_id)
+                # A game another process ended but did not rate (it died in between).
+                await self.tables.rate_pending(ended_since=now - RATING_SWEEP_WINDOW)
             except DatabaseUnavailable as error:  # an outage, not a bug: no traceback
                 log.warning("shared upkeep: the database is out of reach (%s); trying again in %s s", error, SHARED_POLL)
             except Exception:
@@ -230,10 +245,11 @@ class JunctionBot(commands.Bot):
             await asyncio.wait(running, timeout=timeout)
 
     async def close(self) -> None:
-        if self._upkeep is not None:
-            self._upkeep.cancel()
-            await asyncio.wait({self._upkeep}, timeout=5)
-            self._upkeep = None
+        for task in (self._upkeep, self._rating_sweep):  # a cut sweep rolls back; the next start resumes it
+            if task is not None:
+                task.cancel()
+                await asyncio.wait({task}, timeout=5)
+        self._upkeep = self._rating_sweep = None
         self.closing = True
         await self.scheduler.stop()
         await self.finish_interactions()

@@ -186,6 +186,56 @@ MIGRATIONS: tuple[str, ...] = (
     """
     ALTER TABLE games ADD COLUMN board_words TEXT;
     """,
+    # 10: ratings (bot/rating_store.py). seat_holders: who held each seat of a started game from which
+    # move on (written with every seat change), so a finished game knows each human's share of a seat
+    # and who left it to the AI. ratings: one per (scope, title, user); scope 'global' or 'guild:<id>'
+    # (later 'season:<id>'). rated_games: the ledger, one row per game and scope, whose key makes each
+    # game's update happen once. rating_changes: each update (history; recomputing a scope from its base).
+    """
+    CREATE TABLE seat_holders (
+        game_id INTEGER NOT NULL REFERENCES games (id),
+        seat INTEGER NOT NULL,
+        from_n INTEGER NOT NULL,
+        user_id INTEGER,
+        ai_kind TEXT,
+        PRIMARY KEY (game_id, seat, from_n)
+    ) WITHOUT ROWID;
+    CREATE TABLE ratings (
+        scope TEXT NOT NULL,
+        game_key TEXT NOT NULL,
+        user_id INTEGER NOT NULL,
+        mu REAL NOT NULL,
+        sigma REAL NOT NULL,
+        games INTEGER NOT NULL,
+        last_game_id INTEGER NOT NULL,
+        updated_at REAL NOT NULL,
+        PRIMARY KEY (scope, game_key, user_id)
+    ) WITHOUT ROWID;
+    CREATE TABLE rated_games (
+        game_id INTEGER NOT NULL REFERENCES games (id),
+        scope TEXT NOT NULL,
+        rated INTEGER NOT NULL,
+        applied_at REAL NOT NULL,
+        PRIMARY KEY (game_id, scope)
+    ) WITHOUT ROWID;
+    CREATE TABLE rating_changes (
+        game_id INTEGER NOT NULL REFERENCES games (id),
+        scope TEXT NOT NULL,
+        user_id INTEGER NOT NULL,
+        game_key TEXT NOT NULL,
+        rank INTEGER NOT NULL,
+        weight REAL NOT NULL,
+        mu_before REAL NOT NULL,
+        sigma_before REAL NOT NULL,
+        mu REAL NOT NULL,
+        sigma REAL NOT NULL,
+        at REAL NOT NULL,
+        PRIMARY KEY (game_id, scope, user_id)
+    ) WITHOUT ROWID;
+    CREATE INDEX rating_changes_by_user ON rating_changes (user_id, scope, game_key, at);
+    -- the sweep for finished games not rated yet looks only at games written lately
+    CREATE INDEX games_over_by_update ON games (updated_at) WHERE status = 'over';
+    """,
 )
 
 # The same migrations, number for number, in PostgreSQL's dialect: Discord ids need BIGINT (SQLite's
@@ -339,6 +389,52 @@ POSTGRES_MIGRATIONS: tuple[str, ...] = (
     # 9
     """
     ALTER TABLE games ADD COLUMN board_words TEXT;
+    """,
+    # 10
+    """
+    CREATE TABLE seat_holders (
+        game_id BIGINT NOT NULL REFERENCES games (id),
+        seat INTEGER NOT NULL,
+        from_n INTEGER NOT NULL,
+        user_id BIGINT,
+        ai_kind TEXT,
+        PRIMARY KEY (game_id, seat, from_n)
+    );
+    CREATE TABLE ratings (
+        scope TEXT NOT NULL,
+        game_key TEXT NOT NULL,
+        user_id BIGINT NOT NULL,
+        mu DOUBLE PRECISION NOT NULL,
+        sigma DOUBLE PRECISION NOT NULL,
+        games INTEGER NOT NULL,
+        last_game_id BIGINT NOT NULL,
+        updated_at DOUBLE PRECISION NOT NULL,
+        PRIMARY KEY (scope, game_key, user_id)
+    );
+    CREATE TABLE rated_games (
+        game_id BIGINT NOT NULL REFERENCES games (id),
+        scope TEXT NOT NULL,
+        rated INTEGER NOT NULL,
+        applied_at DOUBLE PRECISION NOT NULL,
+        PRIMARY KEY (game_id, scope)
+    );
+    CREATE TABLE rating_changes (
+        game_id BIGINT NOT NULL REFERENCES games (id),
+        scope TEXT NOT NULL,
+        user_id BIGINT NOT NULL,
+        game_key TEXT NOT NULL,
+        rank INTEGER NOT NULL,
+        weight DOUBLE PRECISION NOT NULL,
+        mu_before DOUBLE PRECISION NOT NULL,
+        sigma_before DOUBLE PRECISION NOT NULL,
+        mu DOUBLE PRECISION NOT NULL,
+        sigma DOUBLE PRECISION NOT NULL,
+        at DOUBLE PRECISION NOT NULL,
+        PRIMARY KEY (game_id, scope, user_id)
+    );
+    CREATE INDEX rating_changes_by_user ON rating_changes (user_id, scope, game_key, at);
+    -- the sweep for finished games not rated yet looks only at games written lately
+    CREATE INDEX games_over_by_update ON games (updated_at) WHERE status = 'over';
     """,
 )
 
@@ -607,6 +703,19 @@ def _statements(script: str) -> list[str]:
     return statements
 
 
+# With every seat write of a started game: each seat whose holder changed gets a seat_holders row from
+# the game's current move count on (migration 9; a second change at the same count replaces the first).
+_NOTE_SEAT_HOLDERS = (
+    "INSERT INTO seat_holders (game_id, seat, from_n, user_id, ai_kind)"
+    " SELECT s.game_id, s.seat, coalesce(p.n, 0), s.user_id, s.ai_kind FROM seats s"
+    " JOIN games g ON g.id = s.game_id LEFT JOIN snapshots p ON p.game_id = s.game_id"
+    " WHERE s.game_id = ? AND g.status <> 'lobby' AND NOT EXISTS (SELECT 1 FROM seat_holders h"
+    " WHERE h.game_id = s.game_id AND h.seat = s.seat AND h.user_id IS NOT DISTINCT FROM s.user_id"
+    " AND h.ai_kind IS NOT DISTINCT FROM s.ai_kind AND h.from_n = (SELECT max(l.from_n) FROM seat_holders l"
+    " WHERE l.game_id = s.game_id AND l.seat = s.seat))"
+    " ON CONFLICT (game_id, seat, from_n) DO UPDATE SET user_id = excluded.user_id, ai_kind = excluded.ai_kind")
+
+
 class StaleGame(StoreError):
     """A commit built on an out-of-date copy of a game (another process moved first); nothing was written."""
 
@@ -688,6 +797,11 @@ class Store:
     @property
     def dialect(self) -> str:
         return self._db.dialect
+
+    @property
+    def db(self) -> Database:
+        """The backend, for modules that keep tables of their own in this store (bot/rating_store.py)."""
+        return self._db
 
     @property
     def shared(self) -> bool:
@@ -1271,6 +1385,7 @@ class Store:
             "INSERT INTO seats (game_id, seat, user_id, ai_kind, name) VALUES (?, ?, ?, ?, ?)",
             [(game_id, s.seat, s.user_id, s.ai_kind, s.name) for s in seats],
         )
+        await tx.execute(_NOTE_SEAT_HOLDERS, (game_id,))
 
     async def _write_clocks(self, tx: Tx, game_id: int, clocks: Iterable[ClockRow], deadline: bool = True) -> None:
         """Replace the game's clocks; `deadline`: also set games.turn_deadline (False: the caller sets
@@ -1468,4 +1583,5 @@ class Store:
 
 # Parents before children (foreign keys); schema_version is the target's own.
 COPIED_TABLES = ("games", "seats", "moves", "snapshots", "outbox", "guild_settings", "clocks", "seat_prefs",
-                 "user_prefs", "dm_state", "seat_offers", "interactions")
+                 "user_prefs", "dm_state", "seat_offers", "interactions", "seat_holders", "ratings", "rated_games",
+                 "rating_changes")

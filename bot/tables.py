@@ -29,6 +29,7 @@ from datetime import UTC, datetime, timedelta, timezone, tzinfo
 from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
+from bot import rating_store
 from bot.ai_pool import AIPool, level_of
 from bot.db import DatabaseUnavailable, LockedGame
 from bot.store import (
@@ -1111,6 +1112,8 @@ class Tables:
         live.clocks, live.stored_clocks = clocks, dict(clocks)
         if status != "running":
             self._forget(live.row)
+            if status == "over":
+                await self._rate(live.row.id)
         else:
             self._clocks_changed(live.row.id)
         return Outcome(
@@ -1127,6 +1130,19 @@ class Tables:
     def _secrets(self, live: _Live) -> dict[int, dict[str, Any]]:
         public_view = live.state.view(None)
         return {s.seat: secret_part(live.state, s.seat, public_view) for s in live.seats if not s.is_ai}
+
+    async def _rate(self, game_id: int) -> None:
+        """The finished game's rating update, right after its end commits (once: the ledger's key).
+        A failure does not undo the end: the next sweep (rate_pending) applies the update."""
+        try:
+            await rating_store.apply_game(self.store, game_id)
+        except Exception:
+            log.exception("rating update of game %s failed; the next sweep applies it", game_id)
+
+    async def rate_pending(self, ended_since: float | None = None) -> int:
+        """Apply the rating updates of finished games that missed theirs (a crash between a game's end
+        and its update, games finished before ratings existed), in the order they ended."""
+        return await rating_store.apply_pending(self.store, ended_since)
 
     def _forget(self, row: GameRow) -> None:
         if self._index.get(row.place_id) == row.id:
@@ -1430,6 +1446,7 @@ class Tables:
         self._forget(live.row)
         if self.on_clocks is not None:
             self.on_clocks(live.row.id, None)
+        await self._rate(live.row.id)
         return Outcome(live.row.id, applied=tuple(applied), public_lines=tuple(board["lines"]), status="over")
 
     async def end_by_admin(self, game_id: int) -> Outcome | GameRow:
