@@ -11,7 +11,7 @@ from typing import Any
 from bot.ai_pool import level_of
 from bot.db import DatabaseUnavailable
 from bot.service.clocks import ClockSettings, dms_of, synced_clocks
-from bot.service.owed import secret_digest, secret_part
+from bot.service.owed import secret_digest, secret_parts, welcome_owed
 from bot.service.turn import Batch, Turns
 from bot.service.types import NOT_SEATED, START_FAILED, LiveGame, Outcome, Refused, TableInfo, safe_name
 from bot.store import GameRow, PendingPost, SeatRow, StoreError
@@ -172,27 +172,14 @@ class Lobby(Turns):
             opening_lines = (f"{definition.title} begins. Seats: {order}.",
                              *(name_seats(e.text, names) for e in opening if e.seats is None))
             posts = [PendingPost("board", None, {"lines": list(opening_lines)})]
-            public_view = state.view(None)
             live = LiveGame(info.row, definition, seats, state, [0] * count)
             live.user_prefs = {s.user_id: await self.store.user_prefs(s.user_id) for s in seats if not s.is_ai}
-            # The welcome DM with the opening hand. A player who chose DMs only when their turn begins
-            # gets it then (the opening news waits for it); one who chose none gets a welcome in
-            # words only, saying where their hand is (/hand, My hand).
-            welcomed: list[int] = []
-            for s in seats:
-                if s.is_ai:
-                    continue
-                news = [name_seats(e.text, names) for e in opening if e.seats is not None and s.seat in e.seats]
-                dms = dms_of(live, s.seat)
-                if dms == "off":
-                    posts.append(PendingPost("dm", s.seat, {"lines": [], "welcome": True, "dms": "off"}))
-                elif dms == "turn" and s.seat not in state.to_act():
-                    live.dm_news[s.seat] = news
-                else:
-                    welcomed.append(s.seat)
-                    posts.append(PendingPost("dm", s.seat, {
-                        "lines": news, "welcome": True,
-                        "digest": secret_digest(secret_part(state, s.seat, public_view))}))
+            humans = [s.seat for s in seats if not s.is_ai]
+            secrets = secret_parts(state, humans)
+            welcome = welcome_owed(humans=humans, choices={seat: dms_of(live, seat) for seat in humans},
+                                   opening=opening, names=names, to_act=state.to_act(), secrets=secrets)
+            posts += welcome.posts
+            live.dm_news = welcome.news
             live.clocks = synced_clocks(live, self.now())
             ai_opens = any(seats[s].is_ai for s in state.to_act())
             # The copy matches the lobby's stored version; the commit below (the start, or the AI's
@@ -210,10 +197,9 @@ class Lobby(Turns):
                 live.stored_clocks = dict(live.clocks)
             live.row = replace(info.row, status="running")
             # The welcome DMs carry the opening hands.
-            live.dm_sent = {seat: secret_digest(part) for seat, part in self._secrets(live).items()
-                            if seat in welcomed}
+            live.dm_sent = {seat: secret_digest(secrets[seat]) for seat in welcome.welcomed}
             self._live[game_id] = live
-            humans = frozenset(s.seat for s in seats if not s.is_ai)
+            views_changed = frozenset(humans)
             if ai_opens:
                 # AI seats that open the game play now; their DMs merge with the welcome DMs, and
                 # the deal commits with their moves.
@@ -222,9 +208,9 @@ class Lobby(Turns):
                 outcome = await self._conclude(live, Batch(), self._secrets(live), starting=posts[1:],
                                                seats_changed=True, opening=True)
                 return Outcome(game_id, outcome.applied, (*opening_lines, *outcome.public_lines),
-                               outcome.private_lines, humans, outcome.to_act, outcome.status)
+                               outcome.private_lines, views_changed, outcome.to_act, outcome.status)
             self._clocks_changed(game_id)
-            return Outcome(game_id, public_lines=opening_lines, views_changed=humans,
+            return Outcome(game_id, public_lines=opening_lines, views_changed=views_changed,
                            to_act=tuple(sorted(state.to_act())))
 
     async def cancel(self, game_id: int, user_id: int, *, admin: bool = False) -> GameRow:

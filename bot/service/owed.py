@@ -142,3 +142,34 @@ def dms_owed(*, humans: Iterable[int], choices: Mapping[int, str], news: Mapping
                                    "digest": sent[s]}) for s in dm_now]
     posts += [PendingPost("dm", s, {"lines": [], "welcome": True, "dms": "off"}) for s in in_words]
     return DmsOwed(posts, {s: lines for s, lines in news.items() if lines}, sent)
+
+
+@dataclass(frozen=True)
+class WelcomeOwed:
+    """What the deal owes the human seats: welcome DMs, and the opening news that waits."""
+
+    posts: list[PendingPost]  # the welcome DMs that commit with the start
+    news: dict[int, list[str]]  # the opening news of seats that get their first DM when their turn begins
+    welcomed: list[int]  # seats whose welcome DM carries their opening hand
+
+
+def welcome_owed(*, humans: Iterable[int], choices: Mapping[int, str], opening: Iterable[Event], names: list[str],
+                 to_act: Collection[int], secrets: Mapping[int, dict[str, Any]]) -> WelcomeOwed:
+    """The welcome DM with the opening hand. A player who chose DMs only when their turn begins
+    gets it then (the opening news waits for it); one who chose none gets a welcome in words only,
+    saying where their hand is (/hand, My hand)."""
+    opening = list(opening)
+    posts: list[PendingPost] = []
+    news: dict[int, list[str]] = {}
+    welcomed: list[int] = []
+    for seat in humans:
+        lines = [name_seats(e.text, names) for e in opening if e.seats is not None and seat in e.seats]
+        if choices[seat] == "off":
+            posts.append(PendingPost("dm", seat, {"lines": [], "welcome": True, "dms": "off"}))
+        elif choices[seat] == "turn" and seat not in to_act:
+            news[seat] = lines
+        else:
+            welcomed.append(seat)
+            posts.append(PendingPost("dm", seat, {"lines": lines, "welcome": True,
+                                                  "digest": secret_digest(secrets[seat])}))
+    return WelcomeOwed(posts, news, welcomed)

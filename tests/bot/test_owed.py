@@ -3,7 +3,15 @@
 
 from __future__ import annotations
 
-from bot.service.owed import batch_lines, board_owed, dms_owed, secret_digest, secret_parts, turn_begins
+from bot.service.owed import (
+    batch_lines,
+    board_owed,
+    dms_owed,
+    secret_digest,
+    secret_parts,
+    turn_begins,
+    welcome_owed,
+)
 from rules.engine import private, public
 from tests.bot.guess_game import DEFINITION
 
@@ -96,6 +104,24 @@ def test_a_seat_taken_back_gets_its_welcome_in_words_when_it_chose_no_dms():
     assert [(p.seat, p.payload) for p in owed.posts] == [
         (1, {"lines": [], "welcome": True, "digest": secret_digest({"hand": [2]})}),
         (0, {"lines": [], "welcome": True, "dms": "off"})]
+
+
+# ---- the deal's welcome DMs
+
+
+def test_the_welcome_dm_follows_each_players_choice():
+    opening = [public("{s0} deals."), private(0, "{s0} holds a 4."), private(1, "{s1} holds a 2."),
+               private(2, "{s2} holds a 6.")]
+    secrets = {0: {"hand": [4]}, 1: {"hand": [2]}, 2: {"hand": [6]}}
+    owed = welcome_owed(humans=[0, 1, 2], choices={0: "all", 1: "turn", 2: "off"}, opening=opening, names=NAMES,
+                        to_act={0}, secrets=secrets)
+    assert [(p.seat, p.payload) for p in owed.posts] == [
+        (0, {"lines": ["Ann holds a 4."], "welcome": True, "digest": secret_digest({"hand": [4]})}),
+        (2, {"lines": [], "welcome": True, "dms": "off"})]  # `off`: a welcome in words only
+    assert owed.news == {1: ["Bob holds a 2."]}  # `turn`, not to act: the news waits for the turn
+    assert owed.welcomed == [0]
+    first = welcome_owed(humans=[1], choices={1: "turn"}, opening=opening, names=NAMES, to_act={1}, secrets=secrets)
+    assert [p.seat for p in first.posts] == [1] and first.news == {}  # `turn` and to act: welcomed now
 
 
 # ---- secrets
