@@ -286,7 +286,6 @@ class LiveGames:
         live = await self._load_live(game_id)
         return live.state, live.names
 
-
     async def _seated_live(self, game_id: int, user_id: int) -> tuple[LiveGame, int]:
         live = await self._running(game_id)
         seat = live.seat_of(user_id)

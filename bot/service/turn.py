@@ -284,7 +284,6 @@ class Turns(LiveGames):
         and its update, games finished before ratings existed), in the order they ended."""
         return await rating_store.apply_pending(self.store, ended_since)
 
-
     @staticmethod
     def _stand_in(live: LiveGame) -> str:
         """The level that plays for a player who timed out, conceded or stepped away: the table's."""
