@@ -9,7 +9,7 @@ import sqlite3
 
 import pytest
 
-import bot.tables as tables_module
+import bot.service.turn as turn_module
 from bot.store import RepeatedInteraction, Store
 from bot.tables import MOVE_FAILED, START_FAILED, Refused, Repeated, Tables
 from rules.engine import replay
@@ -24,7 +24,7 @@ class Faults:
     def __init__(self, monkeypatch: pytest.MonkeyPatch, store: Store, ai_seats: frozenset[int] = frozenset({1})) -> None:
         self.kind: str | None = None
         self.fired = 0
-        real_apply, real_ai, real_prefs = GuessState._apply, tables_module.ai_move, store._write_prefs
+        real_apply, real_ai, real_prefs = GuessState._apply, turn_module.ai_move, store._write_prefs
 
         def apply(state, seat, move):
             events = real_apply(state, seat, move)
@@ -53,7 +53,7 @@ class Faults:
             return await real_record(*args, **kwargs)
 
         monkeypatch.setattr(GuessState, "_apply", apply)
-        monkeypatch.setattr(tables_module, "ai_move", ai)
+        monkeypatch.setattr(turn_module, "ai_move", ai)
         monkeypatch.setattr(store, "_write_prefs", write_prefs)
         monkeypatch.setattr(store, "record_moves", record_moves)
 
@@ -247,7 +247,7 @@ async def test_santa_fe_an_ai_failing_beside_a_human_leaves_the_game_as_stored(d
 
     definition = REAL["santa_fe"]
     state_class = type(definition.new_game(2, definition.resolve_options({}), 1))
-    real_apply, real_ai = state_class._apply, tables_module.ai_move
+    real_apply, real_ai = state_class._apply, turn_module.ai_move
     armed = {"on": False, "fired": 0, "together": 0}
 
     def fire(awaited: frozenset[int]) -> None:
@@ -268,7 +268,7 @@ async def test_santa_fe_an_ai_failing_beside_a_human_leaves_the_game_as_stored(d
             fire(awaited)
         return events
 
-    monkeypatch.setattr(tables_module, "ai_move", ai)
+    monkeypatch.setattr(turn_module, "ai_move", ai)
     monkeypatch.setattr(state_class, "_apply", apply)
     store = await Store.open(db_path)
     tables = Tables(store, games=REAL)

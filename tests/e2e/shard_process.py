@@ -32,7 +32,7 @@ def main() -> None:
                         format=f"[shards {args.shards}] %(levelname)s %(name)s: %(message)s")
 
     import bot.app
-    import bot.tables
+    import bot.service.live
     from bot.__main__ import parse_shards
     from tests.bot import guess_game
     from tests.bot.test_deadlines import GAMES
@@ -41,7 +41,7 @@ def main() -> None:
     discord.http.Route.BASE = args.base_url + API_PREFIX
     discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(args.base_url.replace("http", "ws") + "/gateway")
     bot.app.SHARED_POLL = 0.3
-    bot.tables.POST_LEASE = 3.0
+    bot.service.live.POST_LEASE = 3.0
     clock_path = Path(args.clock_file)
 
     def now() -> float:
