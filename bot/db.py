@@ -1,6 +1,8 @@
 """The two database backends behind bot.store: SQLite (aiosqlite) and PostgreSQL (asyncpg), one small API.
 
 The store writes its SQL once, with `?` placeholders; the PostgreSQL backend numbers them (`$1`...).
+What differs beyond that is asked of the backend: row locks, statements over a list of ids, a table's
+columns, running a migration script, the ids after a bulk copy.
 Rows come back as plain tuples from both. A transaction commits on leaving its block and rolls back
 on any exception. `shared` says whether other processes may write the same database (PostgreSQL):
 only then does the service need cross-process game locks and freshness checks.
@@ -147,16 +149,27 @@ class LockedGame(NamedTuple):
     played: bool  # whether the interaction given to the lock already led to a move
 
 
+# Key of the advisory lock that serializes migrations of processes starting together on PostgreSQL.
+_MIGRATION_LOCK = 16_000_016
+# Where a statement over a list of ids (`Database.write_ids`) names them.
+IDS = "{ids}"
+
+
 class Tx(Protocol):
     async def execute(self, sql: str, args: Sequence[Any] = ()) -> int: ...
     async def executemany(self, sql: str, rows: Iterable[Sequence[Any]]) -> None: ...
     async def fetch(self, sql: str, args: Sequence[Any] = ()) -> list[tuple[Any, ...]]: ...
     async def copy_rows(self, table: str, columns: Sequence[str], rows: Sequence[Sequence[Any]]) -> None: ...
+    async def run_script(self, script: str) -> None: ...
+    async def follow_ids(self, tables: Sequence[str]) -> None: ...
 
 
 class Database(Protocol):
     dialect: str
     shared: bool
+    # Whether one statement can write rows of several tables from array parameters (unnest, writing
+    # CTEs): the store then writes a move commit in one round trip instead of one per table.
+    array_writes: bool
     integrity_errors: tuple[type[BaseException], ...]
 
     async def fetch(self, sql: str, args: Sequence[Any] = ()) -> list[tuple[Any, ...]]: ...
@@ -165,6 +178,10 @@ class Database(Protocol):
     def transaction(self) -> contextlib.AbstractAsyncContextManager[Tx]: ...
     def game_lock(self, game_id: int, interaction_id: int | None = None
                   ) -> contextlib.AbstractAsyncContextManager[LockedGame | None]: ...
+    def schema_transaction(self) -> contextlib.AbstractAsyncContextManager[Tx]: ...
+    def for_update(self, of: str = "") -> str: ...
+    async def write_ids(self, sql: str, args: Sequence[Any], ids: Sequence[int]) -> None: ...
+    async def columns(self, table: str) -> list[str]: ...
     async def close(self) -> None: ...
 
 
@@ -192,6 +209,29 @@ class _SqliteTx:
         await self.executemany(
             f"INSERT INTO {table} ({', '.join(columns)}) VALUES ({', '.join('?' for _ in columns)})", rows)
 
+    async def run_script(self, script: str) -> None:
+        """A migration, statement by statement (the sqlite3 module runs one statement per call)."""
+        for statement in _statements(script):
+            await self._conn.execute(statement)
+
+    async def follow_ids(self, tables: Sequence[str]) -> None:
+        """Nothing to do: AUTOINCREMENT goes on past the largest id inserted, also an explicit one."""
+
+
+def _statements(script: str) -> list[str]:
+    """A migration script cut into single statements (sqlite3.complete_statement knows where
+    comments and strings end), so they can run inside one explicit transaction."""
+    statements, pending = [], ""
+    for line in script.splitlines(keepends=True):
+        pending += line
+        if sqlite3.complete_statement(pending):
+            statements.append(pending.strip())
+            pending = ""
+    if pending.strip() and not all(
+            part.strip().startswith("--") or not part.strip() for part in pending.splitlines()):
+        raise ValueError(f"incomplete statement in a migration: {pending.strip()[:60]!r}")
+    return statements
+
 
 async def _enter_wal(conn: aiosqlite.Connection, seconds: float = 5.0) -> None:
     """Switch the file to WAL. Switching needs the file to itself, and SQLite answers "database is
@@ -213,6 +253,7 @@ class SqliteDatabase:
 
     dialect = "sqlite"
     shared = False
+    array_writes = False
     integrity_errors: tuple[type[BaseException], ...] = (aiosqlite.IntegrityError,)
 
     def __init__(self, conn: aiosqlite.Connection) -> None:
@@ -265,6 +306,30 @@ class SqliteDatabase:
         # One process owns an SQLite file: the service's asyncio lock is the whole story.
         yield None
 
+    @contextlib.asynccontextmanager
+    async def schema_transaction(self) -> AsyncIterator[Tx]:
+        """The migrations' transaction: BEGIN IMMEDIATE takes the file's write lock at once, so two
+        processes opening a new file take turns (the second finds the work done)."""
+        await self.conn.execute("BEGIN IMMEDIATE")
+        try:
+            yield _SqliteTx(self.conn)
+            await self.conn.commit()
+        except BaseException:
+            await self.conn.rollback()
+            raise
+
+    def for_update(self, of: str = "") -> str:
+        """No row locks: one process writes an SQLite file, one transaction at a time."""
+        return ""
+
+    async def write_ids(self, sql: str, args: Sequence[Any], ids: Sequence[int]) -> None:
+        """`sql` (its last parameter the ids, at IDS) once per id, in one transaction."""
+        async with self.transaction() as tx:
+            await tx.executemany(sql.replace(IDS, "id = ?"), [(*args, i) for i in ids])
+
+    async def columns(self, table: str) -> list[str]:
+        return [r[1] for r in await self.fetch(f"PRAGMA table_info({table})")]
+
     async def close(self) -> None:
         await self.conn.close()
 
@@ -293,6 +358,17 @@ class _PgTx:
     async def copy_rows(self, table: str, columns: Sequence[str], rows: Sequence[Sequence[Any]]) -> None:
         """Bulk insert with COPY (an order of magnitude faster than INSERTs for migrate-db)."""
         await self._conn.copy_records_to_table(table, records=[tuple(r) for r in rows], columns=list(columns))
+
+    async def run_script(self, script: str) -> None:
+        """A migration, whole (PostgreSQL runs a script without parameters in one round trip)."""
+        await self._conn.execute(script)
+
+    async def follow_ids(self, tables: Sequence[str]) -> None:
+        """Ids given explicitly (a copy): move the tables' id sequences past them."""
+        for table in tables:
+            await self.execute(
+                f"SELECT setval(pg_get_serial_sequence('{table}', 'id'),"
+                f" coalesce((SELECT max(id) FROM {table}), 0) + 1, false)")
 
 
 class _OneLineFloorRetry(logging.Filter):
@@ -339,6 +415,7 @@ class PostgresDatabase:
 
     dialect = "postgresql"
     shared = True
+    array_writes = True
 
     def __init__(self, pool: Any, lock_pool: Any) -> None:
         import asyncpg
@@ -438,6 +515,28 @@ class PostgresDatabase:
             _note_write()
         finally:
             await self.pool.release(conn)
+
+    @contextlib.asynccontextmanager
+    async def schema_transaction(self) -> AsyncIterator[Tx]:
+        """The migrations' transaction (DDL is transactional); an advisory lock makes processes
+        starting together take turns (the second finds the work done)."""
+        async with self.transaction() as tx:
+            await tx.execute("SELECT pg_advisory_xact_lock(?)", (_MIGRATION_LOCK,))
+            yield tx
+
+    def for_update(self, of: str = "") -> str:
+        """The clause that locks the rows a SELECT reads (of the table alias `of`) until the commit."""
+        return f" FOR UPDATE OF {of}" if of else " FOR UPDATE"
+
+    async def write_ids(self, sql: str, args: Sequence[Any], ids: Sequence[int]) -> None:
+        """`sql` (its last parameter the ids, at IDS) once, over the array of ids: one round trip."""
+        await self.write(sql.replace(IDS, "id = ANY(?::bigint[])"), (*args, list(ids)))
+
+    async def columns(self, table: str) -> list[str]:
+        rows = await self.fetch(
+            "SELECT column_name FROM information_schema.columns WHERE table_name = ? AND table_schema ="
+            " current_schema() ORDER BY ordinal_position", (table,))
+        return [r[0] for r in rows]
 
     async def _lock(self, game_id: int, interaction_id: int | None) -> tuple[Any, LockedGame]:
         """A lock-pool connection holding the game's advisory lock, and what it read under it."""

@@ -13,7 +13,7 @@ FORBIDDEN = {
     "rules": {"render", "bot", "discord", "PIL", "aiosqlite", "aiohttp", "sqlite3"},
     "render": {"bot", "discord", "aiosqlite", "aiohttp", "sqlite3"},
     "bot/tables.py": {"discord", "PIL", "render"},
-    "bot/store.py": {"discord", "PIL", "render"},
+    "bot/store": {"discord", "PIL", "render"},
 }
 
 
