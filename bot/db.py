@@ -151,8 +151,7 @@ class LockedGame(NamedTuple):
 
 # Key of the advisory lock that serializes migrations of processes starting together on PostgreSQL.
 _MIGRATION_LOCK = 16_000_016
-# Where a statement over a list of ids (`Database.write_ids`) names them.
-IDS = "{ids}"
+IDS = "{ids}"  # where a statement over a list of ids (`Database.write_ids`) names them
 
 
 class Tx(Protocol):
@@ -162,6 +161,7 @@ class Tx(Protocol):
     async def copy_rows(self, table: str, columns: Sequence[str], rows: Sequence[Sequence[Any]]) -> None: ...
     async def run_script(self, script: str) -> None: ...
     async def follow_ids(self, tables: Sequence[str]) -> None: ...
+    async def take_turns(self, key: int) -> None: ...
 
 
 class Database(Protocol):
@@ -217,10 +217,12 @@ class _SqliteTx:
     async def follow_ids(self, tables: Sequence[str]) -> None:
         """Nothing to do: AUTOINCREMENT goes on past the largest id inserted, also an explicit one."""
 
+    async def take_turns(self, key: int) -> None:
+        """Nothing to do: one transaction at a time writes an SQLite file."""
+
 
 def _statements(script: str) -> list[str]:
-    """A migration script cut into single statements (sqlite3.complete_statement knows where
-    comments and strings end), so they can run inside one explicit transaction."""
+    """A migration script cut into statements (sqlite3.complete_statement knows where comments and strings end)."""
     statements, pending = [], ""
     for line in script.splitlines(keepends=True):
         pending += line
@@ -319,8 +321,7 @@ class SqliteDatabase:
             raise
 
     def for_update(self, of: str = "") -> str:
-        """No row locks: one process writes an SQLite file, one transaction at a time."""
-        return ""
+        return ""  # no row locks: one process writes an SQLite file, one transaction at a time
 
     async def write_ids(self, sql: str, args: Sequence[Any], ids: Sequence[int]) -> None:
         """`sql` (its last parameter the ids, at IDS) once per id, in one transaction."""
@@ -369,6 +370,10 @@ class _PgTx:
             await self.execute(
                 f"SELECT setval(pg_get_serial_sequence('{table}', 'id'),"
                 f" coalesce((SELECT max(id) FROM {table}), 0) + 1, false)")
+
+    async def take_turns(self, key: int) -> None:
+        """Other processes' transactions taking turns on `key` wait until this one ends (advisory lock)."""
+        await self.execute("SELECT pg_advisory_xact_lock(?)", (key,))
 
 
 class _OneLineFloorRetry(logging.Filter):
@@ -521,7 +526,7 @@ class PostgresDatabase:
         """The migrations' transaction (DDL is transactional); an advisory lock makes processes
         starting together take turns (the second finds the work done)."""
         async with self.transaction() as tx:
-            await tx.execute("SELECT pg_advisory_xact_lock(?)", (_MIGRATION_LOCK,))
+            await tx.take_turns(_MIGRATION_LOCK)
             yield tx
 
     def for_update(self, of: str = "") -> str:

@@ -12,7 +12,7 @@ from bot.store.base import StorePart
 from bot.store.rows import _GAME_COLUMNS, STAND_IN_KEY, GameRow, SeatRow, StoreError, _dumps, _game
 
 # With every seat write of a started game: each seat whose holder changed gets a seat_holders row from
-# the game's current move count on (migration 9; a second change at the same count replaces the first).
+# the game's current move count on (migration 10; a second change at the same count replaces the first).
 _NOTE_SEAT_HOLDERS = (
     "INSERT INTO seat_holders (game_id, seat, from_n, user_id, ai_kind)"
     " SELECT s.game_id, s.seat, coalesce(p.n, 0), s.user_id, s.ai_kind FROM seats s"
