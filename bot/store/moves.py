@@ -1,4 +1,4 @@
-"""The move commit: a game started, its moves appended with their snapshot and owed posts in one transaction, and read back."""
+"""The move commit, written once for both backends: a game started, its moves appended with their snapshot and owed posts in one transaction, and read back."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import time
 from collections.abc import Sequence
 from typing import Any
 
-from bot.db import Tx
+from bot.db import Rows
 from bot.store.base import StorePart
 from bot.store.rows import (
     ClockRow,
@@ -20,6 +20,13 @@ from bot.store.rows import (
     _dumps,
     _to_act,
 )
+
+
+def _snapshot(game_id: int, n: int, state: dict[str, Any], at: float) -> Rows:
+    """A game's snapshot after `n` moves, replacing the one before."""
+    return Rows("snapshots", ("game_id", "n", "state", "at"), ("bigint", "integer", "text", "double precision"),
+                [(game_id, n, _dumps(state), at)],
+                "ON CONFLICT (game_id) DO UPDATE SET n = excluded.n, state = excluded.state, at = excluded.at")
 
 
 class MovesPart(StorePart):
@@ -97,15 +104,31 @@ class MovesPart(StorePart):
                 # Ended meanwhile (a timeout's "end" fired by a process that took the lock over): a
                 # batch without moves must not end it twice.
                 raise StaleGame(f"game {game_id} is {row[0][0]}, no longer running")
-            # The game row's new fields, the same for both ways of writing the commit.
+            # The game row's new fields, set last, which returns its new version.
             fields: dict[str, Any] = {"status": status, "result": None if result is None else _dumps(result),
                                       "to_act": _to_act(to_act)}
             if post_words is not None:
                 fields["post_words"] = _dumps(post_words)
             if write_clocks:
                 fields["turn_deadline"] = min((c.deadline for c in clocks), default=None)
-            write = self._write_moves_at_once if self._db.array_writes else self._write_moves
-            version = await write(tx, game_id, first_n, moves, state, posts, now, interaction_id, fields)
+            # One round trip on PostgreSQL (one statement), calls within the process on SQLite. The
+            # interaction: ON CONFLICT DO NOTHING, not a caught error (a failed statement aborts a
+            # PostgreSQL transaction); the rows it added say the same thing on both backends.
+            added, rows = await tx.write_rows(
+                [Rows("interactions", ("interaction_id", "game_id", "n", "at"),
+                      ("bigint", "bigint", "integer", "double precision"),
+                      [] if interaction_id is None else [(interaction_id, game_id, first_n, now)],
+                      "ON CONFLICT (interaction_id) DO NOTHING"),
+                 Rows("moves", ("game_id", "n", "seat", "notation", "at"),
+                      ("bigint", "integer", "integer", "text", "double precision"),
+                      [(game_id, first_n + i, seat, text, now) for i, (seat, text) in enumerate(moves)]),
+                 _snapshot(game_id, first_n + len(moves), state, now),
+                 *self._post_rows(game_id, posts, now)],
+                f"UPDATE games SET {''.join(f'{name} = ?, ' for name in fields)}updated_at = ?,"
+                " version = version + 1 WHERE id = ? RETURNING version", (*fields.values(), now, game_id))
+            if interaction_id is not None and rows and added[0] == 0:
+                raise RepeatedInteraction(f"interaction {interaction_id} was already played")
+            version = rows[0][0] if rows else 0
             if seats is not None:
                 await self._write_seats(tx, game_id, seats)
             await self._write_prefs(tx, game_id, prefs)
@@ -114,69 +137,6 @@ class MovesPart(StorePart):
         self._saw(game_id, version)
         if moves:
             self.commit_seconds.append((time.perf_counter() - started) / len(moves))
-
-    async def _write_moves(self, tx: Tx, game_id: int, first_n: int, moves: Sequence[tuple[int, str]],
-                           state: dict[str, Any], posts: Sequence[PendingPost], now: float,
-                           interaction_id: int | None, fields: dict[str, Any]) -> int:
-        """record_moves' writes, statement by statement (SQLite: calls within the process); the new version.
-        RepeatedInteraction if the interaction was already played (nothing is written)."""
-        version = await self._bump(tx, game_id, "".join(f"{name} = ?, " for name in fields), tuple(fields.values()))
-        if interaction_id is not None:
-            # ON CONFLICT DO NOTHING, not a caught error: a failed statement aborts a PostgreSQL
-            # transaction, and the row count says the same thing on both backends.
-            added = await tx.execute(
-                "INSERT INTO interactions (interaction_id, game_id, n, at) VALUES (?, ?, ?, ?)"
-                " ON CONFLICT (interaction_id) DO NOTHING", (interaction_id, game_id, first_n, now))
-            if added == 0:
-                raise RepeatedInteraction(f"interaction {interaction_id} was already played")
-        await tx.executemany(
-            "INSERT INTO moves (game_id, n, seat, notation, at) VALUES (?, ?, ?, ?, ?)",
-            [(game_id, first_n + i, seat, text, now) for i, (seat, text) in enumerate(moves)],
-        )
-        await tx.execute(
-            "INSERT INTO snapshots (game_id, n, state, at) VALUES (?, ?, ?, ?) ON CONFLICT (game_id)"
-            " DO UPDATE SET n = excluded.n, state = excluded.state, at = excluded.at",
-            (game_id, first_n + len(moves), _dumps(state), now))
-        await self._insert_posts(tx, game_id, posts, now)
-        return version
-
-    async def _write_moves_at_once(self, tx: Tx, game_id: int, first_n: int, moves: Sequence[tuple[int, str]],
-                                   state: dict[str, Any], posts: Sequence[PendingPost], now: float,
-                                   interaction_id: int | None, fields: dict[str, Any]) -> int:
-        """record_moves' writes in one PostgreSQL statement (one round trip instead of five or six):
-        the interaction, the moves, the snapshot, the owed posts and DM digests, the game row; the
-        new version. RepeatedInteraction if the interaction was already played (the transaction
-        rolls back, nothing is written)."""
-        digests = {p.seat: p.payload["digest"] for p in posts if p.kind == "dm" and "digest" in p.payload}
-        args: list[Any] = [interaction_id, game_id, first_n, now, [seat for seat, _ in moves],
-                           [text for _, text in moves], _dumps(state), [p.kind for p in posts],
-                           [p.seat for p in posts], [_dumps(p.payload) for p in posts],
-                           list(digests), list(digests.values()), *fields.values()]
-        sets = "".join(f"{name} = ${13 + i}, " for i, name in enumerate(fields))
-        rows = await tx.fetch(
-            "WITH played AS ("
-            " INSERT INTO interactions (interaction_id, game_id, n, at)"
-            " SELECT $1::bigint, $2::bigint, $3::integer, $4::double precision WHERE $1 IS NOT NULL"
-            " ON CONFLICT (interaction_id) DO NOTHING RETURNING 1),"
-            " moved AS (INSERT INTO moves (game_id, n, seat, notation, at)"
-            " SELECT $2, $3 + m.i - 1, m.seat, m.notation, $4"
-            " FROM unnest($5::integer[], $6::text[]) WITH ORDINALITY AS m (seat, notation, i)),"
-            " snapped AS (INSERT INTO snapshots (game_id, n, state, at)"
-            " VALUES ($2, $3 + cardinality($5::integer[]), $7, $4)"
-            " ON CONFLICT (game_id) DO UPDATE SET n = excluded.n, state = excluded.state, at = excluded.at),"
-            # ids in the posts' order: the rows are numbered as the SELECT yields them
-            " owed AS (INSERT INTO outbox (game_id, kind, seat, payload, at) SELECT $2, p.kind, p.seat, p.payload, $4"
-            " FROM unnest($8::text[], $9::integer[], $10::text[]) WITH ORDINALITY AS p (kind, seat, payload, i)"
-            " ORDER BY p.i),"
-            # the hand a DM carries counts as sent once owed (see _insert_posts)
-            " told AS (INSERT INTO dm_state (game_id, seat, digest) SELECT $2, d.seat, d.digest"
-            " FROM unnest($11::integer[], $12::text[]) AS d (seat, digest)"
-            " ON CONFLICT (game_id, seat) DO UPDATE SET digest = excluded.digest)"
-            f" UPDATE games SET {sets}updated_at = $4, version = version + 1 WHERE id = $2"
-            " RETURNING version, (SELECT count(*) FROM played)", args)
-        if interaction_id is not None and rows and rows[0][1] == 0:
-            raise RepeatedInteraction(f"interaction {interaction_id} was already played")
-        return rows[0][0] if rows else 0
 
     async def interaction_played(self, interaction_id: int) -> bool:
         """Whether this interaction id already led to a committed move."""
@@ -206,10 +166,7 @@ class MovesPart(StorePart):
             await tx.fetch(f"SELECT id FROM games WHERE id = ?{self._db.for_update()}", (game_id,))
             if (await tx.fetch("SELECT count(*) FROM moves WHERE game_id = ?", (game_id,)))[0][0] != n:
                 return False
-            await tx.execute(
-                "INSERT INTO snapshots (game_id, n, state, at) VALUES (?, ?, ?, ?) ON CONFLICT (game_id)"
-                " DO UPDATE SET n = excluded.n, state = excluded.state, at = excluded.at",
-                (game_id, n, _dumps(state), self.now()))
+            await tx.write_rows([_snapshot(game_id, n, state, self.now())])
             version = await self._bump(tx, game_id)
         self._saw(game_id, version)
         return True

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable, Sequence
 
-from bot.db import IDS, Tx
+from bot.db import IDS, Rows, Tx
 from bot.store.base import StorePart
 from bot.store.rows import OutboxRow, PendingPost, _dumps
 
@@ -14,16 +14,19 @@ class OutboxPart(StorePart):
     """Owed posts and the DM digests written with them."""
 
     async def _insert_posts(self, tx: Tx, game_id: int, posts: Sequence[PendingPost], now: float) -> None:
-        await tx.executemany(
-            "INSERT INTO outbox (game_id, kind, seat, payload, at) VALUES (?, ?, ?, ?, ?)",
-            [(game_id, p.kind, p.seat, _dumps(p.payload), now) for p in posts],
-        )
-        # The hand a DM carries counts as sent once owed: the outbox delivers it exactly once.
-        await tx.executemany(
-            "INSERT INTO dm_state (game_id, seat, digest) VALUES (?, ?, ?)"
-            " ON CONFLICT (game_id, seat) DO UPDATE SET digest = excluded.digest",
-            [(game_id, p.seat, p.payload["digest"]) for p in posts if p.kind == "dm" and "digest" in p.payload],
-        )
+        await tx.write_rows(self._post_rows(game_id, posts, now))
+
+    @staticmethod
+    def _post_rows(game_id: int, posts: Sequence[PendingPost], now: float) -> list[Rows]:
+        """The outbox rows of owed posts, in order (their ids follow it), and the DM digests they carry:
+        the hand a DM carries counts as sent once owed, for the outbox delivers it exactly once."""
+        digests = {p.seat: p.payload["digest"] for p in posts if p.kind == "dm" and "digest" in p.payload}
+        return [Rows("outbox", ("game_id", "kind", "seat", "payload", "at"),
+                     ("bigint", "text", "integer", "text", "double precision"),
+                     [(game_id, p.kind, p.seat, _dumps(p.payload), now) for p in posts]),
+                Rows("dm_state", ("game_id", "seat", "digest"), ("bigint", "integer", "text"),
+                     [(game_id, seat, digest) for seat, digest in digests.items()],
+                     "ON CONFLICT (game_id, seat) DO UPDATE SET digest = excluded.digest")]
 
     async def dm_digests(self, game_id: int) -> dict[int, str]:
         """Seat -> digest of the private view last owed to it by DM (see migration 4)."""
