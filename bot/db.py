@@ -328,8 +328,8 @@ class _PgTx:
         for k, write in enumerate(live):
             arrays = ", ".join(f"?::{t}[]" for t in write.types)
             names = ", ".join(write.columns)
-            parts.append(f"w{k} AS (INSERT INTO {write.table} ({names}) SELECT {names} FROM unnest({arrays})"
-                         f" WITH ORDINALITY AS r ({names}, i) ORDER BY r.i {write.conflict} RETURNING 1)")
+            parts += [f"w{k} AS (INSERT INTO {write.table} ({names}) SELECT {names} FROM unnest({arrays})"
+                      f" WITH ORDINALITY AS r ({names}, i) ORDER BY r.i {write.conflict} RETURNING 1)"]
             values += [[row[c] for row in write.rows] for c in range(len(write.columns))]
         counts = ", ".join(f"(SELECT count(*) FROM w{k})" for k in range(len(live)))
         tail = f"{last}{', ' if last else 'SELECT '}{counts}" if live else last
