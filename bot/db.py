@@ -1,13 +1,16 @@
 """The two database backends behind bot.store: SQLite (aiosqlite) and PostgreSQL (asyncpg), one small API.
 
 The store writes its SQL once, with `?` placeholders; the PostgreSQL backend numbers them (`$1`...).
+What differs beyond that is asked of the backend: row locks, statements over a list of ids, a table's
+columns, running a migration script, the ids after a bulk copy, and a commit's rows of several tables
+(`Tx.write_rows`: one statement on PostgreSQL, one round trip).
 Rows come back as plain tuples from both. A transaction commits on leaving its block and rolls back
 on any exception. `shared` says whether other processes may write the same database (PostgreSQL):
 only then does the service need cross-process game locks and freshness checks.
 
 A lost PostgreSQL connection (a restart, a failover, a terminated backend) is tried again where
 that is safe and otherwise raised as DatabaseUnavailable, which says whether the work may have
-been committed (docs/operating-database.md).
+been committed (docs/operating-database.md; the retries and the error live in bot/db_outage.py).
 """
 
 from __future__ import annotations
@@ -19,107 +22,25 @@ import logging
 import re
 import sqlite3
 import time
-from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Sequence
-from contextvars import ContextVar
-from typing import Any, NamedTuple, Protocol, TypeVar
+from collections.abc import AsyncIterator, Iterable, Sequence
+from typing import Any, NamedTuple, Protocol
 
 import aiosqlite
 
+from bot.db_outage import (  # noqa: F401 - also re-exported: callers import these from bot.db
+    RETRY_DELAYS,
+    DatabaseUnavailable,
+    _note_write,
+    is_disconnect,
+    on_wait,
+    retrying,
+    track_writes,
+    wrote,
+)
+
 log = logging.getLogger("bot.db")
-T = TypeVar("T")
-
-# Whether the work of the current interaction has committed a write yet (a holder set by
-# `track_writes` at its start, shared with the tasks it spawns): a failure after one must not say
-# "nothing was changed".
-_WRITES: ContextVar[list[bool] | None] = ContextVar("junction_writes", default=None)
-
-
-def track_writes() -> None:
-    """From now on, in this task and those it starts, note the writes committed (`wrote`)."""
-    _WRITES.set([False])
-
-
-def wrote() -> bool:
-    """Whether a write was committed since `track_writes` (False when nothing tracks them)."""
-    holder = _WRITES.get()
-    return holder is not None and holder[0]
-
-
-# What to do before waiting for a database that cannot be reached (set per interaction: defer it,
-# so that the answer may come after Discord's 3 s).
-_ON_WAIT: ContextVar[Callable[[], Awaitable[None]] | None] = ContextVar("junction_on_wait", default=None)
-
-
-def on_wait(callback: Callable[[], Awaitable[None]] | None) -> None:
-    """In this task and those it starts, `callback()` runs before `retrying` waits (each time)."""
-    _ON_WAIT.set(callback)
-
-
-def _note_write() -> None:
-    holder = _WRITES.get()
-    if holder is not None:
-        holder[0] = True
-
-
-# Waits between tries of an operation that is safe to try again (a read, a lock, an idempotent
-# write, a BEGIN) when the database cannot be reached: about 4 s in all, which covers a fast restart
-# of PostgreSQL and the stale pooled connections it leaves; a longer outage is reported.
-RETRY_DELAYS = (0.05, 0.1, 0.25, 0.5, 1.0, 2.0)
 # Seconds to open a connection before the try counts as failed (asyncpg waits 60 s by default).
 CONNECT_TIMEOUT = 5.0
-
-
-class DatabaseUnavailable(Exception):
-    """The database could not be reached, or the connection was lost during the work.
-
-    `committed` says what became of the work: False, nothing was written (the failure came before
-    the commit); None, unknown (the connection was lost during COMMIT): only the stored data can tell.
-    `waited`: the work was tried again for a while already (`retrying`), in vain: an outage, not a blip.
-    """
-
-    def __init__(self, message: str, committed: bool | None = False, waited: bool = False) -> None:
-        super().__init__(message)
-        self.committed = committed
-        self.waited = waited
-
-
-def is_disconnect(error: BaseException) -> bool:
-    """Whether `error`, raised by asyncpg, means the server could not be reached or the connection
-    was lost (refused, reset, terminated, shutting down or starting up), rather than a refusal of the
-    statement itself."""
-    if isinstance(error, (OSError, TimeoutError)):  # refused, reset, unreachable, connect timeout
-        return True
-    try:
-        import asyncpg
-    except ImportError:  # pragma: no cover - asyncpg is installed with the bot
-        return False
-    if isinstance(error, asyncpg.InterfaceError):
-        return "connection is closed" in str(error) or "connection was closed" in str(error)
-    return isinstance(error, (
-        asyncpg.PostgresConnectionError,  # ConnectionDoesNotExistError and the other lost connections
-        asyncpg.InternalClientError,  # a protocol state broken by a connection lost mid-message
-        asyncpg.CannotConnectNowError, asyncpg.AdminShutdownError, asyncpg.CrashShutdownError,
-        asyncpg.IdleSessionTimeoutError, asyncpg.TooManyConnectionsError))
-
-
-async def retrying(what: str, work: Callable[[], Awaitable[T]]) -> T:
-    """`work()`, tried again after each lost or refused connection (RETRY_DELAYS); then
-    DatabaseUnavailable. Only for work that may safely run twice."""
-    for delay in (*RETRY_DELAYS, None):
-        try:
-            return await work()
-        except Exception as error:
-            if not is_disconnect(error):
-                raise
-            if delay is None:
-                raise DatabaseUnavailable(f"{what}: {type(error).__name__}: {error}", waited=True) from error
-            log.info("%s: the database connection failed (%s: %s); trying again in %s s",
-                     what, type(error).__name__, error, delay)
-        before_waiting = _ON_WAIT.get()
-        if before_waiting is not None:
-            await before_waiting()
-        await asyncio.sleep(delay)
-    raise AssertionError("unreachable")
 
 
 def is_postgres(target: str) -> bool:
@@ -147,11 +68,36 @@ class LockedGame(NamedTuple):
     played: bool  # whether the interaction given to the lock already led to a move
 
 
+# Key of the advisory lock that serializes migrations of processes starting together on PostgreSQL.
+_MIGRATION_LOCK = 16_000_016
+IDS = "{ids}"  # where a statement over a list of ids (`Database.write_ids`) names them
+
+
+class Rows(NamedTuple):
+    """Rows for one table, which `Tx.write_rows` inserts with the other tables' rows of a commit."""
+
+    table: str
+    columns: tuple[str, ...]
+    types: tuple[str, ...]  # the columns' PostgreSQL types (bigint, integer, text, double precision)
+    rows: Sequence[Sequence[Any]]
+    conflict: str = ""  # e.g. "ON CONFLICT (game_id) DO NOTHING"
+
+    def insert(self) -> str:
+        """The INSERT of one row (`?` placeholders)."""
+        return (f"INSERT INTO {self.table} ({', '.join(self.columns)})"
+                f" VALUES ({', '.join('?' for _ in self.columns)}){' ' if self.conflict else ''}{self.conflict}")
+
+
 class Tx(Protocol):
     async def execute(self, sql: str, args: Sequence[Any] = ()) -> int: ...
     async def executemany(self, sql: str, rows: Iterable[Sequence[Any]]) -> None: ...
     async def fetch(self, sql: str, args: Sequence[Any] = ()) -> list[tuple[Any, ...]]: ...
     async def copy_rows(self, table: str, columns: Sequence[str], rows: Sequence[Sequence[Any]]) -> None: ...
+    async def run_script(self, script: str) -> None: ...
+    async def follow_ids(self, tables: Sequence[str]) -> None: ...
+    async def take_turns(self, key: int) -> None: ...
+    async def write_rows(self, writes: Sequence[Rows], last: str = "", args: Sequence[Any] = ()
+                         ) -> tuple[list[int], list[tuple[Any, ...]]]: ...
 
 
 class Database(Protocol):
@@ -165,6 +111,10 @@ class Database(Protocol):
     def transaction(self) -> contextlib.AbstractAsyncContextManager[Tx]: ...
     def game_lock(self, game_id: int, interaction_id: int | None = None
                   ) -> contextlib.AbstractAsyncContextManager[LockedGame | None]: ...
+    def schema_transaction(self) -> contextlib.AbstractAsyncContextManager[Tx]: ...
+    def for_update(self, of: str = "") -> str: ...
+    async def write_ids(self, sql: str, args: Sequence[Any], ids: Sequence[int]) -> None: ...
+    async def columns(self, table: str) -> list[str]: ...
     async def close(self) -> None: ...
 
 
@@ -191,6 +141,41 @@ class _SqliteTx:
         """Bulk insert (names come from code, never from users)."""
         await self.executemany(
             f"INSERT INTO {table} ({', '.join(columns)}) VALUES ({', '.join('?' for _ in columns)})", rows)
+
+    async def run_script(self, script: str) -> None:
+        """A migration, statement by statement (the sqlite3 module runs one statement per call)."""
+        for statement in _statements(script):
+            await self._conn.execute(statement)
+
+    async def follow_ids(self, tables: Sequence[str]) -> None:
+        """Nothing to do: AUTOINCREMENT goes on past the largest id inserted, also an explicit one."""
+
+    async def take_turns(self, key: int) -> None:
+        """Nothing to do: one transaction at a time writes an SQLite file."""
+
+    async def write_rows(self, writes: Sequence[Rows], last: str = "", args: Sequence[Any] = ()
+                         ) -> tuple[list[int], list[tuple[Any, ...]]]:
+        """Each table's rows in turn (calls within the process), then `last` (with `args`; a statement
+        ending in its RETURNING list, or none): the rows each write added, and the rows `last` returns."""
+        added = []
+        for write in writes:
+            rows = [tuple(r) for r in write.rows]
+            added.append((await self._conn.executemany(write.insert(), rows)).rowcount if rows else 0)
+        return added, (await self.fetch(last, args) if last else [])
+
+
+def _statements(script: str) -> list[str]:
+    """A migration script cut into statements (sqlite3.complete_statement knows where comments and strings end)."""
+    statements, pending = [], ""
+    for line in script.splitlines(keepends=True):
+        pending += line
+        if sqlite3.complete_statement(pending):
+            statements.append(pending.strip())
+            pending = ""
+    if pending.strip() and not all(
+            part.strip().startswith("--") or not part.strip() for part in pending.splitlines()):
+        raise ValueError(f"incomplete statement in a migration: {pending.strip()[:60]!r}")
+    return statements
 
 
 async def _enter_wal(conn: aiosqlite.Connection, seconds: float = 5.0) -> None:
@@ -265,6 +250,29 @@ class SqliteDatabase:
         # One process owns an SQLite file: the service's asyncio lock is the whole story.
         yield None
 
+    @contextlib.asynccontextmanager
+    async def schema_transaction(self) -> AsyncIterator[Tx]:
+        """The migrations' transaction: BEGIN IMMEDIATE takes the file's write lock at once, so two
+        processes opening a new file take turns (the second finds the work done)."""
+        await self.conn.execute("BEGIN IMMEDIATE")
+        try:
+            yield _SqliteTx(self.conn)
+            await self.conn.commit()
+        except BaseException:
+            await self.conn.rollback()
+            raise
+
+    def for_update(self, of: str = "") -> str:
+        return ""  # no row locks: one process writes an SQLite file, one transaction at a time
+
+    async def write_ids(self, sql: str, args: Sequence[Any], ids: Sequence[int]) -> None:
+        """`sql` (its last parameter the ids, at IDS) once per id, in one transaction."""
+        async with self.transaction() as tx:
+            await tx.executemany(sql.replace(IDS, "id = ?"), [(*args, i) for i in ids])
+
+    async def columns(self, table: str) -> list[str]:
+        return [r[1] for r in await self.fetch(f"PRAGMA table_info({table})")]
+
     async def close(self) -> None:
         await self.conn.close()
 
@@ -293,6 +301,42 @@ class _PgTx:
     async def copy_rows(self, table: str, columns: Sequence[str], rows: Sequence[Sequence[Any]]) -> None:
         """Bulk insert with COPY (an order of magnitude faster than INSERTs for migrate-db)."""
         await self._conn.copy_records_to_table(table, records=[tuple(r) for r in rows], columns=list(columns))
+
+    async def run_script(self, script: str) -> None:
+        """A migration, whole (PostgreSQL runs a script without parameters in one round trip)."""
+        await self._conn.execute(script)
+
+    async def follow_ids(self, tables: Sequence[str]) -> None:
+        """Ids given explicitly (a copy): move the tables' id sequences past them."""
+        for table in tables:
+            await self.execute(
+                f"SELECT setval(pg_get_serial_sequence('{table}', 'id'),"
+                f" coalesce((SELECT max(id) FROM {table}), 0) + 1, false)")
+
+    async def take_turns(self, key: int) -> None:
+        """Other processes' transactions taking turns on `key` wait until this one ends (advisory lock)."""
+        await self.execute("SELECT pg_advisory_xact_lock(?)", (key,))
+
+    async def write_rows(self, writes: Sequence[Rows], last: str = "", args: Sequence[Any] = ()
+                         ) -> tuple[list[int], list[tuple[Any, ...]]]:
+        """Every table's rows and `last` in one statement (one round trip): each table's rows come as
+        one array per column, inserted in their order (ids follow it), and `last` runs after them."""
+        live = [w for w in writes if w.rows]  # a table without rows costs nothing
+        if not live and not last:
+            return [0] * len(writes), []
+        parts, values = [], []
+        for k, write in enumerate(live):
+            arrays = ", ".join(f"?::{t}[]" for t in write.types)
+            names = ", ".join(write.columns)
+            parts += [f"w{k} AS (INSERT INTO {write.table} ({names}) SELECT {names} FROM unnest({arrays})"
+                      f" WITH ORDINALITY AS r ({names}, i) ORDER BY r.i {write.conflict} RETURNING 1)"]
+            values += [[row[c] for row in write.rows] for c in range(len(write.columns))]
+        counts = ", ".join(f"(SELECT count(*) FROM w{k})" for k in range(len(live)))
+        tail = f"{last}{', ' if last else 'SELECT '}{counts}" if live else last
+        rows = await self.fetch(f"WITH {', '.join(parts)} {tail}" if live else tail, (*values, *args))
+        width = len(rows[0]) - len(live) if rows else 0
+        added = iter(rows[0][width:] if rows else [0] * len(live))
+        return [next(added) if w.rows else 0 for w in writes], ([row[:width] for row in rows] if last else [])
 
 
 class _OneLineFloorRetry(logging.Filter):
@@ -438,6 +482,28 @@ class PostgresDatabase:
             _note_write()
         finally:
             await self.pool.release(conn)
+
+    @contextlib.asynccontextmanager
+    async def schema_transaction(self) -> AsyncIterator[Tx]:
+        """The migrations' transaction (DDL is transactional); an advisory lock makes processes
+        starting together take turns (the second finds the work done)."""
+        async with self.transaction() as tx:
+            await tx.take_turns(_MIGRATION_LOCK)
+            yield tx
+
+    def for_update(self, of: str = "") -> str:
+        """The clause that locks the rows a SELECT reads (of the table alias `of`) until the commit."""
+        return f" FOR UPDATE OF {of}" if of else " FOR UPDATE"
+
+    async def write_ids(self, sql: str, args: Sequence[Any], ids: Sequence[int]) -> None:
+        """`sql` (its last parameter the ids, at IDS) once, over the array of ids: one round trip."""
+        await self.write(sql.replace(IDS, "id = ANY(?::bigint[])"), (*args, list(ids)))
+
+    async def columns(self, table: str) -> list[str]:
+        rows = await self.fetch(
+            "SELECT column_name FROM information_schema.columns WHERE table_name = ? AND table_schema ="
+            " current_schema() ORDER BY ordinal_position", (table,))
+        return [r[0] for r in rows]
 
     async def _lock(self, game_id: int, interaction_id: int | None) -> tuple[Any, LockedGame]:
         """A lock-pool connection holding the game's advisory lock, and what it read under it."""

@@ -14,7 +14,7 @@ FORBIDDEN = {
     "render": {"bot", "discord", "aiosqlite", "aiohttp", "sqlite3"},
     "bot/tables.py": {"discord", "PIL", "render"},
     "bot/service": {"discord", "PIL", "render"},
-    "bot/store.py": {"discord", "PIL", "render"},
+    "bot/store": {"discord", "PIL", "render"},
 }
 
 

@@ -12,7 +12,7 @@ another is recorded, in every thread. A coroutine resumed after an await is not 
 It prints, per move: the modules crossed in the order they are first entered; the hops (a call
 from one module into another; returns and calls inside a module are not counted), all of them and
 those between two bot/ modules; the store operations (its async methods and the game lock, called
-from outside bot/store.py), and how many of them a cog or a component calls past the service
+from outside bot/store/), and how many of them a cog or a component calls past the service
 (bot/tables.py); the module pairs with their counts.
 docs/architecture.md quotes its output; run it again after the bot layer changes shape.
 """
@@ -49,6 +49,8 @@ def _first_entry(frame: FrameType) -> bool:
 
 def _ours(frame: FrameType | None) -> str | None:
     name = frame.f_globals.get("__name__", "") if frame is not None else ""
+    if name.startswith("bot.store."):
+        name = "bot.store"  # the store package counts as one module, as bot/store.py did
     return name if name.split(".")[0] in OURS else None
 
 
