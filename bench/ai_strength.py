@@ -4,8 +4,12 @@
     PYTHONPATH=$PWD python bench/ai_strength.py --games ttr_cards --players 2 --count 100 --jobs 2
 
 Matchups: `hard-normal` seats one hard AI among normals, `normal-frozen` one normal among the greedy AIs
-frozen from main before issue 15 (bench/frozen_ai). The tested AI's seat rotates with the game number so
-every seat is played equally. A win counts 1, a shared first place 1/winners. The margin printed is the
+frozen from main before issue 15 (bench/frozen_ai). Opponents hard does not model (its rollouts play
+normal): `hard-bold` and `hard-thrifty` seat the game's bold or thrifty greedy style against it where the
+game has one (Off the Rails: bold; Trans Europa: thrifty), `hard-reseeded` normals whose own random
+choices come from another seed than the game's (ties and random picks differ from what hard expects),
+`hard-hard` other hard AIs. The tested AI's seat rotates with the game number so every seat is played
+equally. `--options advanced=on` (any table option) plays a variant. A win counts 1, a shared first place 1/winners. The margin printed is the
 95% half-width (1.96 standard errors): ±5% needs about 385 games at a 50% share, 280 at 25%.
 Time per decision is the CPU time (time.process_time) of the tested AI's own decisions: what one core
 spends, whatever else shares the machine.
@@ -16,6 +20,7 @@ from __future__ import annotations
 import argparse
 import importlib
 import math
+import random
 import statistics
 import sys
 import time
@@ -23,13 +28,14 @@ from collections.abc import Callable
 from contextlib import nullcontext
 from multiprocessing import Pool
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from rules import registry  # noqa: E402
-from rules.engine import AIPlayer, GameState, ai_move  # noqa: E402
+from rules.engine import AIPlayer, GameState, Move, ai_move  # noqa: E402
 
-MATCHUPS = ("hard-normal", "normal-frozen")
+MATCHUPS = ("hard-normal", "normal-frozen", "hard-bold", "hard-thrifty", "hard-reseeded", "hard-hard")
 MAX_DECISIONS = 20_000
 
 
@@ -38,18 +44,62 @@ def _frozen(key: str) -> Callable[[], AIPlayer]:
     return module.GreedyAI
 
 
+def _style(key: str, style: str) -> Callable[[], AIPlayer] | None:
+    """The game's greedy player in a style other than normal's, None where the game has none."""
+    if key == "off_the_rails" and style == "bold":
+        from rules.off_the_rails.ai import BOLD, GreedyAI
+
+        return lambda: GreedyAI(BOLD)
+    if key == "trans_europa" and style == "thrifty":
+        from rules.trans_europa.ai import ThriftyAI
+
+        return ThriftyAI
+    return None
+
+
+class Reseeded(AIPlayer):
+    """A player whose own random choices (ties, random picks) come from another seed than the game's."""
+
+    name = "reseeded"
+
+    def __init__(self, player: AIPlayer, salt: int = 0x5EED) -> None:
+        self.player = player
+        self.salt = salt
+
+    def decide(self, state: GameState, seat: int, legal: list[Move], rng: random.Random) -> Move:
+        return self.player.decide(state, seat, legal, random.Random(rng.getrandbits(64) ^ self.salt))
+
+    def choose(self, view: dict[str, Any], legal: list[Move], rng: random.Random) -> Move:
+        return self.player.choose(view, legal, random.Random(rng.getrandbits(64) ^ self.salt))
+
+
+def has_matchup(key: str, matchup: str) -> bool:
+    field = matchup.split("-")[1]
+    return field not in ("bold", "thrifty") or _style(key, field) is not None
+
+
 def _players(key: str, matchup: str) -> tuple[Callable[[], AIPlayer], Callable[[], AIPlayer]]:
     definition = registry.get(key)
     tested, field = matchup.split("-")
-    opponent = _frozen(key) if field == "frozen" else (lambda: definition.ai(field))
+    opponent: Callable[[], AIPlayer]
+    if field == "frozen":
+        opponent = _frozen(key)
+    elif field in ("bold", "thrifty"):
+        style = _style(key, field)
+        assert style is not None, f"{key} has no {field} style"
+        opponent = style
+    elif field == "reseeded":
+        opponent = lambda: Reseeded(definition.ai("normal"))  # noqa: E731
+    else:
+        opponent = lambda: definition.ai(field)  # noqa: E731
     return (lambda: definition.ai(tested)), opponent
 
 
-def play_one(job: tuple[str, str, int, int, int]) -> tuple[float, list[float]]:
+def play_one(job: tuple[str, str, int, int, int, dict[str, Any]]) -> tuple[float, list[float]]:
     """One game: the tested AI's win share in it and the seconds of each of its decisions."""
-    key, matchup, players, seed, seat = job
+    key, matchup, players, seed, seat, options = job
     tested_factory, field_factory = _players(key, matchup)
-    state: GameState = registry.get(key).new_game(players, {}, seed)
+    state: GameState = registry.get(key).new_game(players, options, seed)
     brains = {s: (tested_factory() if s == seat else field_factory()) for s in range(players)}
     times: list[float] = []
     for _ in range(MAX_DECISIONS):
@@ -69,8 +119,9 @@ def play_one(job: tuple[str, str, int, int, int]) -> tuple[float, list[float]]:
     return (1.0 / len(winners) if seat in winners else 0.0), times
 
 
-def run(key: str, matchup: str, players: int, count: int, jobs: int, first_seed: int, progress: bool = False) -> str:
-    work = [(key, matchup, players, first_seed + i, i % players) for i in range(count)]
+def run(key: str, matchup: str, players: int, count: int, jobs: int, first_seed: int, progress: bool = False,
+        options: dict[str, Any] | None = None) -> str:
+    work = [(key, matchup, players, first_seed + i, i % players, dict(options or {})) for i in range(count)]
     started = time.perf_counter()
     outcomes: list[tuple[float, list[float]]] = []
     with Pool(jobs) if jobs > 1 else nullcontext() as pool:
@@ -90,10 +141,16 @@ def run(key: str, matchup: str, players: int, count: int, jobs: int, first_seed:
     median = statistics.median(times) if times else 0.0
     p95 = times[min(len(times) - 1, int(0.95 * len(times)))] if times else 0.0
     fair = 1 / players
+    # Games a ±5% margin needs at this share (at least 50 games' worth of variance near 0% or 100%).
+    needed = math.ceil(share * (1 - share) * (1.96 / 0.05) ** 2) if 0 < share < 1 else None
+    more = f"±5% needs {needed} games" if needed else "±5%: share at an edge, see Wilson"
+    variant = " ".join(f"{k}={v}" for k, v in sorted((options or {}).items()))
+    p99 = times[min(len(times) - 1, int(0.99 * len(times)))] if times else 0.0
     return (
-        f"{key:14} {players}p {matchup:14} games {len(shares):4}  win share {100 * share:5.1f}% "
+        f"{key:14}{' ' + variant if variant else ''} {players}p {matchup:14} games {len(shares):4}  win share {100 * share:5.1f}% "
         f"± {100 * margin:4.1f}  (fair {100 * fair:.0f}%)  decision median {1000 * median:7.1f} ms  "
-        f"p95 {1000 * p95:7.1f} ms  max {1000 * (times[-1] if times else 0):7.1f} ms  [{wall:.0f} s]"
+        f"p95 {1000 * p95:7.1f} ms  p99 {1000 * p99:7.1f} ms  max {1000 * (times[-1] if times else 0):7.1f} ms  "
+        f"({len(times)} decisions; {more})  [{wall:.0f} s]"
     )
 
 
@@ -101,19 +158,25 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", nargs="*", default=list(registry.GAMES))
     parser.add_argument("--players", nargs="*", type=int, default=[2, 4])
-    parser.add_argument("--matchups", nargs="*", default=list(MATCHUPS), choices=MATCHUPS)
+    parser.add_argument("--matchups", nargs="*", default=list(MATCHUPS[:2]), choices=MATCHUPS)
     parser.add_argument("--count", type=int, default=400, help="games per game, player count and matchup")
     parser.add_argument("--jobs", type=int, default=1, help="worker processes (one per free core)")
     parser.add_argument("--seed", type=int, default=10_000, help="seed of the first game")
     parser.add_argument("--progress", action="store_true", help="print the running share after each game")
+    parser.add_argument("--options", nargs="*", default=[], metavar="KEY=VALUE",
+                        help="table options of the variant to play, e.g. advanced=on (one game at a time)")
     args = parser.parse_args()
     for key in args.games:
         definition = registry.get(key)
+        options = definition.resolve_options(dict(item.split("=", 1) for item in args.options))
+        options = {k: v for k, v in options.items() if v != definition.option(k).default}
         for players in args.players:
             if not definition.min_players <= players <= definition.max_players:
                 continue
             for matchup in args.matchups:
-                print(run(key, matchup, players, args.count, args.jobs, args.seed, args.progress), flush=True)
+                if has_matchup(key, matchup):
+                    print(run(key, matchup, players, args.count, args.jobs, args.seed, args.progress, options),
+                          flush=True)
 
 
 if __name__ == "__main__":

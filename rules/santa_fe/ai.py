@@ -231,6 +231,12 @@ class GreedyAI(AIPlayer):
                 left = section.spaces - index - 1
                 if left == 0:
                     money += bonus * multiplier
+                elif left == 1 and view["placements_left"] >= 2 and model.supply[move.rr] >= 2:
+                    # A double-turn card's second placement finishes the lane and takes the doubled
+                    # bonus: a first tile that only walks up to it is not worth nothing (issue 27).
+                    finish = self._cost(view, sid, from_city, index + 1)
+                    if me["money"] + money >= finish:
+                        money += max(0, bonus * multiplier - finish)
                 elif view["placements_left"] <= 1 and (left == 1 or (left == 2 and later_dt)):
                     # The next seat finishes the lane and takes the bonus we walked up to.
                     share = OPEN_BONUS_SHARE if left == 1 else OPEN_BONUS_SHARE / 2

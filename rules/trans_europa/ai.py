@@ -94,6 +94,74 @@ def _vex_hurts(view: dict[str, Any], seat: int, edge: int) -> bool:
     return False
 
 
+def _network(view: dict[str, Any], seat: int, zero: frozenset[int]) -> set[int]:
+    """Junctions reachable from the seat's marker over lines it may use (the engine's network, D6)."""
+    marker = board.junction_of(view["markers"][str(seat)])
+    assert marker is not None
+    return _grown({marker}, [marker], zero)
+
+
+def _grown(reached: set[int], todo: list[int], zero: frozenset[int] | set[int]) -> set[int]:
+    """`reached` with every junction joined to `todo` over `zero` lines (in place)."""
+    while todo:
+        v = todo.pop()
+        for u, e in board.ADJACENCY[v]:
+            if u not in reached and e in zero:
+                reached.add(u)
+                todo.append(u)
+    return reached
+
+
+def first_lines(view: dict[str, Any], seat: int, terminals: tuple[int, ...], tree: tuple[int, ...],
+                options: list[int], placeable: list[int]) -> list[int]:
+    """Of the lines a turn may begin with (`options`: lines of our minimum `tree`), those that begin the
+    turn's best use of its two tracks: single lines after which another single line shortens the path
+    again (2 tracks nearer), else a double line that brings us 2 nearer (of the tree, or of another
+    minimum tree: any `placeable` one), else the single lines (1 nearer).
+
+    A single line laid alone ends the turn 1 track nearer where one double line would have brought us 2
+    nearer (issue 27): a double line only loses to two single lines that both shorten the path. Which
+    singles are followed is asked of our tree first (a single line of it that the first one makes
+    reachable), and only when none is, exactly (any line that shortens the path after it): the hard
+    level's rollouts ask this at every step 1, so the exact test runs only where it can matter.
+    """
+    singles = [e for e in options if board.EDGES[e].cost == 1]
+    doubles = [e for e in options if board.EDGES[e].cost == 2]
+    if not singles:
+        return options
+    others = [] if doubles else [e for e in placeable if board.EDGES[e].cost == 2 and e not in options]
+    if not doubles and not others:
+        return singles
+    zero, blocked = seat_board(view, seat)
+    home = _network(view, seat, zero)
+    built = {_edge(track) for track in view["tracks"]}
+    after_each = {}
+    for e in singles:
+        line = board.EDGES[e]
+        after = zero | {e}
+        ends = [v for v in (line.a, line.b) if v not in home]
+        after_each[e] = (after, _grown(set(home) | set(ends), list(ends), after))
+    followed = [e for e in singles if any(
+        f != e and f not in built and board.EDGES[f].cost == 1 and (board.EDGES[f].a in after_each[e][1]
+                                                                    or board.EDGES[f].b in after_each[e][1])
+        for f in tree)]
+    if followed:
+        return followed
+    for e in singles:
+        after, reach = after_each[e]
+        touching = sorted({f for v in reach for _u, f in board.ADJACENCY[v]
+                           if f not in built and f != e and board.EDGES[f].cost == 1})
+        if board.shortening_lines(terminals, after, blocked, touching):
+            followed.append(e)
+    if followed:
+        return followed
+    if others:
+        before = board.steiner_cost(terminals, zero, blocked)
+        doubles = [e for e in board.shortening_lines(terminals, zero, blocked, others)
+                   if board.steiner_cost(terminals, zero | {e}, blocked) <= before - 2]
+    return doubles or singles
+
+
 class GreedyAI(AIPlayer):
     """Marker where its five cities are cheapest to join; then lays lines of a minimum tree."""
 
@@ -115,6 +183,11 @@ class GreedyAI(AIPlayer):
         _weight, tree = board.steiner_tree(terminals, zero, blocked)
         placed = sorted((m for m in legal if isinstance(m, Lay | Vex)), key=str)
         in_tree = self.order_lines(view, [m for m in placed if m.edge in tree and m.edge not in zero])
+        if view["step"] == 1:  # the lines that begin the turn's best use of its two tracks go first
+            first = set(first_lines(view, seat, terminals, tree, sorted({m.edge for m in in_tree}),
+                                    sorted({m.edge for m in placed})))
+            in_tree += [m for m in placed if m.edge in first and m not in in_tree]
+            in_tree = sorted(in_tree, key=lambda m: m.edge not in first)
         shorter = set(board.shortening_lines(terminals, zero, blocked, sorted({m.edge for m in placed} - set(tree))))
         shortening = [m for m in placed if m.edge in shorter]
         ordered = [*in_tree, *shortening, *(m for m in legal if isinstance(m, End))]
@@ -144,8 +217,7 @@ class GreedyAI(AIPlayer):
         _weight, tree = board.steiner_tree(terminals, zero, blocked)
         options = [e for e in tree if e not in zero and (e in lays or e in vexes)]
         if view["step"] == 1:
-            singles = [e for e in options if board.EDGES[e].cost == 1]
-            options = singles or options
+            options = first_lines(view, seat, terminals, tree, options, sorted({*lays, *vexes}))
         if not options:
             # The tree's next line may be a double line (too big for step 2) while another minimum tree
             # goes on with a single line: any line that shortens our remaining path is worth laying.

@@ -288,11 +288,19 @@ class GreedyAI(AIPlayer):
         demand = sum(TICKETS[t].card_count for t in view["tickets"])
         return supply - 1.2 * demand
 
-    def _choose(self, view: dict[str, Any], legal: list[Move]) -> Move:
-        # Take the most valuable fitting ticket first; undo is never needed for a greedy pick.
-        picks = [m for m in legal if isinstance(m, Complete)]
-        if picks:
-            return max(picks, key=lambda m: (TICKETS[m.ticket].points, -m.ticket))
+    @staticmethod
+    def _choose(view: dict[str, Any], legal: list[Move]) -> Move:
+        """`completion=choose`: pick the tickets of the best set the track stack completes (the exact
+        choice the automatic rule makes, section 7.1), not the most valuable ticket first, which can
+        leave far fewer points (issue 27). Picks outside that set (a player's own, before the AI took
+        the seat over) are undone first, the last one first, as `undo` drops it."""
+        picks = list(view["picks"])
+        target = _completion(tuple(sorted(view["tickets"])), tuple(sorted(_track(view).items())))
+        if any(t not in target for t in picks) and Undo() in legal:
+            return Undo()
+        for ticket in target:
+            if ticket not in picks and Complete(ticket) in legal:
+                return Complete(ticket)
         for move in legal:
             if isinstance(move, Done):
                 return move
