@@ -17,6 +17,8 @@ from bot import i18n
 from bot.ai_pool import AIPool, workers_from_env
 from bot.cogs import answer_failure, begin_interaction
 from bot.db import DatabaseUnavailable
+from bot.delivery.outbox import Delivery
+from bot.delivery.posting import Places
 from bot.render_pool import Renderer, RenderPool
 from bot.scheduler import Scheduler
 from bot.store import Store
@@ -109,6 +111,8 @@ class JunctionBot(commands.Bot):
         self.ai_pool = AIPool(ai_workers)
         self.store: Store | None = None
         self.tables: Tables = None  # type: ignore[assignment]  # set in setup_hook
+        self.delivery: Delivery | None = None  # the outbox sender; set in setup_hook
+        self.places = Places(self)  # the language of each server's public posts
         self.junction: Any = None  # the GamesCog; components call into it
         # Each user's Discord locale as of their last interaction (memory only): DMs the bot starts
         # have no interaction to read it from. Unknown users get English.
@@ -139,15 +143,16 @@ class JunctionBot(commands.Bot):
         self.tables.on_clocks = self.scheduler.schedule
         for game_id, due in (await self.tables.due_times()).items():  # deadlines survive restarts
             self.scheduler.schedule(game_id, due)
-        self.junction = GamesCog(self)
+        self.delivery = Delivery(self, self.tables, self.places)
+        self.junction = GamesCog(self, self.tables, self.delivery)
         await self.add_cog(self.junction)
         from bot.cogs.clock import ClockCog
 
-        self.clock = ClockCog(self)
+        self.clock = ClockCog(self.tables, self.delivery)
         await self.add_cog(self.clock)
         from bot.cogs.admin import AdminCog
 
-        self.admin = AdminCog(self)
+        self.admin = AdminCog(self.tables, self.delivery, self.user_locales)
         await self.add_cog(self.admin)
         # Japanese descriptions for commands, options and choices (bot/i18n.py), sent with the sync.
         await self.tree.set_translator(i18n.Translator())
@@ -177,7 +182,7 @@ class JunctionBot(commands.Bot):
         if not self._resumed:
             self._resumed = True
             # Finish what the last run owed: AI turns and posts committed but not sent.
-            await self.junction.resume_all()
+            await self.delivery.resume_all()
             # Then the clocks: a deadline that passed while the bot was down is handled now.
             self.scheduler.start()
             if self.store is not None and self.store.shared:
@@ -207,7 +212,7 @@ class JunctionBot(commands.Bot):
                     if known is None or due < known:
                         self.scheduler.schedule(game_id, due)
                 for game_id in await self.tables.games_owing_posts(older_than=now - SHARED_POLL):
-                    await self.junction.flush(game_id)
+                    await self.delivery.flush(game_id)
                 # A game another process ended but did not rate (it died in between).
                 await self.tables.rate_pending(ended_since=now - RATING_SWEEP_WINDOW)
             except DatabaseUnavailable as error:  # an outage, not a bug: no traceback
@@ -259,8 +264,8 @@ class JunctionBot(commands.Bot):
         warming = getattr(self, "_catalogs_warm", None)
         if warming is not None:
             await warming  # a thread cannot be cancelled; it is done in well under a second
-        if self.junction is not None:
-            await self.junction.drain()
+        if self.delivery is not None:
+            await self.delivery.drain()
         try:
             await super().close()
         finally:

@@ -104,11 +104,7 @@ KNOWN_CIRCLES: set[tuple[str, ...]] = {
     ("bot.ui.clock", "bot.ui.components"),
 }
 # The same for a cog importing another cog: (importer, imported).
-KNOWN_COG_IMPORTS: set[tuple[str, str]] = {
-    # The clock cog sends reminders with the games cog's post helpers (NO_MENTIONS, board_post,
-    # mentioning, post_nonce).
-    ("bot.cogs.clock", "bot.cogs.games"),
-}
+KNOWN_COG_IMPORTS: set[tuple[str, str]] = set()
 
 
 def module_name(root: Path, path: Path) -> str:

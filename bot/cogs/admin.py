@@ -27,7 +27,7 @@ from bot.tables import Outcome, Refused, TableInfo, Tables
 from bot.ui.listing import Listing, page_buttons, page_text, paginate
 
 if TYPE_CHECKING:
-    from bot.app import JunctionBot
+    from bot.delivery.outbox import Delivery
 
 MAX_TURN_HOURS = 24 * 30
 MAX_LISTED = 200  # games read for one listing; they are shown in pages of whole lines
@@ -60,24 +60,23 @@ def missing_permissions(perms: discord.Permissions, *, thread: bool, in_thread: 
 class AdminCog(commands.Cog):
     """Admin commands and listings; the game rules themselves stay in Tables."""
 
-    def __init__(self, bot: JunctionBot) -> None:
-        self.bot = bot
-        self.tables: Tables = bot.tables
+    def __init__(self, tables: Tables, delivery: Delivery, user_locales: dict[int, str]) -> None:
+        self.tables = tables
+        self.delivery = delivery
+        self.user_locales = user_locales
         # Servers' chosen language for public posts (settings["language"]), kept in memory because
         # every board post asks; loaded at start, updated by /admin settings.
-        self.languages: dict[int, str] = {}
-
-    def post_language(self, guild_id: int | None) -> str | None:
-        return self.languages.get(guild_id) if guild_id else None
+        self.languages = delivery.places.languages
 
     async def cog_load(self) -> None:
-        self.languages = {guild: settings["language"] for guild, settings
-                          in (await self.tables.store.all_guild_settings()).items() if settings.get("language")}
+        self.languages.clear()
+        self.languages.update({guild: settings["language"] for guild, settings
+                               in (await self.tables.store.all_guild_settings()).items() if settings.get("language")})
 
     @commands.Cog.listener()
     async def on_interaction(self, interaction: discord.Interaction) -> None:
         # DMs the bot starts later (hands, reminders) use the language of the user's last interaction.
-        self.bot.user_locales[interaction.user.id] = str(interaction.locale)
+        self.user_locales[interaction.user.id] = str(interaction.locale)
 
     # ------------------------------------------------------------------ helpers
 
@@ -249,8 +248,8 @@ class AdminCog(commands.Cog):
             await self._reply(interaction, i18n.localize(locale, error.reason))
             return
         await self._reply(interaction, i18n.t(locale, "Game #{id} ended.", id=game))
-        await self.bot.junction.flush(game)
-        await self.bot.junction.refresh_lobby(game)
+        await self.delivery.flush(game)
+        await self.delivery.posts.refresh_lobby(game)
 
     @admin.command(name="kick", description=_("Remove a player from a game: the AI takes their seat"))
     @app_commands.describe(user=_("The player to remove"),
@@ -274,8 +273,8 @@ class AdminCog(commands.Cog):
         else:
             text = "{name} was removed from the lobby of game #{id}."
         await self._reply(interaction, i18n.t(locale, text, name=user.display_name, id=game))
-        await self.bot.junction.refresh_lobby(game)
-        await self.bot.junction.flush(game)
+        await self.delivery.posts.refresh_lobby(game)
+        await self.delivery.flush(game)
 
     @end.autocomplete("game")
     @kick.autocomplete("game")
