@@ -23,8 +23,9 @@ from bot.render_pool import Renderer, RenderPool
 from bot.scheduler import Scheduler
 from bot.store import Store
 from bot.tables import Tables
-from bot.ui.clock import CLOCK_ITEMS
-from bot.ui.components import DYNAMIC_ITEMS, INVALID_BUTTON, RESTARTING
+from bot.ui.async_play import ASYNC_PLAY_ITEMS
+from bot.ui.base import INVALID_BUTTON, PREFIX, RESTARTING, reads
+from bot.ui.components import DYNAMIC_ITEMS
 from bot.ui.listing import LIST_ITEMS
 from rules.engine import GameDefinition
 
@@ -157,7 +158,7 @@ class JunctionBot(commands.Bot):
         # Japanese descriptions for commands, options and choices (bot/i18n.py), sent with the sync.
         await self.tree.set_translator(i18n.Translator())
         # One registration per component kind re-attaches every game's buttons after a restart.
-        self.add_dynamic_items(*DYNAMIC_ITEMS, *CLOCK_ITEMS, *LIST_ITEMS)
+        self.add_dynamic_items(*DYNAMIC_ITEMS, *ASYNC_PLAY_ITEMS, *LIST_ITEMS)
         if self.dev_guild:
             guild = discord.Object(self.dev_guild)
             self.tree.copy_global_to(guild=guild)
@@ -226,9 +227,7 @@ class JunctionBot(commands.Bot):
         if interaction.type is not discord.InteractionType.component:
             return
         custom_id = str((interaction.data or {}).get("custom_id", ""))
-        if not custom_id.startswith("jn:") or any(
-                item.__discord_ui_compiled_template__.fullmatch(custom_id)
-                for item in (*DYNAMIC_ITEMS, *CLOCK_ITEMS, *LIST_ITEMS)):
+        if not custom_id.startswith(PREFIX) or reads((*DYNAMIC_ITEMS, *ASYNC_PLAY_ITEMS, *LIST_ITEMS), custom_id):
             return
         log.info("refused component id %r from user %s", custom_id[:100], interaction.user.id)
         try:
@@ -237,7 +236,9 @@ class JunctionBot(commands.Bot):
             log.warning("could not answer an invalid component id (%s)", error)
 
     async def _clock_due(self, game_id: int) -> None:
-        await self.clock.on_due(game_id)
+        """The scheduler says this game's clock has something due: do it, then post what it owes."""
+        if await self.tables.fire_due(game_id) is not None:
+            await self.delivery.flush(game_id)
 
     async def finish_interactions(self, timeout: float = 10.0) -> None:
         """Wait (bounded) for the interaction handlers running now: a move in flight is committed

@@ -1,4 +1,4 @@
-"""Asynchronous play on Discord: clock events, reminders, "since your last turn", seats, vacation, threads.
+"""Asynchronous play on Discord: the clock and seat commands, "since your last turn", mute, seat offers.
 
 Commands: /clock status|pause|resume|reminders|quiet, /seat ai|back|give.
 The rules of time live in bot.tables (Tables.fire_due and friends); what they owe (reminders,
@@ -17,27 +17,18 @@ from bot import i18n, texts
 from bot.cogs import reply
 from bot.delivery.posting import NO_MENTIONS, mentioning, stamp
 from bot.tables import NOT_SEATED, Refused, Tables, safe_name
-from bot.ui.clock import SeatOfferButton
+from bot.ui.async_play import SeatOfferButton
 
 if TYPE_CHECKING:
     from bot.delivery.outbox import Delivery
 
 
-
 class ClockCog(commands.Cog):
-    """Turn clocks and seats; sends what the service's clock events owe."""
+    """Turn clocks and seats: commands and buttons; what they owe goes out through the delivery."""
 
     def __init__(self, tables: Tables, delivery: Delivery) -> None:
         self.tables = tables
         self.delivery = delivery
-
-    # ------------------------------------------------------------------ clock events
-
-    async def on_due(self, game_id: int) -> None:
-        """The scheduler says this game's clock has something due: do it, then post what it owes."""
-        outcome = await self.tables.fire_due(game_id)
-        if outcome is not None:
-            await self.delivery.flush(game_id)
 
     # ------------------------------------------------------------------ threads
 

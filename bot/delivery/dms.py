@@ -21,7 +21,7 @@ from bot.delivery.posting import (
 )
 from bot.store import OutboxRow
 from bot.tables import Refused, TableInfo, Tables
-from bot.ui.clock import MuteButton
+from bot.ui.async_play import MuteButton
 from bot.ui.components import TurnButton
 from render import replay
 

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
-from typing import Any, Literal, Self
+from typing import TYPE_CHECKING, Any, Literal, Self
 
 import discord
 
 from bot.cogs import answering_failures
+
+if TYPE_CHECKING:
+    from bot.cogs.admin import AdminCog
 
 LIMIT = 1900  # room under Discord's 2,000 characters for the page counter and a longer translation
 MAX_PAGE = 999  # the custom_id's page has at most 3 digits
@@ -56,7 +59,8 @@ class ListPage(discord.ui.DynamicItem[discord.ui.Button],
 
     @answering_failures
     async def callback(self, interaction: discord.Interaction) -> None:
-        await interaction.client.admin.turn_list_page(interaction, self.listing, self.page)  # type: ignore[attr-defined]
+        admin: AdminCog = interaction.client.get_cog("AdminCog")  # type: ignore[assignment]
+        await admin.turn_list_page(interaction, self.listing, self.page)
 
 
 def page_buttons(listing: Listing, page: int, pages: int) -> discord.ui.View | None:
