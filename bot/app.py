@@ -35,6 +35,8 @@ log = logging.getLogger("bot.app")
 # other processes wrote (or left behind when they died).
 SHARED_POLL = 5.0
 RATING_SWEEP_WINDOW = 24 * 3600.0  # the shared upkeep looks for unrated games ended this recently
+# The cogs, loaded as discord.py extensions: players (games), asynchronous play (clock), admins.
+EXTENSIONS = ("bot.cogs.games", "bot.cogs.clock", "bot.cogs.admin")
 
 # Only what the bot does: read and post in channels and threads it plays in, open a thread per
 # game, attach board images. Mentions of players need no permission; DMs need none.
@@ -112,14 +114,11 @@ class JunctionBot(commands.Bot):
         self.ai_pool = AIPool(ai_workers)
         self.store: Store | None = None
         self.tables: Tables = None  # type: ignore[assignment]  # set in setup_hook
-        self.delivery: Delivery | None = None  # the outbox sender; set in setup_hook
+        self.delivery: Delivery = None  # type: ignore[assignment]  # the outbox sender; set in setup_hook
         self.places = Places(self)  # the language of each server's public posts
-        self.junction: Any = None  # the GamesCog; components call into it
         # Each user's Discord locale as of their last interaction (memory only): DMs the bot starts
         # have no interaction to read it from. Unknown users get English.
         self.user_locales: dict[int, str] = {}
-        self.admin: Any = None  # the AdminCog (server settings, /game list, /mygames)
-        self.clock: Any = None  # the ClockCog (turn timers, reminders, seats)
         self.now: Callable[[], float] = now or time.time
         self.scheduler = Scheduler(self._clock_due, self.now)
         self._resumed = False
@@ -135,8 +134,6 @@ class JunctionBot(commands.Bot):
         await super().login(token)
 
     async def setup_hook(self) -> None:
-        from bot.cogs.games import GamesCog
-
         if self.store is None:
             self.store = await Store.open(self.db_path)
         self.tables = Tables(self.store, games=self.games, now=self.now, ai_pool=self.ai_pool)
@@ -145,16 +142,8 @@ class JunctionBot(commands.Bot):
         for game_id, due in (await self.tables.due_times()).items():  # deadlines survive restarts
             self.scheduler.schedule(game_id, due)
         self.delivery = Delivery(self, self.tables, self.places)
-        self.junction = GamesCog(self, self.tables, self.delivery)
-        await self.add_cog(self.junction)
-        from bot.cogs.clock import ClockCog
-
-        self.clock = ClockCog(self.tables, self.delivery)
-        await self.add_cog(self.clock)
-        from bot.cogs.admin import AdminCog
-
-        self.admin = AdminCog(self.tables, self.delivery, self.user_locales)
-        await self.add_cog(self.admin)
+        for extension in EXTENSIONS:  # each cog module's setup() hands its cog what it needs
+            await self.load_extension(extension)
         # Japanese descriptions for commands, options and choices (bot/i18n.py), sent with the sync.
         await self.tree.set_translator(i18n.Translator())
         # One registration per component kind re-attaches every game's buttons after a restart.

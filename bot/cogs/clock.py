@@ -20,6 +20,7 @@ from bot.tables import NOT_SEATED, Refused, Tables, safe_name
 from bot.ui.async_play import SeatOfferButton
 
 if TYPE_CHECKING:
+    from bot.app import JunctionBot
     from bot.delivery.outbox import Delivery
 
 
@@ -227,3 +228,8 @@ class ClockCog(commands.Cog):
             i18n.localize(locale, f"{member.mention}, {interaction.user.mention} offers you their seat in game "
                                   f"#{game_id} (with their hand). Accept with the button."),
             view=i18n.localize_view(view, locale), allowed_mentions=mentioning(member.id))
+
+
+async def setup(bot: JunctionBot) -> None:
+    """Loaded as an extension (`bot.load_extension("bot.cogs.clock")`)."""
+    await bot.add_cog(ClockCog(bot.tables, bot.delivery))

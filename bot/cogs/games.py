@@ -30,14 +30,17 @@ from discord.ext import commands
 from bot import i18n, texts
 from bot.cogs import mark_answered, reply
 from bot.delivery.posting import NO_MENTIONS, image_file
+from bot.servers import new_game_policy
 from bot.tables import STALE_MOVE, ClockSettings, Outcome, Refused, Repeated, TableInfo, Tables
 from bot.ui.components import ai_level_view, lobby_view, picker_view, take_turn_view
+from bot.ui.listing import show_list
 from bot.ui.picker import autocomplete, menu
 from rules.engine import AI_LEVELS
 
 if TYPE_CHECKING:
     from bot.app import JunctionBot
     from bot.delivery.outbox import Delivery
+    from bot.render_pool import RenderPool
 
 log = logging.getLogger("bot.games")
 T = TypeVar("T")
@@ -56,10 +59,11 @@ def _is_moderator(interaction: discord.Interaction) -> bool:
 class GamesCog(commands.Cog):
     """Everything players touch. Handlers stay thin: rules live in Tables, texts in bot.texts."""
 
-    def __init__(self, bot: JunctionBot, tables: Tables, delivery: Delivery) -> None:
-        self.bot = bot
+    def __init__(self, bot: JunctionBot, tables: Tables, delivery: Delivery, renderer: RenderPool) -> None:
+        self.bot = bot  # the client: its channels, and how soon a slow answer is deferred
         self.tables = tables
         self.delivery = delivery
+        self.renderer = renderer
 
     # ------------------------------------------------------------------ replies
 
@@ -196,8 +200,8 @@ class GamesCog(commands.Cog):
         """The board as it is now, for the turn panel (the render pool draws it: about 40 ms)."""
         try:
             view, names = await self.tables.public_view(game_id)
-            alt = i18n.localize(locale, await self.bot.renderer.describe(view, names))
-            return [image_file(await self.bot.renderer.board(view, names, i18n.lang(locale)), "board.png", alt)]
+            alt = i18n.localize(locale, await self.renderer.describe(view, names))
+            return [image_file(await self.renderer.board(view, names, i18n.lang(locale)), "board.png", alt)]
         except Exception:
             log.exception("rendering the board of game %s for a turn panel failed", game_id)
             return []
@@ -302,7 +306,7 @@ class GamesCog(commands.Cog):
         except Refused as refused:
             await self._reply(interaction, refused.reason)
             return
-        png = await self.bot.renderer.hand(view, names, i18n.lang(interaction.locale))
+        png = await self.renderer.hand(view, names, i18n.lang(interaction.locale))
         await self._reply(interaction, f"Your hand in **{info.definition.title}** (game #{game_id}).",
                           file=image_file(png, "hand.png"))
 
@@ -315,14 +319,14 @@ class GamesCog(commands.Cog):
         except Refused as refused:
             await self._reply(interaction, refused.reason)
             return
-        alt = i18n.localize(interaction.locale, await self.bot.renderer.describe(view, names))
+        alt = i18n.localize(interaction.locale, await self.renderer.describe(view, names))
         result = None
         if info.row.result:
             result = [f"{info.seats[r['seat']].name}: {r['score']}" for r in info.row.result["seats"]]
         if as_text:
             await self._reply(interaction, texts.clip(texts.board_text(info, [], result) + "\n" + alt))
             return
-        png = await self.bot.renderer.board(view, names, i18n.lang(interaction.locale))
+        png = await self.renderer.board(view, names, i18n.lang(interaction.locale))
         await self._reply(interaction, texts.board_text(info, [], result), file=image_file(png, "board.png", alt))
 
     async def post_replay(self, interaction: discord.Interaction, game_id: int) -> None:
@@ -339,14 +343,14 @@ class GamesCog(commands.Cog):
                 raise Refused("This game has no moves to replay.")
             views = await asyncio.to_thread(replay_views, info.definition, len(info.seats), info.row.options,
                                             info.row.seed, moves)
-            gif = await self.bot.renderer.replay(views, info.names, i18n.lang(interaction.locale))
+            gif = await self.renderer.replay(views, info.names, i18n.lang(interaction.locale))
         except Refused as refused:
             await interaction.followup.send(i18n.localize(interaction.locale, refused.reason),
                                             allowed_mentions=NO_MENTIONS)
             return
         alt = i18n.localize(interaction.locale, (
             f"Replay of {info.definition.title} game #{game_id}: {len(views)} frames over {len(moves)} moves.\n"
-            + await self.bot.renderer.describe(views[-1], info.names))).replace("\n", " ")
+            + await self.renderer.describe(views[-1], info.names))).replace("\n", " ")
         await interaction.followup.send(
             i18n.t(interaction.locale, "**{title}** · game #{id} · replay of {n} moves ({frames} frames)",
                    title=info.definition.title, id=game_id, n=len(moves), frames=len(views)),
@@ -410,11 +414,11 @@ class GamesCog(commands.Cog):
         if await tables.open_game_at(interaction.channel_id) is not None:
             await self._reply(interaction, "There is already an open game here.")
             return
-        if self.bot.admin is not None:  # allowed channels, the server's thread rule, the bot's permissions
-            refusal, thread = await self.bot.admin.new_game_policy(interaction, thread)
-            if refusal:
-                await self._reply(interaction, refusal)
-                return
+        # Allowed channels, the server's thread rule, the bot's permissions.
+        refusal, thread = await new_game_policy(tables, interaction, thread)
+        if refusal:
+            await self._reply(interaction, refusal)
+            return
         channel = interaction.channel
         thread_id = None
         if thread:
@@ -541,7 +545,7 @@ class GamesCog(commands.Cog):
 
     @game.command(name="list", description=_("This server's running games and lobbies, whose turn and since when"))
     async def list_games(self, interaction: discord.Interaction) -> None:
-        await self.bot.admin.show_list(interaction, "guild")
+        await show_list(interaction, self.tables, "guild")
 
     @app_commands.command(name="play", description="Make your move (start typing to see your legal moves)")
     @app_commands.describe(move="Your move, as offered")
@@ -584,3 +588,8 @@ class GamesCog(commands.Cog):
         await self._reply(interaction, i18n.rules_text(interaction.locale, definition, texts.rules_text(definition)))
 
     rules.autocomplete("game")(_game_keys)
+
+
+async def setup(bot: JunctionBot) -> None:
+    """Loaded as an extension (`bot.load_extension("bot.cogs.games")`)."""
+    await bot.add_cog(GamesCog(bot, bot.tables, bot.delivery, bot.renderer))
