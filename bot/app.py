@@ -60,8 +60,9 @@ def invite_url(application_id: int | str) -> str:
 
 
 class JunctionTree(discord.app_commands.CommandTree):
-    """The command tree; once the bot is shutting down, new commands are refused in one line; a
-    command that met the database out of reach is answered in one line (`answer_failure`)."""
+    """The command tree; once the bot is shutting down, new commands are refused in one line. Its
+    error handler answers, once and in the reader's language (`answer_failure`), a command the
+    service refused (`Refused`: its one-line reason) or one that met the database out of reach."""
 
     async def on_error(self, interaction: discord.Interaction, error: discord.app_commands.AppCommandError, /) -> None:
         if not await answer_failure(interaction, getattr(error, "original", error)):

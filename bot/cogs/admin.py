@@ -185,11 +185,7 @@ class AdminCog(commands.Cog):
             await self._reply(interaction, i18n.t(locale, "Game #{id} is already finished.", id=game))
             return
         await interaction.response.defer(ephemeral=True, thinking=True)
-        try:
-            await self.tables.end_by_admin(game)
-        except Refused as error:
-            await self._reply(interaction, i18n.localize(locale, error.reason))
-            return
+        await self.tables.end_by_admin(game)
         await self._reply(interaction, i18n.t(locale, "Game #{id} ended.", id=game))
         await self.delivery.flush(game)
         await self.delivery.posts.refresh_lobby(game)
@@ -206,11 +202,7 @@ class AdminCog(commands.Cog):
             await self._reply(interaction, i18n.t(locale, "{name} is not playing in game #{id}.",
                                                   name=user.display_name, id=game))
             return
-        try:
-            result = await self.tables.leave(game, user.id)
-        except Refused as error:
-            await self._reply(interaction, i18n.localize(locale, error.reason))
-            return
+        result = await self.tables.leave(game, user.id)
         if isinstance(result, Outcome):
             text = "{name} was removed from game #{id}; the AI plays their seat."
         else:

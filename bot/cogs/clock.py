@@ -43,13 +43,9 @@ class ClockCog(commands.Cog):
 
     async def on_since(self, interaction: discord.Interaction, game_id: int) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)
-        try:
-            info = await self.tables.info(game_id)
-            if info.seat_of(interaction.user.id) is None:
-                raise Refused(NOT_SEATED)
-        except Refused as refused:
-            await reply(interaction, refused.reason)
-            return
+        info = await self.tables.info(game_id)
+        if info.seat_of(interaction.user.id) is None:
+            raise Refused(NOT_SEATED)
         lines, strip = await self.delivery.dms.since_parts(info, interaction.user.id, interaction.locale)
         if not lines:
             await reply(interaction, "Nothing happened since your last turn.")
@@ -59,21 +55,13 @@ class ClockCog(commands.Cog):
         await reply(interaction, text, **kwargs)
 
     async def on_mute(self, interaction: discord.Interaction, game_id: int) -> None:
-        try:
-            await self.tables.set_muted(game_id, interaction.user.id, True)
-        except Refused as refused:
-            await reply(interaction, refused.reason)
-            return
+        await self.tables.set_muted(game_id, interaction.user.id, True)
         await reply(
             interaction, f"Reminders for game #{game_id} are muted. `/clock reminders on:true` turns them on again.")
 
     async def on_accept_seat(self, interaction: discord.Interaction, game_id: int, offer_id: int) -> None:
-        try:
-            _, giver = await self.tables.accept_seat_offer(game_id, offer_id, interaction.user.id,
-                                                           interaction.user.display_name)
-        except Refused as refused:
-            await reply(interaction, refused.reason)
-            return
+        _, giver = await self.tables.accept_seat_offer(game_id, offer_id, interaction.user.id,
+                                                       interaction.user.display_name)
         await interaction.response.edit_message(
             content=i18n.t(interaction.locale, "<@{taker}> took over <@{giver}>'s seat in game #{id}.",
                            taker=interaction.user.id, giver=giver, id=game_id), view=None,
@@ -92,11 +80,7 @@ class ClockCog(commands.Cog):
     @clock.command(name="status", description="This game's timer and your deadline, pause and reminders")
     async def status(self, interaction: discord.Interaction) -> None:
         tables = self.tables
-        try:
-            info = await tables.info(await self._here(interaction))
-        except Refused as refused:
-            await reply(interaction, refused.reason)
-            return
+        info = await tables.info(await self._here(interaction))
         row = info.row
         if not row.turn_hours:
             await reply(interaction, f"Game #{row.id} has no turn timer.")
@@ -120,12 +104,8 @@ class ClockCog(commands.Cog):
     @clock.command(name="pause", description="Vacation: pause your clock in this game for some hours")
     @app_commands.describe(hours="How many hours (the table sets the total allowed)")
     async def pause(self, interaction: discord.Interaction, hours: app_commands.Range[int, 1, 1440]) -> None:
-        try:
-            game_id = await self._here(interaction)
-            until = await self.tables.pause_clock(game_id, interaction.user.id, hours)
-        except Refused as refused:
-            await reply(interaction, refused.reason)
-            return
+        game_id = await self._here(interaction)
+        until = await self.tables.pause_clock(game_id, interaction.user.id, hours)
         await reply(interaction, f"Your clock in game #{game_id} is paused until {stamp(until, 'f')} "
                                  f"({stamp(until)}); no reminders until then. `/clock resume` ends it early.")
         await self.delivery.posts.update_board(game_id, f"{safe_name(interaction.user.display_name)} paused their clock until "
@@ -133,23 +113,15 @@ class ClockCog(commands.Cog):
 
     @clock.command(name="resume", description="End your vacation early (the unused hours come back)")
     async def resume(self, interaction: discord.Interaction) -> None:
-        try:
-            game_id = await self._here(interaction)
-            back = await self.tables.resume_clock(game_id, interaction.user.id)
-        except Refused as refused:
-            await reply(interaction, refused.reason)
-            return
+        game_id = await self._here(interaction)
+        back = await self.tables.resume_clock(game_id, interaction.user.id)
         await reply(interaction, f"Your clock runs again; {back:.1f} unused hours are back.")
         await self.delivery.posts.update_board(game_id, f"{safe_name(interaction.user.display_name)} is back; their clock runs again.")
 
     @clock.command(name="reminders", description="Turn your turn reminders for this game on or off")
     async def reminders(self, interaction: discord.Interaction, on: bool) -> None:
-        try:
-            game_id = await self._here(interaction)
-            await self.tables.set_muted(game_id, interaction.user.id, not on)
-        except Refused as refused:
-            await reply(interaction, refused.reason)
-            return
+        game_id = await self._here(interaction)
+        await self.tables.set_muted(game_id, interaction.user.id, not on)
         await reply(interaction, f"Reminders for game #{game_id} are on." if on
                     else f"Reminders for game #{game_id} are muted.")
 
@@ -157,11 +129,7 @@ class ClockCog(commands.Cog):
     @app_commands.describe(timezone="e.g. Europe/Paris, Asia/Tokyo or +09:00", start="From (HH or HH:MM)",
                            end="Until (HH or HH:MM); the same as start turns quiet hours off")
     async def quiet(self, interaction: discord.Interaction, timezone: str, start: str, end: str) -> None:
-        try:
-            prefs = await self.tables.set_quiet_hours(interaction.user.id, timezone, start, end)
-        except Refused as refused:
-            await reply(interaction, refused.reason)
-            return
+        prefs = await self.tables.set_quiet_hours(interaction.user.id, timezone, start, end)
         if prefs.quiet_start == prefs.quiet_end:
             await reply(interaction, f"Quiet hours are off (time zone {prefs.tz}).")
             return
@@ -175,11 +143,7 @@ class ClockCog(commands.Cog):
         app_commands.Choice(name="only when my turn begins", value="turn"),
         app_commands.Choice(name="none (I use /hand and My hand)", value="off")])
     async def dms(self, interaction: discord.Interaction, send: str) -> None:
-        try:
-            await self.tables.set_dms(interaction.user.id, send)
-        except Refused as refused:
-            await reply(interaction, refused.reason)
-            return
+        await self.tables.set_dms(interaction.user.id, send)
         await reply(interaction, {
             "all": "You get every DM: the welcome with your hand, one when your turn begins (your hand, "
                    "your private news, what happened since your last turn), one at the end, and reminders.",
@@ -190,17 +154,13 @@ class ClockCog(commands.Cog):
         }[send])
 
     async def _seat_command(self, interaction: discord.Interaction, action: str) -> None:
-        try:
-            game_id = await self._here(interaction)
-            if action == "ai":
-                await self.tables.seat_to_ai(game_id, interaction.user.id)
-                text = "The AI plays your seat now; `/seat back` takes it back."
-            else:
-                await self.tables.seat_back(game_id, interaction.user.id)
-                text = "Your seat is yours again."
-        except Refused as refused:
-            await reply(interaction, refused.reason)
-            return
+        game_id = await self._here(interaction)
+        if action == "ai":
+            await self.tables.seat_to_ai(game_id, interaction.user.id)
+            text = "The AI plays your seat now; `/seat back` takes it back."
+        else:
+            await self.tables.seat_back(game_id, interaction.user.id)
+            text = "Your seat is yours again."
         await reply(interaction, text)
         await self.delivery.flush(game_id)
 
@@ -215,12 +175,8 @@ class ClockCog(commands.Cog):
     @seat.command(name="give", description="Offer your seat, with its hand, to another member")
     @app_commands.describe(member="Who takes your seat (they accept with a button)")
     async def seat_give(self, interaction: discord.Interaction, member: discord.Member) -> None:
-        try:
-            game_id = await self.tables.find_game(interaction.channel_id)
-            offer = await self.tables.offer_seat(game_id, interaction.user.id, member.id, member.bot)
-        except Refused as refused:
-            await reply(interaction, refused.reason)
-            return
+        game_id = await self.tables.find_game(interaction.channel_id)
+        offer = await self.tables.offer_seat(game_id, interaction.user.id, member.id, member.bot)
         view = discord.ui.View(timeout=None)
         view.add_item(SeatOfferButton(game_id, offer))
         locale = self.delivery.places.locale(interaction.guild_id)  # a public message: the channel's language

@@ -139,9 +139,6 @@ class GamesCog(commands.Cog):
             # The same interaction again (a retry): its first delivery made the move and answered.
             log.info("interaction %s for game %s repeated: ignored", interaction.id, game_id)
             return
-        except Refused as refused:
-            await self._reply(interaction, refused.reason)
-            return
         mine = outcome.applied[0][1]
         if picker:
             # Built within Discord's 3 s (deferred if slower), sent after: only one of them answers.
@@ -207,12 +204,8 @@ class GamesCog(commands.Cog):
             return []
 
     async def start_game(self, interaction: discord.Interaction, game_id: int, from_lobby: bool) -> None:
-        try:
-            await self._within(interaction, self.tables.start(game_id, interaction.user.id,
-                                                              admin=_is_moderator(interaction)), update=from_lobby)
-        except Refused as refused:
-            await self._reply(interaction, refused.reason)
-            return
+        await self._within(interaction, self.tables.start(game_id, interaction.user.id,
+                                                          admin=_is_moderator(interaction)), update=from_lobby)
         if from_lobby:
             await self.refresh_lobby(game_id, interaction)
         else:
@@ -227,44 +220,32 @@ class GamesCog(commands.Cog):
         if action == "start":
             await self.start_game(interaction, game_id, from_lobby=True)
             return
-        try:
-            if action == "join":
-                await self.tables.join(game_id, user.id, user.display_name)
-            elif action == "leave":
-                result = await self.tables.leave(game_id, user.id)
-                if isinstance(result, Outcome):
-                    await self._reply(interaction, "You left; the AI plays your seat.")
-                    await self.delivery.flush(game_id)
-                    return
-            elif action == "ai":
-                # The level is a second, private choice: the lobby stays one row of buttons. Who may not
-                # add an AI hears why now, not after choosing a level.
-                await self.tables.check_add_ai(game_id, user.id)
-                await self._reply(interaction, f"Which AI joins game #{game_id}?", view=ai_level_view(game_id))
+        if action == "join":
+            await self.tables.join(game_id, user.id, user.display_name)
+        elif action == "leave":
+            result = await self.tables.leave(game_id, user.id)
+            if isinstance(result, Outcome):
+                await self._reply(interaction, "You left; the AI plays your seat.")
+                await self.delivery.flush(game_id)
                 return
-            elif action == "cancel":
-                await self.tables.cancel(game_id, user.id, admin=_is_moderator(interaction))
-        except Refused as refused:
-            await self._reply(interaction, refused.reason)
+        elif action == "ai":
+            # The level is a second, private choice: the lobby stays one row of buttons. Who may not
+            # add an AI hears why now, not after choosing a level.
+            await self.tables.check_add_ai(game_id, user.id)
+            await self._reply(interaction, f"Which AI joins game #{game_id}?", view=ai_level_view(game_id))
             return
+        elif action == "cancel":
+            await self.tables.cancel(game_id, user.id, admin=_is_moderator(interaction))
         await self.refresh_lobby(game_id, interaction)
 
     async def on_add_ai(self, interaction: discord.Interaction, game_id: int, level: str) -> None:
-        try:
-            info = await self.tables.add_ai(game_id, interaction.user.id, level)
-        except Refused as refused:
-            await self._reply(interaction, refused.reason)
-            return
+        info = await self.tables.add_ai(game_id, interaction.user.id, level)
         await self._update(interaction, f"{info.seats[-1].name} ({level}) takes a seat.", None)
         await self.refresh_lobby(game_id)
 
     async def on_take_turn(self, interaction: discord.Interaction, game_id: int) -> None:
-        try:
-            _, token, moves, shortcuts = await self.tables.turn_choices(game_id, interaction.user.id)
-            info = await self.tables.info(game_id)
-        except Refused as refused:
-            await self._reply(interaction, refused.reason)
-            return
+        _, token, moves, shortcuts = await self.tables.turn_choices(game_id, interaction.user.id)
+        info = await self.tables.info(game_id)
         current = menu(moves, shortcuts=shortcuts)
         await self._reply(interaction, self._picker_text(info, current), view=picker_view(game_id, token, current, moves))
 
@@ -285,12 +266,8 @@ class GamesCog(commands.Cog):
 
     async def on_picker_page(self, interaction: discord.Interaction, game_id: int, token: int, prefix: str,
                              page: int) -> None:
-        try:
-            _, current_token, moves, shortcuts = await self.tables.turn_choices(game_id, interaction.user.id)
-            info = await self.tables.info(game_id)
-        except Refused as refused:
-            await self._reply(interaction, refused.reason)
-            return
+        _, current_token, moves, shortcuts = await self.tables.turn_choices(game_id, interaction.user.id)
+        info = await self.tables.info(game_id)
         if current_token != token:
             await self._reply(interaction, STALE_MOVE)
             return
@@ -300,12 +277,8 @@ class GamesCog(commands.Cog):
 
     async def on_hand(self, interaction: discord.Interaction, game_id: int) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)
-        try:
-            _, view, names = await self.tables.private_view(game_id, interaction.user.id)
-            info = await self.tables.info(game_id)
-        except Refused as refused:
-            await self._reply(interaction, refused.reason)
-            return
+        _, view, names = await self.tables.private_view(game_id, interaction.user.id)
+        info = await self.tables.info(game_id)
         png = await self.renderer.hand(view, names, i18n.lang(interaction.locale))
         await self._reply(interaction, f"Your hand in **{info.definition.title}** (game #{game_id}).",
                           file=image_file(png, "hand.png"))
@@ -313,12 +286,8 @@ class GamesCog(commands.Cog):
     async def show_board(self, interaction: discord.Interaction, game_id: int, as_text: bool = False) -> None:
         """The public board (image with alt text), or with `as_text` its description in words only."""
         await interaction.response.defer(ephemeral=True, thinking=True)
-        try:
-            view, names = await self.tables.public_view(game_id)
-            info = await self.tables.info(game_id)
-        except Refused as refused:
-            await self._reply(interaction, refused.reason)
-            return
+        view, names = await self.tables.public_view(game_id)
+        info = await self.tables.info(game_id)
         alt = i18n.localize(interaction.locale, await self.renderer.describe(view, names))
         result = None
         if info.row.result:
@@ -363,16 +332,9 @@ class GamesCog(commands.Cog):
                               guild_only=True)
 
     async def _here(self, interaction: discord.Interaction, *, user_fallback: bool = False) -> int:
-        """The game a command means: this channel's, else (with `user_fallback`) the user's only game."""
+        """The game a command means: this channel's, else (with `user_fallback`) the user's only game
+        (Refused, answered by the error handler, when there is none)."""
         return await self.tables.find_game(interaction.channel_id, interaction.user.id if user_fallback else None)
-
-    async def _game_or_reply(self, interaction: discord.Interaction, *, user_fallback: bool = False) -> int | None:
-        """The game a command means, or None after telling the user why there is none."""
-        try:
-            return await self._here(interaction, user_fallback=user_fallback)
-        except Refused as refused:
-            await self._reply(interaction, refused.reason)
-            return None
 
     async def _game_keys(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
         """The hosted games whose title or key holds what was typed (the registry is the service's, so a
@@ -408,8 +370,8 @@ class GamesCog(commands.Cog):
             given = texts.parse_options(options)
             definition.resolve_options(given)
             ClockSettings.resolve(clock)
-        except (Refused, ValueError) as error:
-            await self._reply(interaction, getattr(error, "reason", str(error)))
+        except ValueError as error:  # a refusal (Refused) is answered by the error handler
+            await self._reply(interaction, str(error))
             return
         if await tables.open_game_at(interaction.channel_id) is not None:
             await self._reply(interaction, "There is already an open game here.")
@@ -433,14 +395,10 @@ class GamesCog(commands.Cog):
                 await self._reply(interaction, "I cannot open a thread here; try without thread:true.")
                 return
             thread_id = made.id
-        try:
-            info = await tables.create(game, guild_id=interaction.guild_id, channel_id=interaction.channel_id,
-                                       thread_id=thread_id, user_id=interaction.user.id,
-                                       user_name=interaction.user.display_name, options=given, seat_order=seats,
-                                       clock=clock)
-        except Refused as refused:
-            await self._reply(interaction, refused.reason)
-            return
+        info = await tables.create(game, guild_id=interaction.guild_id, channel_id=interaction.channel_id,
+                                   thread_id=thread_id, user_id=interaction.user.id,
+                                   user_name=interaction.user.display_name, options=given, seat_order=seats,
+                                   clock=clock)
         place = self.bot.get_partial_messageable(info.row.place_id, guild_id=interaction.guild_id)
         locale = self.delivery.places.locale(interaction.guild_id)
         try:
@@ -463,21 +421,17 @@ class GamesCog(commands.Cog):
 
     async def _lobby_command(self, interaction: discord.Interaction, action: str) -> None:
         """/game join, leave and cancel: the same service calls as the lobby's buttons."""
-        try:
-            game_id = await self._here(interaction)
-            user = interaction.user
-            if action == "join":
-                await self.tables.join(game_id, user.id, user.display_name)
-                text = "You joined."
-            elif action == "leave":
-                result = await self.tables.leave(game_id, user.id)
-                text = "You left; the AI plays your seat." if isinstance(result, Outcome) else "You left."
-            else:
-                await self.tables.cancel(game_id, user.id, admin=_is_moderator(interaction))
-                text = "Game cancelled."
-        except Refused as refused:
-            await self._reply(interaction, refused.reason)
-            return
+        game_id = await self._here(interaction)
+        user = interaction.user
+        if action == "join":
+            await self.tables.join(game_id, user.id, user.display_name)
+            text = "You joined."
+        elif action == "leave":
+            result = await self.tables.leave(game_id, user.id)
+            text = "You left; the AI plays your seat." if isinstance(result, Outcome) else "You left."
+        else:
+            await self.tables.cancel(game_id, user.id, admin=_is_moderator(interaction))
+            text = "Game cancelled."
         await self._reply(interaction, text)
         await self.refresh_lobby(game_id)
         await self.delivery.flush(game_id)
@@ -490,12 +444,8 @@ class GamesCog(commands.Cog):
     @app_commands.describe(level="How well it plays (default normal)")
     @app_commands.choices(level=[app_commands.Choice(name=level, value=level) for level in AI_LEVELS])
     async def add_ai(self, interaction: discord.Interaction, level: str = "normal") -> None:
-        try:
-            game_id = await self._here(interaction)
-            info = await self.tables.add_ai(game_id, interaction.user.id, level)
-        except Refused as refused:
-            await self._reply(interaction, refused.reason)
-            return
+        game_id = await self._here(interaction)
+        info = await self.tables.add_ai(game_id, interaction.user.id, level)
         await self._reply(interaction, f"{info.seats[-1].name} ({level}) takes a seat.")
         await self.refresh_lobby(game_id)
 
@@ -509,27 +459,18 @@ class GamesCog(commands.Cog):
 
     @game.command(name="start", description="Start the game in this channel's lobby")
     async def start(self, interaction: discord.Interaction) -> None:
-        game_id = await self._game_or_reply(interaction)
-        if game_id is not None:
-            await self.start_game(interaction, game_id, from_lobby=False)
+        game_id = await self._here(interaction)
+        await self.start_game(interaction, game_id, from_lobby=False)
 
     @game.command(name="status", description="Players, options and whose turn it is")
     async def status(self, interaction: discord.Interaction) -> None:
-        try:
-            info = await self.tables.info(await self._here(interaction))
-        except Refused as refused:
-            await self._reply(interaction, refused.reason)
-            return
+        info = await self.tables.info(await self._here(interaction))
         await self._reply(interaction, texts.status_text(info))
 
     @game.command(name="log", description="Every move of this channel's game so far")
     async def log_command(self, interaction: discord.Interaction) -> None:
-        try:
-            game_id = await self._here(interaction)
-            lines = await self.tables.log(game_id, interaction.user.id)
-        except Refused as refused:
-            await self._reply(interaction, refused.reason)
-            return
+        game_id = await self._here(interaction)
+        lines = await self.tables.log(game_id, interaction.user.id)
         text = i18n.localize(interaction.locale, "\n".join(lines)) or "No moves yet."
         if len(text) <= texts.MAX_CONTENT - 10:
             await self._reply(interaction, f"```\n{text}\n```" if lines else text)
@@ -539,9 +480,8 @@ class GamesCog(commands.Cog):
 
     @game.command(name="replay", description="Post an animated replay (GIF) of this channel's game")
     async def replay(self, interaction: discord.Interaction) -> None:
-        game_id = await self._game_or_reply(interaction)
-        if game_id is not None:
-            await self.post_replay(interaction, game_id)
+        game_id = await self._here(interaction)
+        await self.post_replay(interaction, game_id)
 
     @game.command(name="list", description=_("This server's running games and lobbies, whose turn and since when"))
     async def list_games(self, interaction: discord.Interaction) -> None:
@@ -550,9 +490,8 @@ class GamesCog(commands.Cog):
     @app_commands.command(name="play", description="Make your move (start typing to see your legal moves)")
     @app_commands.describe(move="Your move, as offered")
     async def play(self, interaction: discord.Interaction, move: str) -> None:
-        game_id = await self._game_or_reply(interaction, user_fallback=True)
-        if game_id is not None:
-            await self.play_move(interaction, game_id, move, None, picker=False)
+        game_id = await self._here(interaction, user_fallback=True)
+        await self.play_move(interaction, game_id, move, None, picker=False)
 
     @play.autocomplete("move")
     async def play_autocomplete(self, interaction: discord.Interaction,
@@ -566,25 +505,19 @@ class GamesCog(commands.Cog):
 
     @app_commands.command(name="hand", description="See your private hand (only you see the answer)")
     async def hand(self, interaction: discord.Interaction) -> None:
-        game_id = await self._game_or_reply(interaction, user_fallback=True)
-        if game_id is not None:
-            await self.on_hand(interaction, game_id)
+        game_id = await self._here(interaction, user_fallback=True)
+        await self.on_hand(interaction, game_id)
 
     @app_commands.command(name="board", description="See the current board of this channel's game")
     @app_commands.describe(text="Describe the board in words instead of an image (screen readers)")
     async def board(self, interaction: discord.Interaction, text: bool = False) -> None:
-        game_id = await self._game_or_reply(interaction, user_fallback=True)
-        if game_id is not None:
-            await self.show_board(interaction, game_id, as_text=text)
+        game_id = await self._here(interaction, user_fallback=True)
+        await self.show_board(interaction, game_id, as_text=text)
 
     @app_commands.command(name="rules", description="How a game plays and which table options it has")
     @app_commands.describe(game="Which game")
     async def rules(self, interaction: discord.Interaction, game: str) -> None:
-        try:
-            definition = self.tables.definition(game)
-        except Refused as refused:
-            await self._reply(interaction, refused.reason)
-            return
+        definition = self.tables.definition(game)
         await self._reply(interaction, i18n.rules_text(interaction.locale, definition, texts.rules_text(definition)))
 
     rules.autocomplete("game")(_game_keys)
