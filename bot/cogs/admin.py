@@ -1,5 +1,5 @@
-"""Server admin commands (/admin settings|end|kick|stats), the listings of /game list and /mygames, and
-the rules for /game new.
+"""Server admin commands (/admin settings|end|kick|stats) and /mygames; the listings themselves live in
+bot.ui.listing, the rules for /game new in bot.servers.
 
 Who is an admin: a member with Manage Server in the channel, or one holding the role an admin chose
 (`/admin settings admin_role:`). The commands are visible to everyone (a role-based admin could not
@@ -38,7 +38,7 @@ LANGUAGES = {"ja": "Japanese", "en": "English", "auto": "the server's Discord la
 
 
 class AdminCog(commands.Cog):
-    """Admin commands and listings; the game rules themselves stay in Tables."""
+    """Admin commands and /mygames; the game rules themselves stay in Tables."""
 
     def __init__(self, tables: Tables, delivery: Delivery, user_locales: dict[int, str]) -> None:
         self.tables = tables
