@@ -98,7 +98,7 @@ async def run(moves: int, workers: int, game_key: str, options: str, locale: str
             await fake.wait_for(lambda n=count: len(boards()) > n, timeout=60, what="board post")
             posts.append(time.perf_counter() - arrived)
             # Let the DMs of this move go out before the next one, as players would be slower.
-            await fake.wait_for(lambda: not bot.junction._flushing, timeout=60)
+            await fake.wait_for(lambda: not bot.delivery._flushing, timeout=60)
             played += 1
         tick.cancel()
         commits = bot.store.commit_seconds[commits_before:]

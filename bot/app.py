@@ -17,12 +17,15 @@ from bot import i18n
 from bot.ai_pool import AIPool, workers_from_env
 from bot.cogs import answer_failure, begin_interaction
 from bot.db import DatabaseUnavailable
+from bot.delivery.outbox import Delivery
+from bot.delivery.posting import Places
 from bot.render_pool import Renderer, RenderPool
 from bot.scheduler import Scheduler
 from bot.store import Store
 from bot.tables import Tables
-from bot.ui.clock import CLOCK_ITEMS
-from bot.ui.components import DYNAMIC_ITEMS, INVALID_BUTTON, RESTARTING
+from bot.ui.async_play import ASYNC_PLAY_ITEMS
+from bot.ui.base import INVALID_BUTTON, PREFIX, RESTARTING, reads
+from bot.ui.components import DYNAMIC_ITEMS
 from bot.ui.listing import LIST_ITEMS
 from rules.engine import GameDefinition
 
@@ -32,6 +35,8 @@ log = logging.getLogger("bot.app")
 # other processes wrote (or left behind when they died).
 SHARED_POLL = 5.0
 RATING_SWEEP_WINDOW = 24 * 3600.0  # the shared upkeep looks for unrated games ended this recently
+# The cogs, loaded as discord.py extensions: players (games), asynchronous play (clock), admins.
+EXTENSIONS = ("bot.cogs.games", "bot.cogs.clock", "bot.cogs.admin")
 
 # Only what the bot does: read and post in channels and threads it plays in, open a thread per
 # game, attach board images. Mentions of players need no permission; DMs need none.
@@ -55,8 +60,9 @@ def invite_url(application_id: int | str) -> str:
 
 
 class JunctionTree(discord.app_commands.CommandTree):
-    """The command tree; once the bot is shutting down, new commands are refused in one line; a
-    command that met the database out of reach is answered in one line (`answer_failure`)."""
+    """The command tree; once the bot is shutting down, new commands are refused in one line. Its
+    error handler answers, once and in the reader's language (`answer_failure`), a command the
+    service refused (`Refused`: its one-line reason) or one that met the database out of reach."""
 
     async def on_error(self, interaction: discord.Interaction, error: discord.app_commands.AppCommandError, /) -> None:
         if not await answer_failure(interaction, getattr(error, "original", error)):
@@ -109,12 +115,11 @@ class JunctionBot(commands.Bot):
         self.ai_pool = AIPool(ai_workers)
         self.store: Store | None = None
         self.tables: Tables = None  # type: ignore[assignment]  # set in setup_hook
-        self.junction: Any = None  # the GamesCog; components call into it
+        self.delivery: Delivery = None  # type: ignore[assignment]  # the outbox sender; set in setup_hook
+        self.places = Places(self)  # the language of each server's public posts
         # Each user's Discord locale as of their last interaction (memory only): DMs the bot starts
         # have no interaction to read it from. Unknown users get English.
         self.user_locales: dict[int, str] = {}
-        self.admin: Any = None  # the AdminCog (server settings, /game list, /mygames)
-        self.clock: Any = None  # the ClockCog (turn timers, reminders, seats)
         self.now: Callable[[], float] = now or time.time
         self.scheduler = Scheduler(self._clock_due, self.now)
         self._resumed = False
@@ -130,8 +135,6 @@ class JunctionBot(commands.Bot):
         await super().login(token)
 
     async def setup_hook(self) -> None:
-        from bot.cogs.games import GamesCog
-
         if self.store is None:
             self.store = await Store.open(self.db_path)
         self.tables = Tables(self.store, games=self.games, now=self.now, ai_pool=self.ai_pool)
@@ -139,20 +142,13 @@ class JunctionBot(commands.Bot):
         self.tables.on_clocks = self.scheduler.schedule
         for game_id, due in (await self.tables.due_times()).items():  # deadlines survive restarts
             self.scheduler.schedule(game_id, due)
-        self.junction = GamesCog(self)
-        await self.add_cog(self.junction)
-        from bot.cogs.clock import ClockCog
-
-        self.clock = ClockCog(self)
-        await self.add_cog(self.clock)
-        from bot.cogs.admin import AdminCog
-
-        self.admin = AdminCog(self)
-        await self.add_cog(self.admin)
+        self.delivery = Delivery(self, self.tables, self.places)
+        for extension in EXTENSIONS:  # each cog module's setup() hands its cog what it needs
+            await self.load_extension(extension)
         # Japanese descriptions for commands, options and choices (bot/i18n.py), sent with the sync.
         await self.tree.set_translator(i18n.Translator())
         # One registration per component kind re-attaches every game's buttons after a restart.
-        self.add_dynamic_items(*DYNAMIC_ITEMS, *CLOCK_ITEMS, *LIST_ITEMS)
+        self.add_dynamic_items(*DYNAMIC_ITEMS, *ASYNC_PLAY_ITEMS, *LIST_ITEMS)
         if self.dev_guild:
             guild = discord.Object(self.dev_guild)
             self.tree.copy_global_to(guild=guild)
@@ -177,7 +173,7 @@ class JunctionBot(commands.Bot):
         if not self._resumed:
             self._resumed = True
             # Finish what the last run owed: AI turns and posts committed but not sent.
-            await self.junction.resume_all()
+            await self.delivery.resume_all()
             # Then the clocks: a deadline that passed while the bot was down is handled now.
             self.scheduler.start()
             if self.store is not None and self.store.shared:
@@ -207,7 +203,7 @@ class JunctionBot(commands.Bot):
                     if known is None or due < known:
                         self.scheduler.schedule(game_id, due)
                 for game_id in await self.tables.games_owing_posts(older_than=now - SHARED_POLL):
-                    await self.junction.flush(game_id)
+                    await self.delivery.flush(game_id)
                 # A game another process ended but did not rate (it died in between).
                 await self.tables.rate_pending(ended_since=now - RATING_SWEEP_WINDOW)
             except DatabaseUnavailable as error:  # an outage, not a bug: no traceback
@@ -221,9 +217,7 @@ class JunctionBot(commands.Bot):
         if interaction.type is not discord.InteractionType.component:
             return
         custom_id = str((interaction.data or {}).get("custom_id", ""))
-        if not custom_id.startswith("jn:") or any(
-                item.__discord_ui_compiled_template__.fullmatch(custom_id)
-                for item in (*DYNAMIC_ITEMS, *CLOCK_ITEMS, *LIST_ITEMS)):
+        if not custom_id.startswith(PREFIX) or reads((*DYNAMIC_ITEMS, *ASYNC_PLAY_ITEMS, *LIST_ITEMS), custom_id):
             return
         log.info("refused component id %r from user %s", custom_id[:100], interaction.user.id)
         try:
@@ -232,7 +226,9 @@ class JunctionBot(commands.Bot):
             log.warning("could not answer an invalid component id (%s)", error)
 
     async def _clock_due(self, game_id: int) -> None:
-        await self.clock.on_due(game_id)
+        """The scheduler says this game's clock has something due: do it, then post what it owes."""
+        if await self.tables.fire_due(game_id) is not None:
+            await self.delivery.flush(game_id)
 
     async def finish_interactions(self, timeout: float = 10.0) -> None:
         """Wait (bounded) for the interaction handlers running now: a move in flight is committed
@@ -259,8 +255,8 @@ class JunctionBot(commands.Bot):
         warming = getattr(self, "_catalogs_warm", None)
         if warming is not None:
             await warming  # a thread cannot be cancelled; it is done in well under a second
-        if self.junction is not None:
-            await self.junction.drain()
+        if self.delivery is not None:
+            await self.delivery.drain()
         try:
             await super().close()
         finally:

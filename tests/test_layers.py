@@ -99,17 +99,9 @@ LAYERS = ("bot", "render", "rules")
 
 # Circles that exist today, allowed until the bot layer's split (issue #24) removes them; the lead
 # empties this list when that lands. Any other circle fails, and so does an entry here that is gone.
-KNOWN_CIRCLES: set[tuple[str, ...]] = {
-    # bot/ui/clock.py builds its buttons on bot/ui/components.py (GameButton, refused), and
-    # components.board_buttons imports clock.SinceButton back inside the function.
-    ("bot.ui.clock", "bot.ui.components"),
-}
+KNOWN_CIRCLES: set[tuple[str, ...]] = set()
 # The same for a cog importing another cog: (importer, imported).
-KNOWN_COG_IMPORTS: set[tuple[str, str]] = {
-    # The clock cog sends reminders with the games cog's post helpers (NO_MENTIONS, board_post,
-    # mentioning, post_nonce).
-    ("bot.cogs.clock", "bot.cogs.games"),
-}
+KNOWN_COG_IMPORTS: set[tuple[str, str]] = set()
 
 
 def module_name(root: Path, path: Path) -> str:

@@ -10,7 +10,7 @@ import discord
 
 from bot import i18n, texts
 from bot.db import DatabaseUnavailable, on_wait, track_writes, wrote
-from bot.tables import DB_DOWN, SAVE_UNKNOWN
+from bot.tables import DB_DOWN, SAVE_UNKNOWN, Refused
 
 NO_MENTIONS = discord.AllowedMentions.none()
 # Discord's answer to a second response to one interaction (a duplicate delivery answered already).
@@ -55,8 +55,21 @@ async def answer_failure(interaction: discord.Interaction, error: BaseException)
     nothing, and nothing was committed before it in this interaction), else that it cannot tell
     yet; nothing more once the user has their answer (a failure while sending the posts a move
     owes: they stay owed and go out later). A second delivery of an interaction that was answered
-    already: nothing to say, no error.
+    already: nothing to say, no error. A refusal (`Refused`: an illegal move, not your turn, no game
+    here) is answered with its one-line reason in the reader's language, unless the interaction has
+    its answer already (then it is only logged: nobody is answered twice).
     """
+    if isinstance(error, Refused):
+        if _answered(interaction):
+            log.info("interaction %s refused after its answer: %s", interaction.id, error.reason)
+        else:
+            try:
+                await reply(interaction, error.reason)
+            except discord.HTTPException as failed:  # a repeated delivery another answer beat: fine
+                if failed.code != ALREADY_ACKNOWLEDGED:
+                    raise
+                log.info("interaction %s was answered already (a repeated delivery): %s", interaction.id, failed)
+        return True
     if isinstance(error, DatabaseUnavailable):
         log.warning("interaction %s: the database is out of reach (%s)", interaction.id, error)
         if not _answered(interaction):
@@ -90,8 +103,9 @@ def begin_interaction(interaction: discord.Interaction) -> None:
 
 
 def answering_failures(callback: Any) -> Any:
-    """For a component's callback: the failures `answer_failure` knows are answered, not only logged
-    (discord.py only logs what a dynamic item's callback raises)."""
+    """For a component's callback: its error handler. The failures `answer_failure` knows (a refusal,
+    the database out of reach) are answered, not only logged (discord.py hands what a dynamic item's
+    callback raises to a view of its own, whose on_error only logs)."""
 
     async def guarded(self: Any, interaction: discord.Interaction) -> None:
         begin_interaction(interaction)

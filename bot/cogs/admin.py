@@ -1,5 +1,5 @@
-"""Server admin commands (/admin settings|end|kick|stats), the listings of /game list and /mygames, and
-the rules for /game new.
+"""Server admin commands (/admin settings|end|kick|stats) and /mygames; the listings themselves live in
+bot.ui.listing, the rules for /game new in bot.servers.
 
 Who is an admin: a member with Manage Server in the channel, or one holding the role an admin chose
 (`/admin settings admin_role:`). The commands are visible to everyone (a role-based admin could not
@@ -23,61 +23,40 @@ from discord.ext import commands
 
 from bot import i18n
 from bot.cogs import reply
+from bot.servers import guild_settings
 from bot.tables import Outcome, Refused, TableInfo, Tables
-from bot.ui.listing import Listing, page_buttons, page_text, paginate
+from bot.ui.listing import show_list
 
 if TYPE_CHECKING:
     from bot.app import JunctionBot
+    from bot.delivery.outbox import Delivery
 
 MAX_TURN_HOURS = 24 * 30
-MAX_LISTED = 200  # games read for one listing; they are shown in pages of whole lines
 THREAD_MODES = {"always": "always in a thread", "never": "never in a thread", "choice": "the player chooses"}
 TIMEOUT_NAMES = {"ai": "the AI plays the turn", "skip": "the turn is skipped", "end": "the game ends"}
 LANGUAGES = {"ja": "Japanese", "en": "English", "auto": "the server's Discord language"}
 
 
-def jump_url(guild_id: int | None, place_id: int, message_id: int | None = None) -> str:
-    """A link that opens the channel (or the message) in Discord."""
-    base = f"https://discord.com/channels/{guild_id or '@me'}/{place_id}"
-    return f"{base}/{message_id}" if message_id else base
-
-
-def missing_permissions(perms: discord.Permissions, *, thread: bool, in_thread: bool) -> list[str]:
-    """The bot permissions a new game here lacks, by their names in Discord's settings."""
-    needed = [("view_channel", "View Channel"), ("attach_files", "Attach Files")]
-    needed.append(("send_messages_in_threads", "Send Messages in Threads") if in_thread
-                  else ("send_messages", "Send Messages"))
-    if thread:
-        needed += [("create_public_threads", "Create Public Threads"),
-                   ("send_messages_in_threads", "Send Messages in Threads")]
-    seen: list[str] = []
-    for attribute, label in needed:
-        if not getattr(perms, attribute) and label not in seen:
-            seen.append(label)
-    return seen
-
-
 class AdminCog(commands.Cog):
-    """Admin commands and listings; the game rules themselves stay in Tables."""
+    """Admin commands and /mygames; the game rules themselves stay in Tables."""
 
-    def __init__(self, bot: JunctionBot) -> None:
-        self.bot = bot
-        self.tables: Tables = bot.tables
+    def __init__(self, tables: Tables, delivery: Delivery, user_locales: dict[int, str]) -> None:
+        self.tables = tables
+        self.delivery = delivery
+        self.user_locales = user_locales
         # Servers' chosen language for public posts (settings["language"]), kept in memory because
         # every board post asks; loaded at start, updated by /admin settings.
-        self.languages: dict[int, str] = {}
-
-    def post_language(self, guild_id: int | None) -> str | None:
-        return self.languages.get(guild_id) if guild_id else None
+        self.languages = delivery.places.languages
 
     async def cog_load(self) -> None:
-        self.languages = {guild: settings["language"] for guild, settings
-                          in (await self.tables.store.all_guild_settings()).items() if settings.get("language")}
+        self.languages.clear()
+        self.languages.update({guild: settings["language"] for guild, settings
+                               in (await self.tables.store.all_guild_settings()).items() if settings.get("language")})
 
     @commands.Cog.listener()
     async def on_interaction(self, interaction: discord.Interaction) -> None:
         # DMs the bot starts later (hands, reminders) use the language of the user's last interaction.
-        self.bot.user_locales[interaction.user.id] = str(interaction.locale)
+        self.user_locales[interaction.user.id] = str(interaction.locale)
 
     # ------------------------------------------------------------------ helpers
 
@@ -105,7 +84,7 @@ class AdminCog(commands.Cog):
         return info
 
     async def settings(self, guild_id: int | None) -> dict[str, Any]:
-        return await self.tables.store.guild_settings(guild_id) if guild_id else {}
+        return await guild_settings(self.tables, guild_id)
 
     async def refusal(self, interaction: discord.Interaction) -> str | None:
         """None if the caller may use admin commands here, else the reason in their language."""
@@ -124,49 +103,12 @@ class AdminCog(commands.Cog):
                                   "command.", role=f"<@&{role_id}>")
         return i18n.t(locale, "You need the **Manage Server** permission to use this command.")
 
-    async def new_game_policy(self, interaction: discord.Interaction, thread: bool) -> tuple[str | None, bool]:
-        """(refusal, thread) for /game new here: allowed channels, the thread rule, the bot's permissions."""
-        locale = interaction.locale
-        settings = await self.settings(interaction.guild_id)
-        channel = interaction.channel
-        in_thread = isinstance(channel, discord.Thread)
-        home = channel.parent_id if isinstance(channel, discord.Thread) else interaction.channel_id
-        allowed = settings.get("game_channels") or []
-        if allowed and home not in allowed and interaction.channel_id not in allowed:
-            listed = ", ".join(f"<#{c}>" for c in allowed)
-            return i18n.t(locale, "Games cannot be started in this channel. A server admin allows them in: "
-                                  "{channels}.", channels=listed), thread
-        mode = settings.get("threads", "choice")
-        if mode == "always" and not in_thread:
-            thread = True
-            if not isinstance(channel, discord.TextChannel):
-                return i18n.t(locale, "On this server games are played in threads only, and I cannot open one "
-                                      "here."), thread
-        elif mode == "never":
-            thread = False
-        if interaction.guild_id is not None:
-            missing = missing_permissions(interaction.app_permissions, thread=thread, in_thread=in_thread)
-            if missing:
-                key = ("I cannot open a thread here: I need the **{permissions}** permission in this channel."
-                       if thread and any(m in ("Create Public Threads", "Send Messages in Threads") for m in missing)
-                       else "I cannot post here: I need the **{permissions}** permission in this channel.")
-                return i18n.t(locale, key, permissions="**, **".join(missing)), thread
-        return None, thread
-
     async def _guild_game(self, interaction: discord.Interaction, game_id: int) -> TableInfo | None:
         try:
             info = await self.tables.info(game_id)
         except Refused:
             return None
         return info if info.row.guild_id == interaction.guild_id else None
-
-    def _turn_words(self, locale: Any, info: TableInfo, user_id: int | None = None) -> str:
-        if info.row.status == "lobby":
-            return i18n.t(locale, "lobby")
-        if user_id is not None and info.seat_of(user_id) in info.to_act:
-            return i18n.t(locale, "your turn")
-        who = ", ".join(info.seats[s].name for s in info.to_act) or "-"
-        return i18n.t(locale, "waiting for {who}", who=who)
 
     # ------------------------------------------------------------------ commands
 
@@ -243,14 +185,10 @@ class AdminCog(commands.Cog):
             await self._reply(interaction, i18n.t(locale, "Game #{id} is already finished.", id=game))
             return
         await interaction.response.defer(ephemeral=True, thinking=True)
-        try:
-            await self.tables.end_by_admin(game)
-        except Refused as error:
-            await self._reply(interaction, i18n.localize(locale, error.reason))
-            return
+        await self.tables.end_by_admin(game)
         await self._reply(interaction, i18n.t(locale, "Game #{id} ended.", id=game))
-        await self.bot.junction.flush(game)
-        await self.bot.junction.refresh_lobby(game)
+        await self.delivery.flush(game)
+        await self.delivery.posts.refresh_lobby(game)
 
     @admin.command(name="kick", description=_("Remove a player from a game: the AI takes their seat"))
     @app_commands.describe(user=_("The player to remove"),
@@ -264,18 +202,14 @@ class AdminCog(commands.Cog):
             await self._reply(interaction, i18n.t(locale, "{name} is not playing in game #{id}.",
                                                   name=user.display_name, id=game))
             return
-        try:
-            result = await self.tables.leave(game, user.id)
-        except Refused as error:
-            await self._reply(interaction, i18n.localize(locale, error.reason))
-            return
+        result = await self.tables.leave(game, user.id)
         if isinstance(result, Outcome):
             text = "{name} was removed from game #{id}; the AI plays their seat."
         else:
             text = "{name} was removed from the lobby of game #{id}."
         await self._reply(interaction, i18n.t(locale, text, name=user.display_name, id=game))
-        await self.bot.junction.refresh_lobby(game)
-        await self.bot.junction.flush(game)
+        await self.delivery.posts.refresh_lobby(game)
+        await self.delivery.flush(game)
 
     @end.autocomplete("game")
     @kick.autocomplete("game")
@@ -313,61 +247,7 @@ class AdminCog(commands.Cog):
 
     @app_commands.command(name="mygames", description=_("Your games on every server, and whose turn it is"))
     async def mygames(self, interaction: discord.Interaction) -> None:
-        await self.show_list(interaction, "mine")
-
-    async def list_lines(self, interaction: discord.Interaction, listing: Listing) -> tuple[str, list[str]]:
-        """(head, one line per game) of /game list (this server) or /mygames (the user's); no lines: none."""
-        locale, tables = interaction.locale, self.tables
-        if listing == "guild":
-            rows = await tables.store.games_in_guild(interaction.guild_id, "lobby", "running", limit=MAX_LISTED)
-            head = i18n.t(locale, "**Games on this server**")
-        else:
-            rows = (await tables.store.games_of_user(interaction.user.id, "lobby", "running"))[:MAX_LISTED]
-            head = i18n.t(locale, "**Your games**")
-        lines = []
-        for row in rows:
-            info = await tables.info(row.id)
-            message = row.board_message_id or row.lobby_message_id
-            link = f"• [#{row.id} {info.definition.title}]({jump_url(row.guild_id, row.place_id, message)})"
-            if listing == "guild":
-                since = row.board_posted_at or row.updated_at
-                lines.append(f"{link} · {self._turn_words(locale, info)} · "
-                             + i18n.t(locale, "since {when}", when=f"<t:{int(since)}:R>"))
-                continue
-            line = f"{link} · {self._turn_words(locale, info, interaction.user.id)}"
-            mine = info.seat_of(interaction.user.id)
-            deadline = info.deadlines.get(mine) if getattr(info, "deadlines", None) and mine is not None else None
-            if deadline and mine in info.to_act:
-                line += " · " + i18n.localize(locale, f"⏰ Time runs out <t:{int(deadline)}:R>.")
-            lines.append(line)
-        return head, lines
-
-    async def show_list(self, interaction: discord.Interaction, listing: Listing) -> None:
-        """The first page of a listing, with ◀ ▶ when it needs more than one."""
-        head, lines = await self.list_lines(interaction, listing)
-        if not lines:
-            empty = ("No running games or lobbies on this server." if listing == "guild"
-                     else "You have no running games or lobbies.")
-            await reply(interaction, i18n.t(interaction.locale, empty))
-            return
-        pages = paginate(head, lines)
-        text, _ = page_text(head, pages, 0)
-        view = page_buttons(listing, 0, len(pages))
-        await reply(interaction, text, **({"view": view} if view else {}))
-
-    async def turn_list_page(self, interaction: discord.Interaction, listing: Listing, page: int) -> None:
-        """◀ ▶ under a listing: the listing read again, the asked page shown in place of the old one."""
-        if listing == "guild" and interaction.guild_id is None:
-            await reply(interaction, i18n.t(interaction.locale, "No running games or lobbies on this server."))
-            return
-        head, lines = await self.list_lines(interaction, listing)
-        pages = paginate(head, lines)
-        text, page = page_text(head, pages, page)
-        view = page_buttons(listing, page, len(pages))
-        if view is not None:
-            i18n.localize_view(view, interaction.locale)
-        await interaction.response.edit_message(content=i18n.localize(interaction.locale, text), view=view,
-                                                allowed_mentions=discord.AllowedMentions.none())
+        await show_list(interaction, self.tables, "mine")
 
     def settings_lines(self, locale: Any, settings: dict[str, Any]) -> list[str]:
         channels = settings.get("game_channels") or []
@@ -392,3 +272,8 @@ class AdminCog(commands.Cog):
         lines.append(i18n.t(locale, "Language of posts: {language}",
                             language=i18n.t(locale, LANGUAGES[settings.get("language", "auto")])))
         return lines
+
+
+async def setup(bot: JunctionBot) -> None:
+    """Loaded as an extension (`bot.load_extension("bot.cogs.admin")`)."""
+    await bot.add_cog(AdminCog(bot.tables, bot.delivery, bot.user_locales))

@@ -1,57 +1,32 @@
-"""Persistent components: one DynamicItem class per kind, the game id (and picker state) in the custom_id.
+"""The components of play: lobby, Add AI, Take turn, My hand, the turn panel, and the board post's layout.
 
 Registered once with `bot.add_dynamic_items`, they keep working after a restart for every game,
-with no per-game `add_view`. Callbacks hand over to the cog (`interaction.client.junction`).
-
-A custom_id is untrusted input (a modified client can send any): templates bound every number's
-digits, and each callback first checks that the game may be played from where the click comes
-(`refused`). A `jn:` id no template reads gets a one-line answer (JunctionBot.on_interaction).
+with no per-game `add_view`. Callbacks hand over to the games cog (`get_cog("GamesCog")`). Their
+custom_ids follow the grammar of bot.ui.base, and every callback first asks `refused`.
 """
 
 from __future__ import annotations
 
 import re
-from typing import Any, ClassVar, Self
+from typing import TYPE_CHECKING, Any
 
 import discord
 
 from bot.cogs import answering_failures
+from bot.ui.async_play import SinceButton
+from bot.ui.base import GAME, MAX_CUSTOM_ID, NUMBER, GameButton, refused
 from bot.ui.picker import Menu
+
+if TYPE_CHECKING:
+    from bot.cogs.games import GamesCog
 
 LOBBY_ACTIONS = {"join": ("Join", discord.ButtonStyle.success), "leave": ("Leave", discord.ButtonStyle.secondary),
                  "ai": ("Add AI", discord.ButtonStyle.secondary), "start": ("Start", discord.ButtonStyle.primary),
                  "cancel": ("Cancel", discord.ButtonStyle.danger)}
-MAX_CUSTOM_ID = 100
-# Digits a number in a custom_id may have: game and offer ids (SQLite rowids), picker tokens, pages.
-GAME = r"(?P<game>\d{1,15})"
-NUMBER = r"\d{1,9}"
-INVALID_BUTTON = "This button is not valid (anymore). Use the newest post of the game."
-NOT_HERE = "That game is not played here."
-RESTARTING = "Junction is restarting: nothing was done. Try again in a minute."
 
 
-def _cog(interaction: discord.Interaction) -> Any:
-    return interaction.client.junction  # type: ignore[attr-defined]
-
-
-async def refused(interaction: discord.Interaction, game_id: int) -> bool:
-    """True, after a one-line ephemeral answer, when this click may not act on the game: it must
-    come from the game's server, or in a DM from a member seated in it."""
-    if getattr(interaction.client, "closing", False):
-        await _cog(interaction)._reply(interaction, RESTARTING)
-        return True
-    store = interaction.client.tables.store  # type: ignore[attr-defined]
-    row = await store.game(game_id)
-    if row is None:
-        reason = INVALID_BUTTON
-    elif interaction.guild_id is not None:
-        reason = None if row.guild_id == interaction.guild_id else NOT_HERE
-    else:
-        seated = any(seat.user_id == interaction.user.id for seat in await store.seats(game_id))
-        reason = None if seated else NOT_HERE
-    if reason is not None:
-        await _cog(interaction)._reply(interaction, reason)
-    return reason is not None
+def _cog(interaction: discord.Interaction) -> GamesCog:
+    return interaction.client.get_cog("GamesCog")  # type: ignore[return-value]
 
 
 class LobbyButton(discord.ui.DynamicItem[discord.ui.Button], template=rf"jn:lobby:(?P<action>{'|'.join(LOBBY_ACTIONS)}):{GAME}"):
@@ -70,30 +45,6 @@ class LobbyButton(discord.ui.DynamicItem[discord.ui.Button], template=rf"jn:lobb
         if await refused(interaction, self.game_id):
             return
         await _cog(interaction).on_lobby_button(interaction, self.game_id, self.action)
-
-
-class GameButton(discord.ui.DynamicItem[discord.ui.Button], template=rf"jn:game-button:{GAME}"):
-    """A button that carries only its game id (`jn:<kind>:<game>`). A subclass names its kind, label
-    and style in its class line, and says in `callback` which handler it calls; the custom_id and the
-    template that reads it back come from the same `kind`, so they cannot drift apart."""
-
-    kind: ClassVar[str]
-    label: ClassVar[str]
-    style: ClassVar[discord.ButtonStyle]
-
-    def __init_subclass__(cls, *, kind: str, label: str,
-                          style: discord.ButtonStyle = discord.ButtonStyle.secondary) -> None:
-        super().__init_subclass__(template=rf"jn:{kind}:{GAME}")
-        cls.kind, cls.label, cls.style = kind, label, style
-
-    def __init__(self, game_id: int) -> None:
-        super().__init__(discord.ui.Button(label=self.label, style=self.style, custom_id=f"jn:{self.kind}:{game_id}"))
-        self.game_id = game_id
-
-    @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button,
-                             match: re.Match[str]) -> Self:
-        return cls(int(match["game"]))
 
 
 class TurnButton(GameButton, kind="turn", label="Take turn", style=discord.ButtonStyle.primary):
@@ -243,8 +194,6 @@ TURN_TEXT_ID = 90
 
 def board_buttons(game_id: int, over: bool) -> list[discord.ui.Item[Any]]:
     """Take turn / My hand / Since my last turn (only My hand once the game is over)."""
-    from bot.ui.clock import SinceButton
-
     return [HandButton(game_id)] if over else [TurnButton(game_id), HandButton(game_id), SinceButton(game_id)]
 
 

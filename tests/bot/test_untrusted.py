@@ -8,7 +8,7 @@ import pytest
 
 from bot.store import Store
 from bot.tables import Refused, Tables, safe_name
-from bot.ui.components import INVALID_BUTTON, NOT_HERE
+from bot.ui.base import INVALID_BUTTON, NOT_HERE
 from tests.bot.guess_game import GAMES
 from tests.e2e import conftest as e2e
 from tests.e2e.test_platform import board_posts, make_bot, seats, started_game, store_fingerprint

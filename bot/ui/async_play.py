@@ -1,23 +1,27 @@
 """Persistent components of asynchronous play: "since my turn", mute reminders, accept a seat.
 
-Like bot.ui.components, the game id (and the offer's id) lives in the custom_id, so the buttons
-work after a restart and in DMs; callbacks hand over to the ClockCog (`interaction.client.clock`).
+Like bot.ui.components, the game id (and the offer's id) lives in the custom_id (grammar: bot.ui.base),
+so the buttons work after a restart and in DMs; callbacks hand over to the clock cog
+(`get_cog("ClockCog")`).
 The offer itself (seat, giver, taker, expiry) is stored server side: an id proves nothing.
 """
 
 from __future__ import annotations
 
 import re
-from typing import Any
+from typing import TYPE_CHECKING
 
 import discord
 
 from bot.cogs import answering_failures
-from bot.ui.components import GAME, GameButton, refused
+from bot.ui.base import GAME, GameButton, refused
+
+if TYPE_CHECKING:
+    from bot.cogs.clock import ClockCog
 
 
-def _cog(interaction: discord.Interaction) -> Any:
-    return interaction.client.clock  # type: ignore[attr-defined]
+def _cog(interaction: discord.Interaction) -> ClockCog:
+    return interaction.client.get_cog("ClockCog")  # type: ignore[return-value]
 
 
 class SinceButton(GameButton, kind="since", label="Since my last turn"):
@@ -57,4 +61,4 @@ class SeatOfferButton(discord.ui.DynamicItem[discord.ui.Button],
         await _cog(interaction).on_accept_seat(interaction, self.game_id, self.offer_id)
 
 
-CLOCK_ITEMS = (SinceButton, MuteButton, SeatOfferButton)
+ASYNC_PLAY_ITEMS = (SinceButton, MuteButton, SeatOfferButton)

@@ -1,0 +1,1 @@
+"""Delivery: what the outbox owes (posts, edits, DMs, reminders), sent to Discord."""

@@ -1,0 +1,162 @@
+"""Direct messages of a game: a player's private hand and news, "since your last turn", turn reminders."""
+
+from __future__ import annotations
+
+import io
+import logging
+from typing import TYPE_CHECKING, Any
+
+import discord
+
+from bot import i18n, texts
+from bot.delivery.posting import (
+    BACKLOG_CHUNK,
+    NO_MENTIONS,
+    Places,
+    image_file,
+    mentioning,
+    post_nonce,
+    split_backlog,
+    stamp,
+)
+from bot.store import OutboxRow
+from bot.tables import Refused, TableInfo, Tables
+from bot.ui.async_play import MuteButton
+from bot.ui.components import TurnButton
+from render import replay
+
+if TYPE_CHECKING:
+    from bot.app import JunctionBot
+
+log = logging.getLogger("bot.games")
+DM_CLOSED = 50007
+DMS_CLOSED = ("{user}, I cannot send you direct messages, so your hand in game #{id} cannot reach you by DM. Allow "
+              "direct messages from server members (server menu → Privacy Settings), or use `/hand` here whenever "
+              "you want to see it.")
+
+
+class DirectMessages:
+    """Sends what a game owes its players in private, each in the language of their last command."""
+
+    def __init__(self, bot: JunctionBot, tables: Tables, places: Places) -> None:
+        self.bot = bot
+        self.tables = tables
+        self.places = places
+
+    async def hand(self, info: TableInfo, seat: int, lines: list[str], welcome: bool,
+                   since: bool = False, nonce: str | None = None, in_words: bool = False) -> bool:
+        """DM a player their private view. Closed DMs: tell the channel once, without secrets.
+
+        Private lines that do not fit one DM come first in DMs of their own; `nonce` as in
+        BoardPosts.post_board.
+        `in_words`: the welcome of a player who chose no DMs, with no hand: where to find it."""
+        user_id = info.seats[seat].user_id
+        if user_id is None:
+            return True
+        title, game_id = info.definition.title, info.row.id
+        if in_words:
+            head = (f"Welcome to **{title}** (game #{game_id} in <#{info.row.place_id}>). You chose no DMs: "
+                    "`/hand` or **My hand** under the board shows your hand; `/clock dms` changes this.")
+        elif welcome:
+            head = (f"Welcome to **{title}** (game #{game_id} in <#{info.row.place_id}>). Your private hand comes "
+                    "here when your turn begins; `/hand` shows it too.")
+        else:
+            head = f"**{title}** · game #{game_id} · your hand"
+        locale = self.bot.user_locales.get(user_id)  # the language of their last command
+        kwargs: dict[str, Any] = {}
+        if not in_words:
+            try:
+                _, view, names = await self.tables.private_view(game_id, user_id)
+                kwargs["file"] = image_file(await self.bot.renderer.hand(view, names, i18n.lang(locale)), "hand.png")
+            except Refused:
+                return True
+            except Exception:
+                log.exception("rendering the hand of game %s seat %s failed", game_id, seat)
+        since_lines: list[str] = []
+        if since:  # "since your last turn": the moves and a strip image
+            since_lines, strip = await self.since_parts(info, user_id, locale)
+            kwargs["files"] = [f for f in (kwargs.pop("file", None), strip) if f is not None]
+        *earlier, lines = split_backlog(lines, BACKLOG_CHUNK,
+                                        texts.MAX_CONTENT - len(head) - len("\n".join(since_lines)) - 300)
+        text = texts.clip(i18n.localize(locale, "\n".join([head, *(f"• {line}" for line in lines), *since_lines])))
+        try:
+            dm = await self.bot.create_dm(discord.Object(user_id))
+            for index, chunk in enumerate(earlier):
+                await dm.send(texts.clip(i18n.localize(locale, "\n".join([head, *(f"• {line}" for line in chunk)]))),
+                              allowed_mentions=NO_MENTIONS, **({"nonce": f"{nonce}.e{index}"} if nonce else {}))
+            await dm.send(text, allowed_mentions=NO_MENTIONS, **({"nonce": f"{nonce}.h"} if nonce else {}), **kwargs)
+        except discord.Forbidden as error:
+            if error.code == DM_CLOSED and await self.tables.note_dm_closed(game_id, user_id):
+                channel = self.bot.get_partial_messageable(info.row.place_id, guild_id=info.row.guild_id)
+                await channel.send(
+                    i18n.t(self.places.locale(info.row.guild_id), DMS_CLOSED, user=f"<@{user_id}>", id=game_id),
+                    allowed_mentions=mentioning(user_id))
+            return True  # owed no longer: /hand serves this player
+        except discord.HTTPException as error:
+            log.warning("DM to seat %s of game %s failed (%s); it stays owed", seat, game_id, error)
+            return False
+        return True
+
+    async def send_reminders(self, info: TableInfo, posts: list[OutboxRow]) -> None:
+        """A DM with a button that opens the move picker right there, and one mention in the channel."""
+        done = []
+        for post in posts:
+            seat = post.seat
+            if seat is None or seat >= len(info.seats) or info.seats[seat].user_id is None \
+                    or info.row.status != "running" or seat not in info.to_act:
+                done.append(post.id)  # the seat acted or changed hands since: nothing to remind
+                continue
+            user_id = info.seats[seat].user_id
+            deadline = post.payload["deadline"]
+            title, game_id = info.definition.title, info.row.id
+            nonce = post_nonce("r", post.id, info)  # a reminder re-sent after a crash is not doubled
+            # No DM for a player who chose none (/clock dms off): the channel mention only.
+            if post.payload.get("dm", True):
+                view = discord.ui.View(timeout=None)
+                view.add_item(TurnButton(game_id))
+                view.add_item(MuteButton(game_id))
+                try:
+                    dm = await self.bot.create_dm(discord.Object(user_id))
+                    text = (f"⏰ Your turn in **{title}** (game #{game_id} in <#{info.row.place_id}>): "
+                            f"time runs out {stamp(deadline)} ({stamp(deadline, 'f')}).")
+                    locale = self.bot.user_locales.get(user_id)
+                    await dm.send(i18n.localize(locale, text), view=i18n.localize_view(view, locale),
+                                  allowed_mentions=NO_MENTIONS, nonce=f"{nonce}.d")
+                except discord.Forbidden:
+                    pass  # closed DMs: the channel mention below still reaches them
+                except discord.HTTPException as error:
+                    log.warning("reminder DM of game %s seat %s failed (%s); it stays owed", game_id, seat, error)
+                    continue
+            if post.payload.get("channel"):
+                channel = self.bot.get_partial_messageable(info.row.place_id, guild_id=info.row.guild_id)
+                try:
+                    text = f"<@{user_id}>, it is your turn in game #{game_id}: time runs out {stamp(deadline)}."
+                    await channel.send(i18n.localize(self.places.locale(info.row.guild_id), text),
+                                       allowed_mentions=mentioning(user_id), nonce=f"{nonce}.c")
+                except discord.HTTPException as error:
+                    log.warning("reminder mention of game %s failed (%s)", game_id, error)
+            done.append(post.id)
+        await self.tables.posts_done(done)
+
+    async def since_parts(self, info: TableInfo, user_id: int, locale: Any = None) -> tuple[list[str], discord.File | None]:
+        """'Since your last turn': the moves in words and a strip of small boards from then to now, in the
+        reader's language (the heading stays English: the caller localizes the whole message)."""
+        try:
+            report = await self.tables.since_last_turn(info.row.id, user_id, max_lines=12)
+        except Refused:
+            return [], None
+        if not report.lines:
+            return [], None
+        # Each move in the reader's language before it is shortened: a cut line no longer matches its entry.
+        lines = [f"**Since your last turn** ({report.moves} {'move' if report.moves == 1 else 'moves'}):",
+                 *(f"› {texts.clip(i18n.localize(locale, line), 150)}" for line in report.lines)]
+        try:
+            boards = [await self.bot.renderer.board(view, list(report.names), i18n.lang(locale))
+                      for view in report.views]
+            data = await self.bot.renderer.call(replay.strip, boards) if len(boards) > 1 else boards[0]
+            alt = i18n.t(locale, "The board before and after the last move, left to right" if report.moves == 1
+                         else "The board before and after the last {n} moves, left to right", n=report.moves)
+            return lines, discord.File(io.BytesIO(data), filename="since.png", description=alt)
+        except Exception:
+            log.exception("rendering the since-your-turn strip of game %s failed", info.row.id)
+            return lines, None
