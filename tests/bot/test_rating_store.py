@@ -165,6 +165,17 @@ from bot.store import Store
 
 async def main():
     store = await Store.open(sys.argv[1])
+    if sys.argv[2:] == ["stall"]:  # the process to kill: it says when a game is applied, then stalls mid-sweep
+        import bot.store.ratings as ratings
+        real = ratings.apply_game
+
+        async def apply_then_stall(store, game_id):
+            done = await real(store, game_id)
+            print("applied", flush=True)
+            await asyncio.sleep(60)
+            return done
+
+        ratings.apply_game = apply_then_stall
     try:
         print(await apply_pending(store))
     finally:
@@ -197,9 +208,12 @@ async def test_processes_racing_and_one_killed_apply_each_game_once(pg_server):
         await tables.load()
         games = await unrated_games(tables, 18, 100)
         env = {**os.environ, "PYTHONPATH": os.getcwd()}
-        spawn = [subprocess.Popen([sys.executable, "-c", _APPLY_IN_A_PROCESS, url], env=env,
-                                  stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True) for _ in range(3)]
-        await asyncio.sleep(0.6)
+        spawn = [subprocess.Popen([sys.executable, "-c", _APPLY_IN_A_PROCESS, url, *extra], env=env,
+                                  stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                 for extra in (["stall"], [], [])]
+        # Killed mid-sweep whatever the machine's speed: after its first game, before the rest (a fixed
+        # sleep let a fast process finish first, and the kill then found nothing to kill).
+        assert (await asyncio.to_thread(spawn[0].stdout.readline)).strip() == "applied"
         spawn[0].send_signal(signal.SIGKILL)
         outs = [p.communicate(timeout=60) for p in spawn]
         assert spawn[0].returncode == -signal.SIGKILL
