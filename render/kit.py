@@ -101,6 +101,7 @@ from typing import Any, TypeVar
 
 from PIL import Image, ImageDraw, ImageFont
 
+import locales
 from rules.engine import Catalog, name_seats
 
 RGB = tuple[int, int, int]
@@ -125,19 +126,9 @@ TO_ACT_BG: RGB = (255, 236, 179)  # the tint behind the row of the player whose 
 
 # --------------------------------------------------------------------------- language
 
-# Labels every game's images share (panel words, the score track); each render/<key>.py has its own JA.
-JA: dict[str, str] = {
-    "to act": "手番",
-    "Score": "得点",
-    "Scores": "得点",
-    "Round": "ラウンド",
-    "Deck": "山札",
-    "Discard": "捨て札",
-    "Game over": "ゲーム終了",
-    "Your hand": "あなたの手札",
-    "Players": "プレイヤー",
-    "none": "なし",
-}
+# Labels every game's images share (panel words, the score track), in Japanese: kept for code written
+# against the old module; the words now live in locales/<lang>/LC_MESSAGES/images.po.
+JA: dict[str, str] = locales.entries("ja", "images")
 
 _LANGUAGE: ContextVar[tuple[str, Catalog | None, set[str] | None]] = ContextVar(
     "junction_render_language", default=("en", None, None))
