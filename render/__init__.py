@@ -41,7 +41,7 @@ def in_language(lang: str | None, game_key: str, function: Callable[..., Any], *
     if lang is None:
         return function(*args)
     lang = lang if lang in LANGUAGES else locales.language_of(lang)
-    with kit.language(lang, catalog(game_key, lang)):
+    with kit.language(lang, catalog(game_key, lang)), kit.game(game_key):
         return function(*args)
 
 
