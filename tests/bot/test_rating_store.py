@@ -208,12 +208,17 @@ async def test_processes_racing_and_one_killed_apply_each_game_once(pg_server):
         await tables.load()
         games = await unrated_games(tables, 18, 100)
         env = {**os.environ, "PYTHONPATH": os.getcwd()}
-        spawn = [subprocess.Popen([sys.executable, "-c", _APPLY_IN_A_PROCESS, url, *extra], env=env,
-                                  stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-                 for extra in (["stall"], [], [])]
-        # Killed mid-sweep whatever the machine's speed: after its first game, before the rest (a fixed
-        # sleep let a fast process finish first, and the kill then found nothing to kill).
+        def start(*extra: str) -> subprocess.Popen:
+            return subprocess.Popen([sys.executable, "-c", _APPLY_IN_A_PROCESS, url, *extra], env=env,
+                                    stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+
+        # Killed mid-sweep whatever the machine's speed: the process to kill starts first and applies one
+        # game; only then do the other two start sweeping, and it is killed while they sweep. (Started
+        # together, a loaded machine let the other two finish every game before the first one began.)
+        spawn = [start("stall")]
         assert (await asyncio.to_thread(spawn[0].stdout.readline)).strip() == "applied"
+        spawn += [start(), start()]
+        await asyncio.sleep(0.2)
         spawn[0].send_signal(signal.SIGKILL)
         outs = [p.communicate(timeout=60) for p in spawn]
         assert spawn[0].returncode == -signal.SIGKILL
