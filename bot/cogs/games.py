@@ -32,6 +32,7 @@ from bot.cogs import mark_answered, reply
 from bot.delivery.posting import NO_MENTIONS, image_file
 from bot.servers import new_game_policy
 from bot.tables import STALE_MOVE, ClockSettings, Outcome, Refused, Repeated, TableInfo, Tables
+from bot.ui.community import show_record
 from bot.ui.components import ai_level_view, lobby_view, picker_view, take_turn_view
 from bot.ui.listing import show_list
 from bot.ui.picker import autocomplete, menu
@@ -467,9 +468,20 @@ class GamesCog(commands.Cog):
         info = await self.tables.info(await self._here(interaction))
         await self._reply(interaction, texts.status_text(info))
 
-    @game.command(name="log", description="Every move of this channel's game so far")
-    async def log_command(self, interaction: discord.Interaction) -> None:
-        game_id = await self._here(interaction)
+    async def _numbered(self, interaction: discord.Interaction, number: int | None) -> int:
+        """The game a command names by its number (one of this server's), else this channel's."""
+        if number is None:
+            return await self._here(interaction)
+        row = await self.tables.store.game(number)
+        if row is None or row.guild_id != interaction.guild_id:
+            raise Refused(i18n.t(interaction.locale, "There is no game #{id} on this server.", id=number))
+        return number
+
+    @game.command(name="log", description="Every move of this channel's game so far, or of any game by its number")
+    @app_commands.describe(number="A game of this server by its number (default: this channel's)")
+    async def log_command(self, interaction: discord.Interaction,
+                          number: app_commands.Range[int, 1, 999_999_999_999_999] | None = None) -> None:
+        game_id = await self._numbered(interaction, number)
         lines = await self.tables.log(game_id, interaction.user.id)
         text = i18n.localize(interaction.locale, "\n".join(lines)) or "No moves yet."
         if len(text) <= texts.MAX_CONTENT - 10:
@@ -478,10 +490,33 @@ class GamesCog(commands.Cog):
             await self._reply(interaction, f"{len(lines)} {'move' if len(lines) == 1 else 'moves'}:",
                               file=discord.File(io.BytesIO(text.encode()), filename=f"game-{game_id}-log.txt"))
 
-    @game.command(name="replay", description="Post an animated replay (GIF) of this channel's game")
-    async def replay(self, interaction: discord.Interaction) -> None:
-        game_id = await self._here(interaction)
+    @game.command(name="replay", description="Post an animated replay (GIF) of this channel's game, or of any by its number")
+    @app_commands.describe(number="A game of this server by its number (default: this channel's)")
+    async def replay(self, interaction: discord.Interaction,
+                     number: app_commands.Range[int, 1, 999_999_999_999_999] | None = None) -> None:
+        game_id = await self._numbered(interaction, number)
         await self.post_replay(interaction, game_id)
+
+    @game.command(name="report", description="The end report of a finished game: standings, details, every move")
+    @app_commands.describe(number="A game of this server by its number (default: this channel's)")
+    async def report(self, interaction: discord.Interaction,
+                     number: app_commands.Range[int, 1, 999_999_999_999_999] | None = None) -> None:
+        game_id = await self._numbered(interaction, number)
+        info = await self.tables.info(game_id)
+        if info.row.status != "over":
+            raise Refused(i18n.t(interaction.locale, "Game #{id} has not ended yet.", id=game_id))
+        locale = interaction.locale
+        report = i18n.localize(locale, texts.final_report(info, info.names, await self.tables.log(game_id),
+                                                           word=lambda english: i18n.localize(locale, english)))
+        await self._reply(interaction, i18n.t(locale, "The end report of game #{id}.", id=game_id),
+                          file=discord.File(io.BytesIO(report.encode()), filename=f"game-{game_id}-log.txt",
+                                            description=i18n.t(locale, "The whole move log and the final standings")))
+
+    @game.command(name="record", description="A finished game's history entry: result, rating changes, links")
+    @app_commands.describe(number="A game of this server by its number (default: this channel's last)")
+    async def record(self, interaction: discord.Interaction,
+                     number: app_commands.Range[int, 1, 999_999_999_999_999] | None = None) -> None:
+        await show_record(interaction, await self._numbered(interaction, number))
 
     @game.command(name="list", description=_("This server's running games and lobbies, whose turn and since when"))
     async def list_games(self, interaction: discord.Interaction) -> None:

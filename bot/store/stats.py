@@ -52,6 +52,7 @@ class Standing:
     display: int
     games: int
     position: int = 0  # 0-based place in the board's order (its page is position // PAGE_SIZE)
+    tied: bool = False  # another player shows the same number (and so shares the rank)
 
     @property
     def provisional(self) -> bool:
@@ -78,20 +79,25 @@ async def _rank(store: Store, scope: str, game_key: str, display: int, min_games
 
 async def board_page(store: Store, scope: str, game_key: str, page: int, size: int = PAGE_SIZE,
                      min_games: int = MIN_RATED_GAMES) -> list[Standing]:
-    """One page of a leaderboard, best first; a tie shares the rank of its first player."""
+    """One page of a leaderboard, best first; players who show the same number share the rank of the
+    first of them and are marked tied, also across the page's edges (the row after the page is read)."""
     rows = await store.db.fetch(
         f"SELECT user_id, mu, sigma, games FROM ratings WHERE scope = ? AND game_key = ? AND games >= ?"
-        f" ORDER BY {_ORDER} DESC, user_id LIMIT ? OFFSET ?", (scope, game_key, min_games, size, page * size))
+        f" ORDER BY {_ORDER} DESC, user_id LIMIT ? OFFSET ?", (scope, game_key, min_games, size + 1, page * size))
+    shown = [display_value(mu, sigma) for _, mu, sigma, _ in rows]
     standings: list[Standing] = []
-    for index, (user_id, mu, sigma, games) in enumerate(rows):
-        display = display_value(mu, sigma)
-        if standings and standings[-1].display == display:
+    for index, (user_id, _, _, games) in enumerate(rows[:size]):
+        display = shown[index]
+        if index and shown[index - 1] == display:
             rank = standings[-1].rank
-        elif not standings:
+        elif index == 0:
             rank = await _rank(store, scope, game_key, display, min_games)
         else:
             rank = page * size + index + 1
-        standings.append(Standing(rank, user_id, display, games, page * size + index))
+        position = page * size + index
+        tied = rank < position + 1 or display in (shown[index - 1] if index else None,
+                                                  shown[index + 1] if index + 1 < len(shown) else None)
+        standings.append(Standing(rank, user_id, display, games, position, tied))
     return standings
 
 
@@ -109,7 +115,11 @@ async def standing_of(store: Store, scope: str, game_key: str, user_id: int,
         f" AND ({_ORDER} > ? OR ({_ORDER} = ? AND user_id < ?))",
         (scope, game_key, min_games, ordinal, ordinal, user_id))
     display = display_value(mu, sigma)
-    return Standing(await _rank(store, scope, game_key, display, min_games), user_id, display, games, before[0][0])
+    rank = await _rank(store, scope, game_key, display, min_games)
+    same = await store.db.fetch(
+        f"SELECT count(*) FROM ratings WHERE scope = ? AND game_key = ? AND games >= ? AND {_ORDER} >= ?"
+        f" AND {_ORDER} < ?", (scope, game_key, min_games, _ordinal_above(display - 1), _ordinal_above(display)))
+    return Standing(rank, user_id, display, games, before[0][0], same[0][0] > 1)
 
 
 # ---------------------------------------------------------------------------------------- a member's games
