@@ -37,7 +37,7 @@ KEYWORDS: dict[str, tuple[int, ...] | None] = {
 # images. A file belongs to the first domain that lists it.
 SOURCES: dict[str, tuple[str, ...]] = {
     **{key: (f"rules/{key}/**/*.py", f"render/{key}.py") for key in GAME_KEYS},
-    "community": (),
+    "community": ("bot/cogs/community.py", "bot/ui/community.py", "bot/ui/profile.py"),
     "images": ("render/*.py",),
     "bot": ("bot/**/*.py", "locales/*.py", "rules/*.py"),
 }

@@ -32,7 +32,7 @@ from bot.cogs import mark_answered, reply
 from bot.delivery.posting import NO_MENTIONS, image_file
 from bot.servers import new_game_policy
 from bot.tables import STALE_MOVE, ClockSettings, Outcome, Refused, Repeated, TableInfo, Tables
-from bot.ui.community import show_record
+from bot.ui.community import no_such_game, not_ended, report_words, show_record
 from bot.ui.components import ai_level_view, lobby_view, picker_view, take_turn_view
 from bot.ui.listing import show_list
 from bot.ui.picker import autocomplete, menu
@@ -474,7 +474,7 @@ class GamesCog(commands.Cog):
             return await self._here(interaction)
         row = await self.tables.store.game(number)
         if row is None or row.guild_id != interaction.guild_id:
-            raise Refused(i18n.t(interaction.locale, "There is no game #{id} on this server.", id=number))
+            raise Refused(no_such_game(interaction.locale, number))
         return number
 
     @game.command(name="log", description="Every move of this channel's game so far, or of any game by its number")
@@ -504,11 +504,11 @@ class GamesCog(commands.Cog):
         game_id = await self._numbered(interaction, number)
         info = await self.tables.info(game_id)
         if info.row.status != "over":
-            raise Refused(i18n.t(interaction.locale, "Game #{id} has not ended yet.", id=game_id))
+            raise Refused(not_ended(interaction.locale, game_id))
         locale = interaction.locale
         report = i18n.localize(locale, texts.final_report(info, info.names, await self.tables.log(game_id),
                                                            word=lambda english: i18n.localize(locale, english)))
-        await self._reply(interaction, i18n.t(locale, "The end report of game #{id}.", id=game_id),
+        await self._reply(interaction, report_words(locale, game_id),
                           file=discord.File(io.BytesIO(report.encode()), filename=f"game-{game_id}-log.txt",
                                             description=i18n.t(locale, "The whole move log and the final standings")))
 

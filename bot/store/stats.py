@@ -157,10 +157,10 @@ async def games_of(store: Store, user_id: int, guild_id: int | None = None, game
     """The member's started games (in one server, of one title), the latest end first."""
     where, args = ["g.status IN ('running', 'over')" if not over_only else "g.status = 'over'"], []
     if guild_id is not None:
-        where.append("g.guild_id = ?")
+        where += ["g.guild_id = ?"]
         args.append(guild_id)
     if game_key is not None:
-        where.append("g.game_key = ?")
+        where += ["g.game_key = ?"]
         args.append(game_key)
     rows = await store.db.fetch(
         "SELECT g.id, g.game_key, g.status, m.seat, f.user_id, g.result, g.updated_at, g.guild_id,"

@@ -36,6 +36,16 @@ def _title(interaction: discord.Interaction, game_key: str, locale: Any) -> str 
     return localize(locale, definition.title) if definition is not None else None
 
 
+def mention(user_id: int) -> str:
+    """A member as Discord shows them (their name; the answers ping nobody)."""
+    return f"<@{user_id}>"
+
+
+def stamp(at: float, style: str = "d") -> str:
+    """A Discord timestamp: every reader sees it in their own time zone and language."""
+    return f"<t:{int(at)}:{style}>"
+
+
 def games_word(locale: Any, n: int) -> str:
     return t(locale, "{n} rated game", n=n) if n == 1 else t(locale, "{n} rated games", n=n)
 
@@ -113,7 +123,7 @@ def board_row(locale: Any, standing: stats.Standing, tied: bool, *, you: bool = 
     """One leaderboard row: rank (= when shared), the player, the rating (* provisional), rated games."""
     rank = f"={standing.rank}" if tied else str(standing.rank)
     rating = f"**{standing.display}**" + (PROVISIONAL if standing.provisional else "")
-    text = t(locale, "{rank}. {player} · {rating} · {games}", rank=rank, player=f"<@{standing.user_id}>",
+    text = t(locale, "{rank}. {player} · {rating} · {games}", rank=rank, player=mention(standing.user_id),
              rating=rating, games=games_word(locale, standing.games))
     return f"**→** {text}" if you else text
 
@@ -211,7 +221,7 @@ def history_line(interaction: discord.Interaction, locale: Any, entry: stats.Ent
     length = (t(locale, "{moves} moves in {time}", moves=entry.moves,
                 time=length_words(locale, entry.ended_at - entry.started_at))
               if entry.started_at is not None else t(locale, "{moves} moves", moves=entry.moves))
-    return f"• {link} · <t:{int(entry.ended_at)}:d> · {result} · {length}"
+    return f"• {link} · {stamp(entry.ended_at)} · {result} · {length}"
 
 
 async def show_history(interaction: discord.Interaction, member: int | None, game_key: str | None, *,
@@ -229,7 +239,7 @@ async def show_history(interaction: discord.Interaction, member: int | None, gam
     pages = max(-(-total // stats.PAGE_SIZE), 1)
     page = _page_of(page, pages)
     listed = await stats.history_page(store, interaction.guild_id, member, game_key, page)
-    head = (t(locale, "**Finished games of {member}**", member=f"<@{member}>") if member is not None
+    head = (t(locale, "**Finished games of {member}**", member=mention(member)) if member is not None
             else t(locale, "**Finished games on this server**"))
     lines = [head, t(locale, "Page {page} of {pages} · {n} games", page=page + 1, pages=pages, n=total)]
     lines += [history_line(interaction, locale, entry, member) for entry in listed]
@@ -260,7 +270,7 @@ async def record_text(interaction: discord.Interaction, game_id: int, locale: An
     entry = found[0]
     title = _title(interaction, entry.game_key, locale) or entry.game_key
     lines = [t(locale, "**{title}** · game #{id} · ended {when}", title=title, id=game_id,
-               when=f"<t:{int(entry.ended_at)}:f>")]
+               when=stamp(entry.ended_at, "f"))]
     if entry.started_at is not None:
         lines.append(t(locale, "{moves} moves in {time}", moves=entry.moves,
                        time=length_words(locale, entry.ended_at - entry.started_at)))
@@ -276,14 +286,27 @@ async def record_text(interaction: discord.Interaction, game_id: int, locale: An
     return "\n".join(lines)
 
 
+def no_such_game(locale: Any, game_id: int) -> str:
+    return t(locale, "There is no game #{id} on this server.", id=game_id)
+
+
+def not_ended(locale: Any, game_id: int) -> str:
+    return t(locale, "Game #{id} has not ended yet.", id=game_id)
+
+
+def report_words(locale: Any, game_id: int) -> str:
+    """The words beside a finished game's end report (a file)."""
+    return t(locale, "The end report of game #{id}: the final standings, what was revealed, every move.", id=game_id)
+
+
 async def show_record(interaction: discord.Interaction, game_id: int) -> None:
     """A finished game's history entry, for the reader only (refused for a game of another server)."""
     row = await _store(interaction).game(game_id)
     if row is None or row.guild_id != interaction.guild_id:
-        await reply(interaction, t(interaction.locale, "There is no game #{id} on this server.", id=game_id))
+        await reply(interaction, no_such_game(interaction.locale, game_id))
         return
     if row.status != "over":
-        await reply(interaction, t(interaction.locale, "Game #{id} has not ended yet.", id=game_id))
+        await reply(interaction, not_ended(interaction.locale, game_id))
         return
     await reply(interaction, await record_text(interaction, game_id, interaction.locale) or "")
 

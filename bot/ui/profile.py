@@ -3,14 +3,14 @@ the rating-history chart (render/chart.py) with alt text that says the trend in 
 
 from __future__ import annotations
 
+import io
 from typing import Any
 
 import discord
 
-from bot.delivery.posting import image_file
 from bot.i18n import localize, t
 from bot.store import stats
-from bot.ui.community import PROVISIONAL, length_words, signed
+from bot.ui.community import PROVISIONAL, length_words, mention, signed, stamp
 from bot.ui.listing import jump_url
 from render.chart import MAX_SERIES, Series, rating_chart
 
@@ -56,15 +56,15 @@ def recent_line(locale: Any, title: str, game: stats.Played, change: int | None)
         result = t(locale, "place {rank} of {seats}", rank=game.rank, seats=game.seats)
     else:
         result = t(locale, "left before the end")
-    line = f"• {link} · <t:{int(game.ended_at)}:d> · {result}"
+    line = f"• {link} · {stamp(game.ended_at)} · {result}"
     return line + (" · " + t(locale, "rating {change}", change=signed(change)) if change is not None else "")
 
 
 def h2h_line(locale: Any, other: int, record: stats.HeadToHead) -> str:
     if not record.games:
-        return t(locale, "Head-to-head against {member}: no finished game together here yet.", member=f"<@{other}>")
+        return t(locale, "Head-to-head against {member}: no finished game together here yet.", member=mention(other))
     return t(locale, "Head-to-head against {member}: {games} games · {wins} won · {losses} lost · {ties} tied",
-             member=f"<@{other}>", games=record.games, wins=record.wins, losses=record.losses, ties=record.ties)
+             member=mention(other), games=record.games, wins=record.wins, losses=record.losses, ties=record.ties)
 
 
 def trend_words(locale: Any, title: str, points: list[tuple[float, int]]) -> str:
@@ -91,7 +91,7 @@ async def profile_answer(interaction: discord.Interaction, member: discord.abc.U
         definition = tables.games.get(key)
         return localize(locale, definition.title) if definition is not None else key
 
-    lines = [t(locale, "**Profile of {member}** on this server", member=f"<@{member.id}>")]
+    lines = [t(locale, "**Profile of {member}** on this server", member=mention(member.id))]
     if not figures.titles:
         lines.append(t(locale, "No games played here yet."))
     else:
@@ -116,5 +116,5 @@ async def profile_answer(interaction: discord.Interaction, member: discord.abc.U
         heading = t(locale, "Rating history on this server")
         png = await interaction.client.renderer.call(rating_chart, series, heading)  # type: ignore[attr-defined]
         alt = " ".join([heading + ":", *(trend_words(locale, s.title, list(s.points)) for s in series)])
-        files.append(image_file(png, "rating-history.png", alt[:MAX_ALT]))
+        files.append(discord.File(io.BytesIO(png), filename="rating-history.png", description=alt[:MAX_ALT]))
     return "\n".join(lines), files

@@ -44,6 +44,8 @@ async def test_whole_games_update_both_profiles_and_the_leaderboard(fake_discord
     general = fake.channel("general")
     ix = await fake.slash(ann, general, "profile")
     assert ix.ephemeral and "No games played here yet." in ix.text
+    ix = await fake.slash(ann, general, "profile", locale="ja")
+    assert "このサーバーで遊んだゲームはまだありません。" in ix.text
     ix = await fake.slash(ann, general, "leaderboard", options={"game": "guess"})
     assert ix.ephemeral and "You are not on this leaderboard yet: you have 0 of the 3" in ix.text
 
@@ -74,6 +76,8 @@ async def test_whole_games_update_both_profiles_and_the_leaderboard(fake_discord
     assert chart.filename == "rating-history.png" and chart.is_png
     assert "over 3 rated games" in chart.description and chart.description.startswith("Rating history on this server")
     assert "Head-to-head against" in ix.text and "3 games" in ix.text
+    ix = await fake.slash(bob, general, "profile", options={"member": ann}, locale="ja")
+    assert "このサーバーでのレーティングの推移:" in ix.reply.attachments[0].description and "最近の結果" in ix.text
     assert ix.text.count("• [#") == 3  # the recent results, each linked to its final post
     # History: the server's finished games, newest first; a member's; posted for everyone.
     ix = await fake.slash(ann, general, "history")
