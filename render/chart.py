@@ -67,7 +67,7 @@ def rating_chart(series: Sequence[Series], heading: str) -> bytes:
         draw.line((x0, y, x1, y), fill=kit.GRID if tick != 1000 else kit.MUTED, width=1 if tick != 1000 else 2)
         kit.text(draw, (x0 - 10, y), str(tick), LABEL, kit.MUTED, anchor="rm", translate=False, kind="score")
     kit.text(draw, (x0, y1 + 8), _day(first), LABEL, kit.MUTED, anchor="la", translate=False, kind="score")
-    if last > first:
+    if _day(last) != _day(first):
         kit.text(draw, (x1, y1 + 8), _day(last), LABEL, kit.MUTED, anchor="ra", translate=False, kind="score")
     for index, one in enumerate(series):
         colour = kit.seat_colour(index)
