@@ -22,11 +22,9 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
-import os
 import random
 import statistics
 import sys
-import tempfile
 import time
 from pathlib import Path
 from types import SimpleNamespace
@@ -34,6 +32,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from bench.backends import sqlite_and_postgresql  # noqa: E402
 from bot.store import Store  # noqa: E402
 from bot.ui.community import board_text, show_history  # noqa: E402
 from bot.ui.profile import profile_answer  # noqa: E402
@@ -182,27 +181,12 @@ def main() -> None:
     parser.add_argument("--players", type=int, default=10_000)
     parser.add_argument("--runs", type=int, default=7)
     args = parser.parse_args()
-    with tempfile.TemporaryDirectory() as folder:
-        lite = asyncio.run(_measure(os.path.join(folder, "bench.db"), args.games, args.players, args.runs))
-    given = os.environ.get("JUNCTION_BENCH_PG")
-    if given:
-        pg = asyncio.run(_measure_pg(given, args))
-    else:
-        from tests.pg_server import throwaway_server
-
-        with throwaway_server() as admin:
-            pg = asyncio.run(_measure_pg(admin, args))
+    lite, pg = sqlite_and_postgresql(lambda target: _measure(target, args.games, args.players, args.runs),
+                                     "junction_bench_community")
     print(f"{args.games} finished games on one server, {args.players} players; ms, median / max of {args.runs}:")
     print(f"  {'':48} {'SQLite':>16} {'PostgreSQL':>16}")
     for name in lite:
         print(f"  {name:48} {lite[name][0]:7.1f} / {lite[name][1]:6.1f} {pg[name][0]:7.1f} / {pg[name][1]:6.1f}")
-
-
-async def _measure_pg(admin: str, args: argparse.Namespace) -> dict[str, tuple[float, float]]:
-    from tests.pg_server import fresh_database
-
-    return await _measure(await fresh_database(admin, "junction_bench_community"), args.games, args.players,
-                          args.runs)
 
 
 if __name__ == "__main__":
