@@ -12,7 +12,7 @@ from discord.ext import commands
 
 from bot.cogs import NO_MENTIONS, reply
 from bot.i18n import t
-from bot.ui.community import show_board, show_history
+from bot.ui.community import LABELS, NUMBER_HELP, RECORD_HELP, REPORT_HELP, show_board, show_history
 from bot.ui.profile import profile_answer
 
 if TYPE_CHECKING:
@@ -68,6 +68,18 @@ class CommunityCog(commands.Cog):
         await show_history(interaction, member.id if member else None, game, post=post)
 
     history.autocomplete("game")(_game_keys)
+
+
+def message_ids() -> list[str]:
+    """The texts no t() call spells out, for `python -m locales extract` (the `community` domain): this cog's
+    command, option and choice descriptions, the /game options about history, and the buttons' labels."""
+    texts: list[str] = [NUMBER_HELP, REPORT_HELP, RECORD_HELP, *LABELS]
+    for command in (CommunityCog.profile, CommunityCog.leaderboard, CommunityCog.history):
+        texts.append(command.description)
+        for parameter in command.parameters:
+            texts.append(parameter.description)
+            texts += [choice.name for choice in parameter.choices]
+    return list(dict.fromkeys(texts))
 
 
 async def setup(bot: JunctionBot) -> None:

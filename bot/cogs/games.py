@@ -32,7 +32,15 @@ from bot.cogs import mark_answered, reply
 from bot.delivery.posting import NO_MENTIONS, image_file
 from bot.servers import new_game_policy
 from bot.tables import STALE_MOVE, ClockSettings, Outcome, Refused, Repeated, TableInfo, Tables
-from bot.ui.community import no_such_game, not_ended, report_words, show_record
+from bot.ui.community import (
+    NUMBER_HELP,
+    RECORD_HELP,
+    REPORT_HELP,
+    no_such_game,
+    not_ended,
+    report_words,
+    show_record,
+)
 from bot.ui.components import ai_level_view, lobby_view, picker_view, take_turn_view
 from bot.ui.listing import show_list
 from bot.ui.picker import autocomplete, menu
@@ -477,8 +485,8 @@ class GamesCog(commands.Cog):
             raise Refused(no_such_game(interaction.locale, number))
         return number
 
-    @game.command(name="log", description="Every move of this channel's game so far, or of any game by its number")
-    @app_commands.describe(number="A game of this server by its number (default: this channel's)")
+    @game.command(name="log", description="Every move of this channel's game so far")
+    @app_commands.describe(number=NUMBER_HELP)
     async def log_command(self, interaction: discord.Interaction,
                           number: app_commands.Range[int, 1, 999_999_999_999_999] | None = None) -> None:
         game_id = await self._numbered(interaction, number)
@@ -490,15 +498,15 @@ class GamesCog(commands.Cog):
             await self._reply(interaction, f"{len(lines)} {'move' if len(lines) == 1 else 'moves'}:",
                               file=discord.File(io.BytesIO(text.encode()), filename=f"game-{game_id}-log.txt"))
 
-    @game.command(name="replay", description="Post an animated replay (GIF) of this channel's game, or of any by its number")
-    @app_commands.describe(number="A game of this server by its number (default: this channel's)")
+    @game.command(name="replay", description="Post an animated replay (GIF) of this channel's game")
+    @app_commands.describe(number=NUMBER_HELP)
     async def replay(self, interaction: discord.Interaction,
                      number: app_commands.Range[int, 1, 999_999_999_999_999] | None = None) -> None:
         game_id = await self._numbered(interaction, number)
         await self.post_replay(interaction, game_id)
 
-    @game.command(name="report", description="The end report of a finished game: standings, details, every move")
-    @app_commands.describe(number="A game of this server by its number (default: this channel's)")
+    @game.command(name="report", description=REPORT_HELP)
+    @app_commands.describe(number=NUMBER_HELP)
     async def report(self, interaction: discord.Interaction,
                      number: app_commands.Range[int, 1, 999_999_999_999_999] | None = None) -> None:
         game_id = await self._numbered(interaction, number)
@@ -512,8 +520,8 @@ class GamesCog(commands.Cog):
                           file=discord.File(io.BytesIO(report.encode()), filename=f"game-{game_id}-log.txt",
                                             description=i18n.t(locale, "The whole move log and the final standings")))
 
-    @game.command(name="record", description="A finished game's history entry: result, rating changes, links")
-    @app_commands.describe(number="A game of this server by its number (default: this channel's last)")
+    @game.command(name="record", description=RECORD_HELP)
+    @app_commands.describe(number=NUMBER_HELP)
     async def record(self, interaction: discord.Interaction,
                      number: app_commands.Range[int, 1, 999_999_999_999_999] | None = None) -> None:
         await show_record(interaction, await self._numbered(interaction, number))

@@ -24,6 +24,11 @@ MAX_PAGE = 9999  # a custom_id's page has at most 4 digits (10,000 players / 10 
 Mode = Literal["e", "n"]  # e: edit the reader's own page in place; n: answer the clicker with a new page
 KEY = r"[a-z][a-z0-9_]{0,31}"
 PROVISIONAL = "†"  # after a rating with fewer than PROVISIONAL_GAMES rated games
+# The /game subcommands and option that show any finished game of the server (the games cog's, about history).
+NUMBER_HELP = "A game of this server by its number (default: this channel's)"
+REPORT_HELP = "The end report of a finished game: standings, details, every move"
+RECORD_HELP = "A finished game's history entry: result, rating changes, links"
+LABELS = ("◀ Previous", "Next ▶", "My place", "Game record")  # the buttons of this module
 
 
 def _store(interaction: discord.Interaction) -> Any:
@@ -90,7 +95,7 @@ class BoardPage(discord.ui.DynamicItem[discord.ui.Button],
                 template=rf"jn:lb:(?P<game>{KEY}):(?P<scope>[gw]):(?P<page>\d{{1,4}}):(?P<mode>[en]):(?P<arrow>[pnm])"):
     """Turns a leaderboard's page (p, n), or opens the clicker's own page (m)."""
 
-    LABELS = {"p": "◀ Previous", "n": "Next ▶", "m": "My place"}
+    LABELS = dict(zip("pnm", LABELS, strict=False))
 
     def __init__(self, game_key: str, scope: str, page: int, mode: Mode, arrow: str, *, disabled: bool = False) -> None:
         super().__init__(discord.ui.Button(
@@ -311,7 +316,7 @@ async def show_record(interaction: discord.Interaction, game_id: int) -> None:
     await reply(interaction, await record_text(interaction, game_id, interaction.locale) or "")
 
 
-class RecordButton(GameButton, kind="rec", label="Game record"):
+class RecordButton(GameButton, kind="rec", label=LABELS[3]):
     """Under a final post: the game's history entry, for the clicker only."""
 
     @answering_failures
