@@ -17,6 +17,7 @@ from bot.cogs import NO_MENTIONS, answering_failures, reply
 from bot.i18n import localize, localize_view, t
 from bot.ratings import PROVISIONAL_GAMES
 from bot.store import stats
+from bot.texts import clip
 from bot.ui.base import GameButton, refused
 from bot.ui.listing import jump_url
 
@@ -29,6 +30,11 @@ NUMBER_HELP = "A game of this server by its number (default: this channel's)"
 REPORT_HELP = "The end report of a finished game: standings, details, every move"
 RECORD_HELP = "A finished game's history entry: result, rating changes, links"
 LABELS = ("◀ Previous", "Next ▶", "My place", "Game record")  # the buttons of this module
+# A history line is up to about 250 characters (a long title, a link of three snowflakes, the winners' names
+# up to NAMES_SHOWN): 7 of them and the head stay inside Discord's 2,000 in any language we speak.
+HISTORY_PAGE = 7
+NAMES_SHOWN = 48
+MAX_CONTENT = 2000
 
 
 def _store(interaction: discord.Interaction) -> Any:
@@ -75,6 +81,7 @@ async def _send(interaction: discord.Interaction, text: str, view: discord.ui.Vi
     """A page: edited in place (`edit`), posted in the channel (`public`), or an answer only the reader sees."""
     if view is not None:
         localize_view(view, locale)
+    text = clip(text, MAX_CONTENT)  # a safety net: each page is sized to fit
     extra = {"view": view} if view is not None else {}
     if edit:
         await interaction.response.edit_message(content=text, view=view, allowed_mentions=NO_MENTIONS)
@@ -221,7 +228,7 @@ def history_line(interaction: discord.Interaction, locale: Any, entry: stats.Ent
     if mine is not None:
         result = t(locale, "place {rank} of {seats}", rank=mine[2], seats=seats)
     else:
-        winners = ", ".join(s[0] for s in entry.standings if s[2] == 1)
+        winners = clip(", ".join(s[0] for s in entry.standings if s[2] == 1), NAMES_SHOWN)
         result = t(locale, "won by {names}", names=winners) if winners else t(locale, "no result")
     length = (t(locale, "{moves} moves in {time}", moves=entry.moves,
                 time=length_words(locale, entry.ended_at - entry.started_at))
@@ -241,9 +248,9 @@ async def show_history(interaction: discord.Interaction, member: int | None, gam
         return
     store = _store(interaction)
     total = await stats.history_size(store, interaction.guild_id, member, game_key)
-    pages = max(-(-total // stats.PAGE_SIZE), 1)
+    pages = max(-(-total // HISTORY_PAGE), 1)
     page = _page_of(page, pages)
-    listed = await stats.history_page(store, interaction.guild_id, member, game_key, page)
+    listed = await stats.history_page(store, interaction.guild_id, member, game_key, page, HISTORY_PAGE)
     head = (t(locale, "**Finished games of {member}**", member=mention(member)) if member is not None
             else t(locale, "**Finished games on this server**"))
     lines = [head, t(locale, "Page {page} of {pages} · {n} games", page=page + 1, pages=pages, n=total)]

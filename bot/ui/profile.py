@@ -4,6 +4,7 @@ the rating-history chart (render/chart.py) with alt text that says the trend in 
 from __future__ import annotations
 
 import io
+from collections.abc import Callable
 from typing import Any
 
 import discord
@@ -15,6 +16,7 @@ from bot.ui.listing import jump_url
 from render.chart import MAX_SERIES, Series, rating_chart
 
 MAX_ALT = 1024  # Discord's limit on an attachment's description
+MAX_CONTENT = 2000  # Discord's limit on a message's text
 
 
 def turn_words(locale: Any, seconds: float) -> str:
@@ -80,6 +82,29 @@ def trend_words(locale: Any, title: str, points: list[tuple[float, int]]) -> str
              title=title, end=end, n=games, best=best)
 
 
+def profile_text(locale: Any, member_id: int, figures: stats.Profile, title: Callable[[str], str],
+                 versus_line: str | None) -> str:
+    """The profile in one message: the head, each title's two lines, the recent results, the head-to-head.
+    When it would pass Discord's 2,000 characters (six long titles, five results with long links, a longer
+    language), the oldest results go first; the rest always fits."""
+    lines = [t(locale, "**Profile of {member}** on this server", member=mention(member_id))]
+    if not figures.titles:
+        lines.append(t(locale, "No games played here yet."))
+    else:
+        if figures.favourite is not None and len(figures.titles) > 1:
+            lines.append(t(locale, "Favourite game: {title}", title=title(figures.favourite)))
+        for one in figures.titles:
+            lines += title_lines(locale, title(one.game_key), one)
+    recent = [recent_line(locale, title(g.game_key), g, figures.changes.get(g.game_id)) for g in figures.recent]
+    tail = [versus_line] if versus_line else []
+    while True:
+        shown = [*lines, *([t(locale, "**Recent results**"), *recent] if recent else []), *tail]
+        text = "\n".join(shown)
+        if len(text) <= MAX_CONTENT or not recent:
+            return text[:MAX_CONTENT]
+        recent.pop()
+
+
 async def profile_answer(interaction: discord.Interaction, member: discord.abc.User, game_key: str | None,
                          versus: discord.abc.User | None, locale: Any) -> tuple[str, list[discord.File]]:
     """The profile's text and its chart (no chart when no title has a rated game here)."""
@@ -91,20 +116,11 @@ async def profile_answer(interaction: discord.Interaction, member: discord.abc.U
         definition = tables.games.get(key)
         return localize(locale, definition.title) if definition is not None else key
 
-    lines = [t(locale, "**Profile of {member}** on this server", member=mention(member.id))]
-    if not figures.titles:
-        lines.append(t(locale, "No games played here yet."))
-    else:
-        if figures.favourite is not None and len(figures.titles) > 1:
-            lines.append(t(locale, "Favourite game: {title}", title=title(figures.favourite)))
-        for one in figures.titles:
-            lines += title_lines(locale, title(one.game_key), one)
-    if figures.recent:
-        lines.append(t(locale, "**Recent results**"))
-        lines += [recent_line(locale, title(g.game_key), g, figures.changes.get(g.game_id)) for g in figures.recent]
+    versus_line = None
     if versus is not None and versus.id != member.id:
-        lines.append(h2h_line(locale, versus.id, await stats.head_to_head(store, member.id, versus.id,
-                                                                           interaction.guild_id, game_key)))
+        versus_line = h2h_line(locale, versus.id, await stats.head_to_head(store, member.id, versus.id,
+                                                                            interaction.guild_id, game_key))
+    text = profile_text(locale, member.id, figures, title, versus_line)
     scope = stats.guild_scope(interaction.guild_id)
     series = []
     for one in figures.titles[:MAX_SERIES]:
@@ -117,4 +133,4 @@ async def profile_answer(interaction: discord.Interaction, member: discord.abc.U
         png = await interaction.client.renderer.call(rating_chart, series, heading)  # type: ignore[attr-defined]
         alt = " ".join([heading + ":", *(trend_words(locale, s.title, list(s.points)) for s in series)])
         files.append(discord.File(io.BytesIO(png), filename="rating-history.png", description=alt[:MAX_ALT]))
-    return "\n".join(lines), files
+    return text, files
