@@ -167,7 +167,7 @@ async def _measure(target: str, games: int, players: int, runs: int) -> dict[str
             "/history, the server's first page": await _timed(
                 lambda: show_history(other, None, None, page=0), runs),
             "/history, the server's last page": await _timed(
-                lambda: show_history(other, None, None, page=9999), runs),
+                lambda: show_history(other, None, None, page=999_999), runs),
             "/history, the heavy player": await _timed(lambda: show_history(heavy, HEAVY, None, page=0), runs),
         }
         return out

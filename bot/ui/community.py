@@ -21,7 +21,7 @@ from bot.texts import clip
 from bot.ui.base import GameButton, refused
 from bot.ui.listing import jump_url
 
-MAX_PAGE = 9999  # a custom_id's page has at most 4 digits (10,000 players / 10 a page = 1,000 pages)
+MAX_PAGE = 999_999  # a custom_id's page has at most 6 digits (a million pages: 10 million players, 7 million games)
 Mode = Literal["e", "n"]  # e: edit the reader's own page in place; n: answer the clicker with a new page
 KEY = r"[a-z][a-z0-9_]{0,31}"
 PROVISIONAL = "†"  # after a rating with fewer than PROVISIONAL_GAMES rated games
@@ -92,14 +92,15 @@ async def _send(interaction: discord.Interaction, text: str, view: discord.ui.Vi
 
 
 def _page_of(page: int, pages: int) -> int:
-    return min(max(page, 0), max(pages - 1, 0))
+    """The page shown: within the list (it may have shrunk since the button was made) and the custom_id's digits."""
+    return min(max(page, 0), max(pages - 1, 0), MAX_PAGE)
 
 
 # ---------------------------------------------------------------------------------------- leaderboards
 
 
 class BoardPage(discord.ui.DynamicItem[discord.ui.Button],
-                template=rf"jn:lb:(?P<game>{KEY}):(?P<scope>[gw]):(?P<page>\d{{1,4}}):(?P<mode>[en]):(?P<arrow>[pnm])"):
+                template=rf"jn:lb:(?P<game>{KEY}):(?P<scope>[gw]):(?P<page>\d{{1,6}}):(?P<mode>[en]):(?P<arrow>[pnm])"):
     """Turns a leaderboard's page (p, n), or opens the clicker's own page (m)."""
 
     LABELS = dict(zip("pnm", LABELS, strict=False))
@@ -197,7 +198,7 @@ async def show_board(interaction: discord.Interaction, game_key: str, scope: str
 
 
 class HistoryPage(discord.ui.DynamicItem[discord.ui.Button],
-                  template=rf"jn:hist:(?P<member>\d{{1,20}}):(?P<game>{KEY}|-):(?P<page>\d{{1,4}}):(?P<mode>[en]):(?P<arrow>[pn])"):
+                  template=rf"jn:hist:(?P<member>\d{{1,20}}):(?P<game>{KEY}|-):(?P<page>\d{{1,6}}):(?P<mode>[en]):(?P<arrow>[pn])"):
     """Turns a history's page; member 0 is the whole server."""
 
     def __init__(self, member: int, game_key: str | None, page: int, mode: Mode, arrow: str, *,
