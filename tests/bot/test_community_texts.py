@@ -62,3 +62,15 @@ def test_the_longest_profile_fits(lang, monkeypatch):
 def test_a_leaderboard_page_of_ten_tied_rows_fits():
     row = board_row("en", stats.Standing(10_000, SNOWFLAKE, 9_999, 99_999, 9_999, True), True, you=True)
     assert 200 + 11 * len(row) <= 2000  # ten rows, the viewer's own under them, the heading and the notes
+
+
+def test_page_buttons_read_back_every_page_and_nothing_more():
+    from bot.ui.base import reads
+    from bot.ui.community import COMMUNITY_ITEMS, MAX_PAGE, BoardPage, HistoryPage
+
+    longest = HistoryPage(10**19, "x" * 32, MAX_PAGE, "e", "n").custom_id
+    assert len(longest) <= 100 and reads(COMMUNITY_ITEMS, longest)
+    assert reads(COMMUNITY_ITEMS, "jn:hist:0:-:14285:n:p")  # 100,000 games at 7 a page
+    assert reads(COMMUNITY_ITEMS, BoardPage("santa_fe", "w", 99_999, "e", "m").custom_id)
+    for forged in ("jn:hist:0:-:1234567:e:n", "jn:lb:Santa Fe:g:1:e:n", "jn:lb:santa_fe:x:1:e:n", "jn:rec:abc"):
+        assert not reads(COMMUNITY_ITEMS, forged), forged
