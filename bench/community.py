@@ -34,7 +34,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.backends import sqlite_and_postgresql  # noqa: E402
 from bot.store import Store  # noqa: E402
-from bot.ui.community import board_text, show_history  # noqa: E402
+from bot.ui.history import show_history  # noqa: E402
+from bot.ui.leaderboard import board_text  # noqa: E402
 from bot.ui.profile import profile_answer  # noqa: E402
 from rules.registry import GAMES  # noqa: E402
 

@@ -37,7 +37,8 @@ KEYWORDS: dict[str, tuple[int, ...] | None] = {
 # images. A file belongs to the first domain that lists it.
 SOURCES: dict[str, tuple[str, ...]] = {
     **{key: (f"rules/{key}/**/*.py", f"render/{key}.py") for key in GAME_KEYS},
-    "community": ("bot/cogs/community.py", "bot/ui/community.py", "bot/ui/profile.py"),
+    "community": ("bot/cogs/community.py", "bot/ui/community.py", "bot/ui/leaderboard.py", "bot/ui/history.py",
+                  "bot/ui/profile.py"),
     "images": ("render/*.py",),
     "bot": ("bot/**/*.py", "locales/*.py", "rules/*.py"),
 }

@@ -12,7 +12,9 @@ from discord.ext import commands
 
 from bot.cogs import NO_MENTIONS, reply
 from bot.i18n import t
-from bot.ui.community import LABELS, NUMBER_HELP, RECORD_HELP, REPORT_HELP, show_board, show_history
+from bot.ui.community import LABELS, NUMBER_HELP, RECORD_HELP, REPORT_HELP
+from bot.ui.history import show_history
+from bot.ui.leaderboard import show_board
 from bot.ui.profile import profile_answer
 
 if TYPE_CHECKING:

@@ -32,16 +32,9 @@ from bot.cogs import mark_answered, reply
 from bot.delivery.posting import NO_MENTIONS, image_file
 from bot.servers import new_game_policy
 from bot.tables import STALE_MOVE, ClockSettings, Outcome, Refused, Repeated, TableInfo, Tables
-from bot.ui.community import (
-    NUMBER_HELP,
-    RECORD_HELP,
-    REPORT_HELP,
-    no_such_game,
-    not_ended,
-    report_words,
-    show_record,
-)
+from bot.ui.community import NUMBER_HELP, RECORD_HELP, REPORT_HELP
 from bot.ui.components import ai_level_view, lobby_view, picker_view, take_turn_view
+from bot.ui.history import no_such_game, not_ended, report_words, show_record
 from bot.ui.listing import show_list
 from bot.ui.picker import autocomplete, menu
 from rules.engine import AI_LEVELS

@@ -101,6 +101,13 @@ async def board_page(store: Store, scope: str, game_key: str, page: int, size: i
     return standings
 
 
+async def rated_games(store: Store, scope: str, game_key: str, user_id: int) -> int:
+    """A player's rated games of a title in a scope (0: none)."""
+    rows = await store.db.fetch("SELECT games FROM ratings WHERE scope = ? AND game_key = ? AND user_id = ?",
+                                (scope, game_key, user_id))
+    return rows[0][0] if rows else 0
+
+
 async def standing_of(store: Store, scope: str, game_key: str, user_id: int,
                       min_games: int = MIN_RATED_GAMES) -> Standing | None:
     """A player's row on a leaderboard (None: not on it, too few rated games or none)."""

@@ -15,7 +15,7 @@ import discord
 from bot.cogs import answering_failures
 from bot.ui.async_play import SinceButton
 from bot.ui.base import GAME, MAX_CUSTOM_ID, NUMBER, GameButton, refused
-from bot.ui.community import RecordButton
+from bot.ui.history import RecordButton
 from bot.ui.picker import Menu
 
 if TYPE_CHECKING:

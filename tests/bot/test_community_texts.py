@@ -10,7 +10,9 @@ import pytest
 
 from bot.ratings import Rating
 from bot.store import stats
-from bot.ui.community import HISTORY_PAGE, board_row, history_line
+from bot.ui.community import HISTORY_PAGE
+from bot.ui.history import history_line
+from bot.ui.leaderboard import board_row
 from bot.ui.profile import h2h_line, profile_text
 from rules.registry import GAMES
 
@@ -66,7 +68,11 @@ def test_a_leaderboard_page_of_ten_tied_rows_fits():
 
 def test_page_buttons_read_back_every_page_and_nothing_more():
     from bot.ui.base import reads
-    from bot.ui.community import COMMUNITY_ITEMS, MAX_PAGE, BoardPage, HistoryPage
+    from bot.ui.community import MAX_PAGE
+    from bot.ui.history import HISTORY_ITEMS, HistoryPage
+    from bot.ui.leaderboard import BOARD_ITEMS, BoardPage
+
+    COMMUNITY_ITEMS = (*BOARD_ITEMS, *HISTORY_ITEMS)
 
     longest = HistoryPage(10**19, "x" * 32, MAX_PAGE, "e", "n").custom_id
     assert len(longest) <= 100 and reads(COMMUNITY_ITEMS, longest)
