@@ -13,17 +13,15 @@ Prints figures; asserts nothing.
 from __future__ import annotations
 
 import argparse
-import asyncio
-import os
 import random
 import statistics
 import sys
-import tempfile
 import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from bench.backends import sqlite_and_postgresql  # noqa: E402
 from bot import rating_store  # noqa: E402
 from bot.store import SeatRow, Store  # noqa: E402
 
@@ -80,27 +78,13 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=2000)
     parser.add_argument("--players", type=int, default=200)
     args = parser.parse_args()
-    with tempfile.TemporaryDirectory() as folder:
-        lite = asyncio.run(_measure(os.path.join(folder, "bench.db"), args.games, args.players))
-    given = os.environ.get("JUNCTION_BENCH_PG")
-    if given:
-        pg = asyncio.run(_measure_pg(given, args))
-    else:
-        from tests.pg_server import throwaway_server
-
-        with throwaway_server() as admin:
-            pg = asyncio.run(_measure_pg(admin, args))
+    lite, pg = sqlite_and_postgresql(lambda target: _measure(target, args.games, args.players),
+                                     "junction_bench_ratings")
     print(f"{args.games} finished games, {args.players} players:")
     for name, figures in (("SQLite", lite), ("PostgreSQL", pg)):
         print(f"  {name:10} backfill {figures['backfill_per_s']:.0f} games/s ({figures['backfill_s']:.1f} s);"
               f" one game at its end {figures['apply_ms']:.1f} ms median, {figures['apply_max_ms']:.1f} ms max;"
               f" sweep query {figures['sweep_ms']:.1f} ms")
-
-
-async def _measure_pg(admin: str, args: argparse.Namespace) -> dict[str, float]:
-    from tests.pg_server import fresh_database
-
-    return await _measure(await fresh_database(admin, "junction_bench_ratings"), args.games, args.players)
 
 
 if __name__ == "__main__":

@@ -37,13 +37,14 @@ KEYWORDS: dict[str, tuple[int, ...] | None] = {
 # images. A file belongs to the first domain that lists it.
 SOURCES: dict[str, tuple[str, ...]] = {
     **{key: (f"rules/{key}/**/*.py", f"render/{key}.py") for key in GAME_KEYS},
-    "community": (),
+    "community": ("bot/cogs/community.py", "bot/ui/community.py", "bot/ui/leaderboard.py", "bot/ui/history.py",
+                  "bot/ui/profile.py"),
     "images": ("render/*.py",),
     "bot": ("bot/**/*.py", "locales/*.py", "rules/*.py"),
 }
 
 # Modules whose `message_ids()` returns ids no call in the code spells out (domain -> "module:function").
-PROVIDERS: dict[str, tuple[str, ...]] = {}
+PROVIDERS: dict[str, tuple[str, ...]] = {"community": ("bot.cogs.community:message_ids",)}
 
 _SKIP = re.compile(r"/(tests?|__pycache__)/")
 

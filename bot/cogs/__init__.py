@@ -1,4 +1,4 @@
-"""The discord.py side of Junction: one cog per job (games, clock, admin), and the reply they share."""
+"""The discord.py side of Junction: one cog per job (games, clock, admin, community), and the reply they share."""
 
 from __future__ import annotations
 

@@ -32,7 +32,9 @@ from bot.cogs import mark_answered, reply
 from bot.delivery.posting import NO_MENTIONS, image_file
 from bot.servers import new_game_policy
 from bot.tables import STALE_MOVE, ClockSettings, Outcome, Refused, Repeated, TableInfo, Tables
+from bot.ui.community import NUMBER_HELP, RECORD_HELP, REPORT_HELP
 from bot.ui.components import ai_level_view, lobby_view, picker_view, take_turn_view
+from bot.ui.history import no_such_game, not_ended, report_words, show_record
 from bot.ui.listing import show_list
 from bot.ui.picker import autocomplete, menu
 from rules.engine import AI_LEVELS
@@ -467,9 +469,20 @@ class GamesCog(commands.Cog):
         info = await self.tables.info(await self._here(interaction))
         await self._reply(interaction, texts.status_text(info))
 
+    async def _numbered(self, interaction: discord.Interaction, number: int | None) -> int:
+        """The game a command names by its number (one of this server's), else this channel's."""
+        if number is None:
+            return await self._here(interaction)
+        row = await self.tables.store.game(number)
+        if row is None or row.guild_id != interaction.guild_id:
+            raise Refused(no_such_game(interaction.locale, number))
+        return number
+
     @game.command(name="log", description="Every move of this channel's game so far")
-    async def log_command(self, interaction: discord.Interaction) -> None:
-        game_id = await self._here(interaction)
+    @app_commands.describe(number=NUMBER_HELP)
+    async def log_command(self, interaction: discord.Interaction,
+                          number: app_commands.Range[int, 1, 999_999_999_999_999] | None = None) -> None:
+        game_id = await self._numbered(interaction, number)
         lines = await self.tables.log(game_id, interaction.user.id)
         text = i18n.localize(interaction.locale, "\n".join(lines)) or "No moves yet."
         if len(text) <= texts.MAX_CONTENT - 10:
@@ -479,9 +492,32 @@ class GamesCog(commands.Cog):
                               file=discord.File(io.BytesIO(text.encode()), filename=f"game-{game_id}-log.txt"))
 
     @game.command(name="replay", description="Post an animated replay (GIF) of this channel's game")
-    async def replay(self, interaction: discord.Interaction) -> None:
-        game_id = await self._here(interaction)
+    @app_commands.describe(number=NUMBER_HELP)
+    async def replay(self, interaction: discord.Interaction,
+                     number: app_commands.Range[int, 1, 999_999_999_999_999] | None = None) -> None:
+        game_id = await self._numbered(interaction, number)
         await self.post_replay(interaction, game_id)
+
+    @game.command(name="report", description=REPORT_HELP)
+    @app_commands.describe(number=NUMBER_HELP)
+    async def report(self, interaction: discord.Interaction,
+                     number: app_commands.Range[int, 1, 999_999_999_999_999] | None = None) -> None:
+        game_id = await self._numbered(interaction, number)
+        info = await self.tables.info(game_id)
+        if info.row.status != "over":
+            raise Refused(not_ended(interaction.locale, game_id))
+        locale = interaction.locale
+        report = i18n.localize(locale, texts.final_report(info, info.names, await self.tables.log(game_id),
+                                                           word=lambda english: i18n.localize(locale, english)))
+        await self._reply(interaction, report_words(locale, game_id),
+                          file=discord.File(io.BytesIO(report.encode()), filename=f"game-{game_id}-log.txt",
+                                            description=i18n.t(locale, "The whole move log and the final standings")))
+
+    @game.command(name="record", description=RECORD_HELP)
+    @app_commands.describe(number=NUMBER_HELP)
+    async def record(self, interaction: discord.Interaction,
+                     number: app_commands.Range[int, 1, 999_999_999_999_999] | None = None) -> None:
+        await show_record(interaction, await self._numbered(interaction, number))
 
     @game.command(name="list", description=_("This server's running games and lobbies, whose turn and since when"))
     async def list_games(self, interaction: discord.Interaction) -> None:

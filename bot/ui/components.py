@@ -15,6 +15,7 @@ import discord
 from bot.cogs import answering_failures
 from bot.ui.async_play import SinceButton
 from bot.ui.base import GAME, MAX_CUSTOM_ID, NUMBER, GameButton, refused
+from bot.ui.history import RecordButton
 from bot.ui.picker import Menu
 
 if TYPE_CHECKING:
@@ -193,8 +194,9 @@ TURN_TEXT_ID = 90
 
 
 def board_buttons(game_id: int, over: bool) -> list[discord.ui.Item[Any]]:
-    """Take turn / My hand / Since my last turn (only My hand once the game is over)."""
-    return [HandButton(game_id)] if over else [TurnButton(game_id), HandButton(game_id), SinceButton(game_id)]
+    """Take turn / My hand / Since my last turn; once the game is over My hand and Game record (its
+    history entry)."""
+    return [HandButton(game_id), RecordButton(game_id)] if over else [TurnButton(game_id), HandButton(game_id), SinceButton(game_id)]
 
 
 def board_view(game_id: int, over: bool) -> discord.ui.View:

@@ -218,6 +218,17 @@ SQLITE: tuple[str, ...] = (
     -- the sweep for finished games not rated yet looks only at games written lately
     CREATE INDEX games_over_by_update ON games (updated_at) WHERE status = 'over';
     """,
+    # 11: community (issue 26: /profile, /leaderboard, /history). seat_prefs.timeouts_total: every timeout
+    # of the seat (timeouts counts those in a row and starts again). Indexes: a member's games (final
+    # seats and hand-overs), a server's finished games newest first, and each scope's leaderboard for a
+    # title in the order of the number players see (mu - 3 sigma), covering what a page shows.
+    """
+    ALTER TABLE seat_prefs ADD COLUMN timeouts_total INTEGER NOT NULL DEFAULT 0;
+    CREATE INDEX seats_by_user ON seats (user_id, game_id);
+    CREATE INDEX seat_holders_by_user ON seat_holders (user_id, game_id);
+    CREATE INDEX games_over_by_guild ON games (guild_id, updated_at) WHERE status = 'over';
+    CREATE INDEX ratings_by_ordinal ON ratings (scope, game_key, (mu - 3 * sigma), games, user_id, mu, sigma);
+    """,
 )
 
 # The same migrations, number for number, in PostgreSQL's dialect: Discord ids need BIGINT (SQLite's
@@ -417,5 +428,13 @@ POSTGRES: tuple[str, ...] = (
     CREATE INDEX rating_changes_by_user ON rating_changes (user_id, scope, game_key, at);
     -- the sweep for finished games not rated yet looks only at games written lately
     CREATE INDEX games_over_by_update ON games (updated_at) WHERE status = 'over';
+    """,
+    # 11
+    """
+    ALTER TABLE seat_prefs ADD COLUMN timeouts_total INTEGER NOT NULL DEFAULT 0;
+    CREATE INDEX seats_by_user ON seats (user_id, game_id);
+    CREATE INDEX seat_holders_by_user ON seat_holders (user_id, game_id);
+    CREATE INDEX games_over_by_guild ON games (guild_id, updated_at) WHERE status = 'over';
+    CREATE INDEX ratings_by_ordinal ON ratings (scope, game_key, (mu - 3 * sigma), games, user_id, mu, sigma);
     """,
 )

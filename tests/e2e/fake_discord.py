@@ -1523,6 +1523,10 @@ class FakeDiscord:
             for a in (body or {}).get("attachments") or []
             if int(a["id"]) < 1 << 22
         }
+        # [att] Discord's Attachment request structure (developers/resources/message.mdx): "description
+        # (alt text) for the file (max 1024 characters)"; a longer one is refused like any bad body field.
+        if any(len(text) > MAX_ALT_TEXT for text in described.values()):
+            raise _HTTPError(400, 50035, f"Invalid Form Body: attachment description longer than {MAX_ALT_TEXT}")
         out = []
         for index, (filename, data) in enumerate(files):
             aid = self.next_id()

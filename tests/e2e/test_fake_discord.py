@@ -563,3 +563,15 @@ def test_an_earlier_version_keeps_who_its_creation_pinged() -> None:
     before_edit = made.snapshot()
     assert before_edit.pinged() == made.pinged() == {12}
     assert before_edit.nonce == "b1"
+
+
+async def test_an_attachments_alt_text_is_at_most_1024_characters(fake: FakeDiscord) -> None:
+    """Discord's attachment request structure: a file's description (alt text) holds at most 1024 characters."""
+    bot = next(iter(fake._bots))
+    channel = bot.get_channel(fake.channel("random").id)
+    assert isinstance(channel, discord.TextChannel)
+    sent = await channel.send(file=discord.File(io.BytesIO(b"\x89PNG"), filename="a.png", description="d" * 1024))
+    assert fake.message(sent.id).attachments[0].description == "d" * 1024
+    with pytest.raises(discord.HTTPException) as err:
+        await channel.send(file=discord.File(io.BytesIO(b"\x89PNG"), filename="b.png", description="d" * 1025))
+    assert err.value.code == 50035

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import locales
 from bot import i18n
 from rules.registry import GAMES
 from tests.e2e.test_platform import make_bot
 
-OURS = ("game", "play", "hand", "board", "rules", "admin", "mygames")
+OURS = ("game", "play", "hand", "board", "rules", "admin", "mygames", "profile", "leaderboard", "history")
 
 
 def described(command):
@@ -21,6 +22,7 @@ def described(command):
 async def test_command_sync_carries_japanese_descriptions(fake_discord, tmp_path):
     fake = fake_discord
     await fake.start_bot(make_bot(fake, str(tmp_path / "j.db")))
+    japanese = {**locales.entries("ja", "community"), **i18n.JA}  # the bot's texts, and ratings' and history's
     names = {c["name"] for c in fake.commands()}
     assert set(OURS) <= names
     for name in OURS:
@@ -29,7 +31,7 @@ async def test_command_sync_carries_japanese_descriptions(fake_discord, tmp_path
         for text, localized in described(command):
             if text in {d.title for d in GAMES.values()} or text == "Guess":
                 continue  # game titles are names
-            assert localized.get("ja") == i18n.JA[text], (name, text)
+            assert localized.get("ja") == japanese[text], (name, text)
             assert len(localized["ja"]) <= 100
     game_new = next(o for o in fake.command("game")["options"] if o["name"] == "new")
     seats = next(o for o in game_new["options"] if o["name"] == "seats")

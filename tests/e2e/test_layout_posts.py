@@ -60,14 +60,14 @@ async def test_board_posts_are_layouts_in_the_colour_of_the_seat_to_act(fake_dis
     final = board_posts(general)[-1]
     box = container(final)
     kinds = [c["type"] for c in box["components"]]
-    # The standings, the board and every hand in one gallery, the log as a file, My hand.
+    # The standings, the board and every hand in one gallery, the log as a file, My hand and Game record (its history entry).
     assert kinds == [10, 12, 13, 1], kinds
     assert "**Game over.**" in box["components"][0]["content"]
     assert [i["media"]["url"] for i in box["components"][1]["items"]] == [
         "attachment://board.png", "attachment://hand-1.png", "attachment://hand-2.png"]
     assert box["components"][2]["file"]["url"] == "attachment://game-1-log.txt"
     assert final.shown_attachments == final.attachments and len(final.attachments) == 4
-    assert [b["label"] for b in final.buttons()] == ["My hand"]
+    assert [b["label"] for b in final.buttons()] == ["My hand", "Game record"]
     first = [line.seat for line in snapshot(db)[0].result().seats if line.rank == 1]
     assert box.get("accent_color") == (rgb(first[0]) if len(first) == 1 else None)  # the winner's colour
     assert final.pinged() == set()
