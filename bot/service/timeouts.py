@@ -116,7 +116,7 @@ class Timeouts(Turns):
             skipped = await self._play_timed_out(live, batch, seat)
             batch.paused.add(seat)
             prefs = live.prefs.get(seat, SeatPrefs(seat))
-            prefs = replace(prefs, timeouts=prefs.timeouts + 1)
+            prefs = replace(prefs, timeouts=prefs.timeouts + 1, timeouts_total=prefs.timeouts_total + 1)
             lines.append(f"Time ran out for {name}: " + ("their turn is skipped." if skipped
                                                          else "the AI played for them."))
             if prefs.timeouts >= row.max_timeouts:

@@ -17,19 +17,20 @@ class PrefsPart(StorePart):
     async def _write_prefs(self, tx: Tx, game_id: int, prefs: Iterable[SeatPrefs]) -> None:
         await tx.executemany(
             "INSERT INTO seat_prefs (game_id, seat, muted, timeouts, vacation_until, vacation_used,"
-            " away_user_id, away_name) VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
+            " away_user_id, away_name, timeouts_total) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"
             " ON CONFLICT (game_id, seat) DO UPDATE SET muted = excluded.muted, timeouts = excluded.timeouts,"
             " vacation_until = excluded.vacation_until, vacation_used = excluded.vacation_used,"
-            " away_user_id = excluded.away_user_id, away_name = excluded.away_name",
+            " away_user_id = excluded.away_user_id, away_name = excluded.away_name,"
+            " timeouts_total = excluded.timeouts_total",
             [(game_id, p.seat, int(p.muted), p.timeouts, p.vacation_until, p.vacation_used, p.away_user_id,
-              p.away_name) for p in prefs],
+              p.away_name, p.timeouts_total) for p in prefs],
         )
 
     async def seat_prefs(self, game_id: int) -> dict[int, SeatPrefs]:
         rows = await self._db.fetch(
-            "SELECT seat, muted, timeouts, vacation_until, vacation_used, away_user_id, away_name FROM seat_prefs"
-            " WHERE game_id = ?", (game_id,))
-        return {r[0]: SeatPrefs(r[0], bool(r[1]), r[2], r[3], r[4], r[5], r[6]) for r in rows}
+            "SELECT seat, muted, timeouts, vacation_until, vacation_used, away_user_id, away_name, timeouts_total"
+            " FROM seat_prefs WHERE game_id = ?", (game_id,))
+        return {r[0]: SeatPrefs(r[0], bool(r[1]), r[2], r[3], r[4], r[5], r[6], r[7]) for r in rows}
 
     async def user_prefs(self, user_id: int) -> UserPrefs:
         rows = await self._db.fetch(

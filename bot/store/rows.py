@@ -98,6 +98,7 @@ class SeatPrefs:
     vacation_used: float = 0.0  # hours
     away_user_id: int | None = None
     away_name: str | None = None
+    timeouts_total: int = 0  # every timeout of the seat, never reset (migration 11: reliability)
 
 
 @dataclass(frozen=True)

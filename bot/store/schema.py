@@ -230,6 +230,35 @@ SOURCE: tuple[str, ...] = (
     -- the sweep for finished games not rated yet looks only at games written lately
     CREATE INDEX games_over_by_update ON games (updated_at) WHERE status = 'over';
     """,
+    # 11: rematches, lobby hygiene and reliability (issue 26; bot/store/lobbies.py, bot/store/reliability.py).
+    # rematches: the one rematch of a finished game; its key makes a double click or two processes open
+    # one lobby, written in the lobby's own transaction. rematch_invites: each former player's answer
+    # (NULL: not yet, 'yes', 'no'). lobby_rules: a lobby's minimum reliability (percent).
+    # seat_prefs.timeouts_total: every timeout of the seat, never reset (seat_prefs.timeouts is the run).
+    """
+    CREATE TABLE rematches (
+        from_game_id BIGINT PRIMARY KEY REFERENCES games (id),
+        game_id BIGINT NOT NULL REFERENCES games (id),
+        seats INTEGER NOT NULL,
+        at REAL NOT NULL
+    );
+    CREATE UNIQUE INDEX rematches_by_game ON rematches (game_id);
+    CREATE TABLE rematch_invites (
+        game_id BIGINT NOT NULL REFERENCES games (id),
+        user_id BIGINT NOT NULL,
+        name TEXT NOT NULL,
+        answer TEXT CHECK (answer IN ('yes', 'no')),
+        PRIMARY KEY (game_id, user_id)
+    ) WITHOUT ROWID;
+    CREATE TABLE lobby_rules (
+        game_id BIGINT PRIMARY KEY REFERENCES games (id),
+        min_reliability INTEGER NOT NULL
+    );
+    ALTER TABLE seat_prefs ADD COLUMN timeouts_total INTEGER NOT NULL DEFAULT 0;
+    -- a player's reliability reads their seats and the seats they left to the AI
+    CREATE INDEX seats_by_user ON seats (user_id) WHERE user_id IS NOT NULL;
+    CREATE INDEX seat_prefs_by_away ON seat_prefs (away_user_id) WHERE away_user_id IS NOT NULL;
+    """,
 )
 
 # (pattern, SQLite's text, PostgreSQL's text), applied in this order.

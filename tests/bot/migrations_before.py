@@ -218,6 +218,31 @@ SQLITE: tuple[str, ...] = (
     -- the sweep for finished games not rated yet looks only at games written lately
     CREATE INDEX games_over_by_update ON games (updated_at) WHERE status = 'over';
     """,
+    # 11
+    """
+    CREATE TABLE rematches (
+        from_game_id INTEGER PRIMARY KEY REFERENCES games (id),
+        game_id INTEGER NOT NULL REFERENCES games (id),
+        seats INTEGER NOT NULL,
+        at REAL NOT NULL
+    );
+    CREATE UNIQUE INDEX rematches_by_game ON rematches (game_id);
+    CREATE TABLE rematch_invites (
+        game_id INTEGER NOT NULL REFERENCES games (id),
+        user_id INTEGER NOT NULL,
+        name TEXT NOT NULL,
+        answer TEXT CHECK (answer IN ('yes', 'no')),
+        PRIMARY KEY (game_id, user_id)
+    ) WITHOUT ROWID;
+    CREATE TABLE lobby_rules (
+        game_id INTEGER PRIMARY KEY REFERENCES games (id),
+        min_reliability INTEGER NOT NULL
+    );
+    ALTER TABLE seat_prefs ADD COLUMN timeouts_total INTEGER NOT NULL DEFAULT 0;
+    -- a player's reliability reads their seats and the seats they left to the AI
+    CREATE INDEX seats_by_user ON seats (user_id) WHERE user_id IS NOT NULL;
+    CREATE INDEX seat_prefs_by_away ON seat_prefs (away_user_id) WHERE away_user_id IS NOT NULL;
+    """,
 )
 
 # The same migrations, number for number, in PostgreSQL's dialect: Discord ids need BIGINT (SQLite's
@@ -417,5 +442,30 @@ POSTGRES: tuple[str, ...] = (
     CREATE INDEX rating_changes_by_user ON rating_changes (user_id, scope, game_key, at);
     -- the sweep for finished games not rated yet looks only at games written lately
     CREATE INDEX games_over_by_update ON games (updated_at) WHERE status = 'over';
+    """,
+    # 11
+    """
+    CREATE TABLE rematches (
+        from_game_id BIGINT PRIMARY KEY REFERENCES games (id),
+        game_id BIGINT NOT NULL REFERENCES games (id),
+        seats INTEGER NOT NULL,
+        at DOUBLE PRECISION NOT NULL
+    );
+    CREATE UNIQUE INDEX rematches_by_game ON rematches (game_id);
+    CREATE TABLE rematch_invites (
+        game_id BIGINT NOT NULL REFERENCES games (id),
+        user_id BIGINT NOT NULL,
+        name TEXT NOT NULL,
+        answer TEXT CHECK (answer IN ('yes', 'no')),
+        PRIMARY KEY (game_id, user_id)
+    );
+    CREATE TABLE lobby_rules (
+        game_id BIGINT PRIMARY KEY REFERENCES games (id),
+        min_reliability INTEGER NOT NULL
+    );
+    ALTER TABLE seat_prefs ADD COLUMN timeouts_total INTEGER NOT NULL DEFAULT 0;
+    -- a player's reliability reads their seats and the seats they left to the AI
+    CREATE INDEX seats_by_user ON seats (user_id) WHERE user_id IS NOT NULL;
+    CREATE INDEX seat_prefs_by_away ON seat_prefs (away_user_id) WHERE away_user_id IS NOT NULL;
     """,
 )
