@@ -16,7 +16,15 @@ from __future__ import annotations
 from bot.service.lobby import Lobby
 from bot.service.types import NOT_LOBBY, Refused, TableInfo, safe_name
 from bot.store import SeatRow
-from bot.store.lobbies import Invite, answer, invites, rematch_lobby, rematch_of, write_rematch
+from bot.store.lobbies import (
+    Invite,
+    answer,
+    invites,
+    rematch_lobby,
+    rematch_of,
+    seats_left_to_ai,
+    write_rematch,
+)
 from bot.store.reliability import min_reliability
 
 ALREADY = "Game #{old} has had its rematch already: game #{new}."
@@ -48,7 +56,7 @@ class Rematches(Lobby):
         seats = await self.store.seats(game_id)
         if all(s.user_id != user_id for s in seats):
             raise Refused("Only the players of game #{id} can ask for a rematch.", id=game_id)
-        left = {p.seat for p in (await self.store.seat_prefs(game_id)).values() if p.away_user_id is not None}
+        left = await seats_left_to_ai(self.store, game_id)
         ai_seats = [s for s in seats if s.is_ai and s.seat not in left]
         extra = [SeatRow(1 + i, None, s.ai_kind, s.name) for i, s in enumerate(ai_seats)]
         asked = [Invite(s.user_id, s.name) for s in seats if not s.is_ai and s.user_id != user_id]

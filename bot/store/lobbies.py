@@ -49,6 +49,17 @@ def write_rematch(from_game_id: int, seats: int, extra: list[SeatRow], invites: 
     return write
 
 
+async def seats_left_to_ai(store: Store, game_id: int) -> set[int]:
+    """The seats of a game that a human held and the AI holds now (a concede, timeouts for good, /seat ai):
+    from seat_holders (migration 10), and for older games from seat_prefs.away_user_id."""
+    rows = await store.db.fetch(
+        "SELECT s.seat FROM seats s WHERE s.game_id = ? AND s.user_id IS NULL AND (EXISTS (SELECT 1 FROM"
+        " seat_holders h WHERE h.game_id = s.game_id AND h.seat = s.seat AND h.user_id IS NOT NULL) OR EXISTS"
+        " (SELECT 1 FROM seat_prefs p WHERE p.game_id = s.game_id AND p.seat = s.seat"
+        " AND p.away_user_id IS NOT NULL))", (game_id,))
+    return {r[0] for r in rows}
+
+
 async def rematch_of(store: Store, from_game_id: int) -> Rematch | None:
     """The rematch opened for a finished game, if any."""
     rows = await store.db.fetch("SELECT from_game_id, game_id, seats FROM rematches WHERE from_game_id = ?",

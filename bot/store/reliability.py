@@ -7,8 +7,8 @@ The query other modules use (/profile shows it; a lobby with a minimum checks it
     record.finished, record.abandoned, record.timeouts, record.percent
 
 - finished: games that ended (status `over`) with the player still in their seat.
-- abandoned: games (running, ended or cancelled) whose seat the player left to the AI and did not take
-  back: a concede (`/game leave`), timeouts in a row up to the table's limit, `/seat ai` without
+- abandoned: games (running, ended or cancelled) whose seat the player held and left to the AI, holding no
+  seat in it now: a concede (`/game leave`), timeouts in a row up to the table's limit, `/seat ai` without
   `/seat back`. A lobby left before the start is not a game.
 - timeouts: every time their clock ran out in a game they hold a seat in or left to the AI (counted
   per seat since migration 11: a seat handed over with `/seat give` brings its count along).
@@ -24,13 +24,21 @@ from dataclasses import dataclass
 from bot.db import Tx
 from bot.store.core import Store
 
-# Every game a player sat in, and whether they were still there at its end: a seat they hold, or a seat
-# the AI holds for them since they left it (seat_prefs.away_user_id).
-_SEATS = (
-    "SELECT g.status, s.user_id IS NOT NULL, coalesce(p.timeouts_total, 0) FROM seats s"
-    " JOIN games g ON g.id = s.game_id"
-    " LEFT JOIN seat_prefs p ON p.game_id = s.game_id AND p.seat = s.seat"
-    " WHERE {who} AND g.status IN ('running', 'over', 'cancelled'){where}")
+_STARTED = " AND g.status IN ('running', 'over', 'cancelled')"
+# The seats a player holds in started games: (game, status, the seat's timeouts).
+_HELD = ("SELECT s.game_id, g.status, coalesce(p.timeouts_total, 0) FROM seats s JOIN games g ON g.id = s.game_id"
+         " LEFT JOIN seat_prefs p ON p.game_id = s.game_id AND p.seat = s.seat WHERE s.user_id = ?" + _STARTED)
+# The seats a player held (seat_holders, migration 10) that the AI holds now, in games where they hold no
+# other seat: left to the AI (a concede, timeouts for good, /seat ai without /seat back).
+_LEFT = ("SELECT h.game_id, g.status, coalesce(p.timeouts_total, 0) FROM seat_holders h"
+         " JOIN games g ON g.id = h.game_id JOIN seats s ON s.game_id = h.game_id AND s.seat = h.seat"
+         " LEFT JOIN seat_prefs p ON p.game_id = h.game_id AND p.seat = h.seat"
+         " WHERE h.user_id = ? AND s.user_id IS NULL" + _STARTED
+         + " AND NOT EXISTS (SELECT 1 FROM seats m WHERE m.game_id = h.game_id AND m.user_id = h.user_id)")
+# The same for games older than seat_holders: the seats the AI holds for a player (seat_prefs.away_user_id).
+_AWAY = ("SELECT p.game_id, g.status, p.timeouts_total FROM seat_prefs p JOIN games g ON g.id = p.game_id"
+         " JOIN seats s ON s.game_id = p.game_id AND s.seat = p.seat"
+         " WHERE p.away_user_id = ? AND s.user_id IS NULL" + _STARTED)
 
 
 @dataclass(frozen=True)
@@ -51,12 +59,14 @@ class Reliability:
 async def reliability(store: Store, user_id: int, guild_id: int | None = None) -> Reliability:
     """The player's reliability over every server (or one server's games, with `guild_id`)."""
     where = " AND g.guild_id = ?" if guild_id is not None else ""
-    extra = (guild_id,) if guild_id is not None else ()
-    held = await store.db.fetch(_SEATS.format(who="s.user_id = ?", where=where), (user_id, *extra))
-    left = await store.db.fetch(
-        _SEATS.format(who="s.user_id IS NULL AND p.away_user_id = ?", where=where), (user_id, *extra))
-    finished = sum(1 for status, _, _ in held if status == "over")
-    timeouts = sum(count for _, _, count in held) + sum(count for _, _, count in left)
+    args = (user_id, guild_id) if guild_id is not None else (user_id,)
+    held = await store.db.fetch(_HELD + where, args)
+    left: dict[int, int] = {}  # game -> the timeouts of the seat left in it (both queries may find it)
+    for query in (_LEFT, _AWAY):
+        for game_id, _, count in await store.db.fetch(query + where, args):
+            left[game_id] = max(left.get(game_id, 0), count)
+    finished = sum(1 for _, status, _ in held if status == "over")
+    timeouts = sum(count for _, _, count in held) + sum(left.values())
     return Reliability(finished, len(left), timeouts)
 
 

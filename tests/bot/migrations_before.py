@@ -242,6 +242,7 @@ SQLITE: tuple[str, ...] = (
     -- a player's reliability reads their seats and the seats they left to the AI
     CREATE INDEX seats_by_user ON seats (user_id) WHERE user_id IS NOT NULL;
     CREATE INDEX seat_prefs_by_away ON seat_prefs (away_user_id) WHERE away_user_id IS NOT NULL;
+    CREATE INDEX seat_holders_by_user ON seat_holders (user_id) WHERE user_id IS NOT NULL;
     """,
 )
 
@@ -467,5 +468,6 @@ POSTGRES: tuple[str, ...] = (
     -- a player's reliability reads their seats and the seats they left to the AI
     CREATE INDEX seats_by_user ON seats (user_id) WHERE user_id IS NOT NULL;
     CREATE INDEX seat_prefs_by_away ON seat_prefs (away_user_id) WHERE away_user_id IS NOT NULL;
+    CREATE INDEX seat_holders_by_user ON seat_holders (user_id) WHERE user_id IS NOT NULL;
     """,
 )
