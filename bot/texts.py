@@ -96,7 +96,10 @@ def rematch_lines(info: TableInfo, locale: Any) -> list[str]:
 def board_parts(info: TableInfo, lines: list[str], result: list[str] | None) -> tuple[str, str]:
     """A board post's two texts: what happened (header, the action lines, and the standings once the
     game is over), and whose turn it is (the deadline and the mentions; empty when nobody acts).
-    Together, joined by a line break, within MAX_CONTENT: the oldest action lines go first."""
+    Together, joined by a line break, within MAX_CONTENT: the oldest action lines go first. A lobby
+    closed before it started (it never had a board post) says its line alone."""
+    if info.row.status == "cancelled" and info.row.board_message_id is None and info.moves == 0:
+        return "\n".join(lines)[:MAX_CONTENT], ""
     head = f"**{info.definition.title}** · game #{info.row.id} · move {info.moves}"
     ending: list[str] = []
     turn: list[str] = []

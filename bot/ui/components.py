@@ -213,13 +213,14 @@ def board_view(game_id: int, over: bool) -> discord.ui.View:
 
 
 def board_layout(game_id: int, over: bool, *, story: str, turn: str = "", accent: int | None = None,
-                 images: list[tuple[str, str]] = (), files: list[str] = (), rematch: bool = False
-                 ) -> discord.ui.LayoutView:
+                 images: list[tuple[str, str]] = (), files: list[str] = (), rematch: bool = False,
+                 buttons: bool = True) -> discord.ui.LayoutView:
     """A board post in Discord's layout components (Components V2): one container with the accent
     colour of the seat to act, holding what happened (`story`), the board and any other images
     (`images`: file name and alt text, shown in a media gallery in that order), whose turn it is
     (`turn`: the deadline and the mentions), other files by name (the end-of-game log) and the
-    buttons. The files must be uploaded with the message under these names."""
+    buttons (`rematch`: Rematch too, on a finished game's final post). The files must be uploaded with the
+    message under these names."""
     container = discord.ui.Container(accent_colour=accent)
     container.add_item(discord.ui.TextDisplay(story))
     if images:
@@ -230,7 +231,8 @@ def board_layout(game_id: int, over: bool, *, story: str, turn: str = "", accent
         container.add_item(discord.ui.TextDisplay(turn, id=TURN_TEXT_ID))
     for name in files:
         container.add_item(discord.ui.File(f"attachment://{name}"))
-    container.add_item(discord.ui.ActionRow(*board_buttons(game_id, over, rematch)))
+    if buttons:  # none under the line of a lobby closed before it started
+        container.add_item(discord.ui.ActionRow(*board_buttons(game_id, over, rematch)))
     view = discord.ui.LayoutView(timeout=None)
     view.add_item(container)
     return view
