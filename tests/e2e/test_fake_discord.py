@@ -563,3 +563,18 @@ def test_an_earlier_version_keeps_who_its_creation_pinged() -> None:
     before_edit = made.snapshot()
     assert before_edit.pinged() == made.pinged() == {12}
     assert before_edit.nonce == "b1"
+
+
+def test_command_registration_limits_are_discords():
+    from tests.e2e.fake_discord import _validate_command
+
+    leaf = {"type": 1, "name": "start", "description": "Start"}
+    group = {"type": 2, "name": "season", "description": "Seasons", "options": [leaf]}
+    assert _validate_command({"name": "admin", "description": "Admin", "options": [group]}) == []
+    deeper = {"type": 2, "name": "more", "description": "More", "options": [leaf]}
+    assert _validate_command({"name": "admin", "description": "Admin",
+                              "options": [{**group, "options": [deeper]}]})
+    assert _validate_command({"name": "Admin", "description": "Admin"})
+    assert _validate_command({"name": "admin", "description": "x" * 101})
+    assert _validate_command({"name": "admin", "description": "Admin",
+                              "options": [{"type": 3, "name": f"o{i}", "description": "o"} for i in range(26)]})
