@@ -260,6 +260,27 @@ SOURCE: tuple[str, ...] = (
     CREATE INDEX seat_prefs_by_away ON seat_prefs (away_user_id) WHERE away_user_id IS NOT NULL;
     CREATE INDEX seat_holders_by_user ON seat_holders (user_id) WHERE user_id IS NOT NULL;
     """,
+    # 12: server seasons (issue 26; bot/store/seasons.py). One running season per server at a time; its
+    # games are rated in the scope 'season:<id>' too, from the base rating. At its end one process closes
+    # it and opens the next; its results are owed until results_message_id is set, the post claimed under
+    # a lease (results_owner, results_until) like a game's owed posts.
+    """
+    CREATE TABLE seasons (
+        id BIGSERIAL PRIMARY KEY,
+        guild_id BIGINT NOT NULL,
+        number INTEGER NOT NULL,
+        weeks INTEGER NOT NULL,
+        channel_id BIGINT NOT NULL,
+        starts_at REAL NOT NULL,
+        ends_at REAL NOT NULL,
+        status TEXT NOT NULL CHECK (status IN ('running', 'over', 'stopped')),
+        results_message_id BIGINT,
+        results_owner TEXT,
+        results_until REAL,
+        UNIQUE (guild_id, number)
+    );
+    CREATE UNIQUE INDEX seasons_one_running ON seasons (guild_id) WHERE status = 'running';
+    """,
 )
 
 # (pattern, SQLite's text, PostgreSQL's text), applied in this order.

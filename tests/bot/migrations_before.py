@@ -244,6 +244,24 @@ SQLITE: tuple[str, ...] = (
     CREATE INDEX seat_prefs_by_away ON seat_prefs (away_user_id) WHERE away_user_id IS NOT NULL;
     CREATE INDEX seat_holders_by_user ON seat_holders (user_id) WHERE user_id IS NOT NULL;
     """,
+    # 12
+    """
+    CREATE TABLE seasons (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        guild_id INTEGER NOT NULL,
+        number INTEGER NOT NULL,
+        weeks INTEGER NOT NULL,
+        channel_id INTEGER NOT NULL,
+        starts_at REAL NOT NULL,
+        ends_at REAL NOT NULL,
+        status TEXT NOT NULL CHECK (status IN ('running', 'over', 'stopped')),
+        results_message_id INTEGER,
+        results_owner TEXT,
+        results_until REAL,
+        UNIQUE (guild_id, number)
+    );
+    CREATE UNIQUE INDEX seasons_one_running ON seasons (guild_id) WHERE status = 'running';
+    """,
 )
 
 # The same migrations, number for number, in PostgreSQL's dialect: Discord ids need BIGINT (SQLite's
@@ -469,5 +487,23 @@ POSTGRES: tuple[str, ...] = (
     CREATE INDEX seats_by_user ON seats (user_id) WHERE user_id IS NOT NULL;
     CREATE INDEX seat_prefs_by_away ON seat_prefs (away_user_id) WHERE away_user_id IS NOT NULL;
     CREATE INDEX seat_holders_by_user ON seat_holders (user_id) WHERE user_id IS NOT NULL;
+    """,
+    # 12
+    """
+    CREATE TABLE seasons (
+        id BIGSERIAL PRIMARY KEY,
+        guild_id BIGINT NOT NULL,
+        number INTEGER NOT NULL,
+        weeks INTEGER NOT NULL,
+        channel_id BIGINT NOT NULL,
+        starts_at DOUBLE PRECISION NOT NULL,
+        ends_at DOUBLE PRECISION NOT NULL,
+        status TEXT NOT NULL CHECK (status IN ('running', 'over', 'stopped')),
+        results_message_id BIGINT,
+        results_owner TEXT,
+        results_until DOUBLE PRECISION,
+        UNIQUE (guild_id, number)
+    );
+    CREATE UNIQUE INDEX seasons_one_running ON seasons (guild_id) WHERE status = 'running';
     """,
 )
