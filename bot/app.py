@@ -36,8 +36,9 @@ log = logging.getLogger("bot.app")
 # other processes wrote (or left behind when they died).
 SHARED_POLL = 5.0
 RATING_SWEEP_WINDOW = 24 * 3600.0  # the shared upkeep looks for unrated games ended this recently
-# The cogs, loaded as discord.py extensions: players (games), asynchronous play (clock), admins, rematches.
-EXTENSIONS = ("bot.cogs.games", "bot.cogs.clock", "bot.cogs.admin", "bot.cogs.rematch")
+# The cogs, loaded as discord.py extensions: players (games), asynchronous play (clock), admins, rematches,
+# seasons (after the admin cog: it adds `/admin season` to the admin group).
+EXTENSIONS = ("bot.cogs.games", "bot.cogs.clock", "bot.cogs.admin", "bot.cogs.rematch", "bot.cogs.seasons")
 
 # Only what the bot does: read and post in channels and threads it plays in, open a thread per
 # game, attach board images. Mentions of players need no permission; DMs need none.
@@ -123,6 +124,9 @@ class JunctionBot(commands.Bot):
         self.user_locales: dict[int, str] = {}
         self.now: Callable[[], float] = now or time.time
         self.scheduler = Scheduler(self._clock_due, self.now)
+        # Seconds between two looks at a shared database, for the cogs that look too (bot.cogs.seasons):
+        # a cog module is loaded afresh as an extension, so tests shorten this, not a constant of it.
+        self.shared_poll = SHARED_POLL
         self._resumed = False
         self._upkeep: asyncio.Task | None = None
         self._rating_sweep: asyncio.Task | None = None
