@@ -14,6 +14,7 @@ from concurrent.futures import Executor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
+import locales
 import render
 from bot.workers import spawn_pool
 
@@ -50,7 +51,7 @@ def _interludes(previous: dict[str, Any] | None, view: dict[str, Any], names: li
 
 def _drawn_in(lang: str | None, function: Renderer, view: dict[str, Any], names: list[str]) -> bytes:
     """`function(view, names)` with its labels in `lang` (top level, so the pool can pickle it)."""
-    if lang != "ja":
+    if lang is None or locales.language_of(lang) == locales.SOURCE:
         return function(view, names)
     return render.in_language(lang, view["game"], function, view, names)
 

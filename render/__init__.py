@@ -14,6 +14,7 @@ from functools import lru_cache
 from types import ModuleType
 from typing import Any
 
+import locales
 from render import kit
 from rules.engine import Catalog
 
@@ -22,19 +23,16 @@ def module_for(game_key: str) -> ModuleType:
     return importlib.import_module(f"render.{game_key}")
 
 
-LANGUAGES = ("en", "ja")
+LANGUAGES = locales.LANGUAGES
 
 
 @lru_cache(maxsize=16)
 def catalog(game_key: str, lang: str) -> Catalog | None:
-    """The labels of `game_key`'s images in `lang` (None for English): kit.JA under the game's JA."""
-    if lang != "ja":
+    """The labels of `game_key`'s images in `lang` (None for English): the shared `images` domain under
+    the game's own (locales/<lang>/LC_MESSAGES/<game_key>.po)."""
+    if lang == locales.SOURCE:
         return None
-    try:
-        own = getattr(module_for(game_key), "JA", {})
-    except ImportError:  # a game without a render module (a test game) still gets the shared words
-        own = {}
-    return Catalog(kit.JA | own)
+    return Catalog(locales.entries(lang, "images") | locales.entries(lang, game_key))
 
 
 def in_language(lang: str | None, game_key: str, function: Callable[..., Any], *args: Any) -> Any:
@@ -42,8 +40,8 @@ def in_language(lang: str | None, game_key: str, function: Callable[..., Any], *
     around the call, English by default)."""
     if lang is None:
         return function(*args)
-    lang = lang if lang in LANGUAGES else "en"
-    with kit.language(lang, catalog(game_key, lang)):
+    lang = lang if lang in LANGUAGES else locales.language_of(lang)
+    with kit.language(lang, catalog(game_key, lang)), kit.game(game_key):
         return function(*args)
 
 

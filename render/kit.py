@@ -101,7 +101,9 @@ from typing import Any, TypeVar
 
 from PIL import Image, ImageDraw, ImageFont
 
+import locales
 from rules.engine import Catalog, name_seats
+from rules.words import Msg
 
 RGB = tuple[int, int, int]
 Point = tuple[float, float]
@@ -125,19 +127,9 @@ TO_ACT_BG: RGB = (255, 236, 179)  # the tint behind the row of the player whose 
 
 # --------------------------------------------------------------------------- language
 
-# Labels every game's images share (panel words, the score track); each render/<key>.py has its own JA.
-JA: dict[str, str] = {
-    "to act": "手番",
-    "Score": "得点",
-    "Scores": "得点",
-    "Round": "ラウンド",
-    "Deck": "山札",
-    "Discard": "捨て札",
-    "Game over": "ゲーム終了",
-    "Your hand": "あなたの手札",
-    "Players": "プレイヤー",
-    "none": "なし",
-}
+# Labels every game's images share (panel words, the score track), in Japanese: kept for code written
+# against the old module; the words now live in locales/<lang>/LC_MESSAGES/images.po.
+JA: dict[str, str] = locales.entries("ja", "images")
 
 _LANGUAGE: ContextVar[tuple[str, Catalog | None, set[str] | None]] = ContextVar(
     "junction_render_language", default=("en", None, None))
@@ -159,6 +151,25 @@ def current_language() -> str:
     return _LANGUAGE.get()[0]
 
 
+# The game whose images are being drawn (its catalog domain comes first when a message is translated).
+_GAME: ContextVar[str | None] = ContextVar("junction_render_game", default=None)
+
+
+@contextmanager
+def game(key: str | None) -> Iterator[None]:
+    token = _GAME.set(key)
+    try:
+        yield
+    finally:
+        _GAME.reset(token)
+
+
+def words(msg: Msg | str, names: Sequence[str] | None = None) -> str:
+    """A message in the current language with its seats named (a plain str is shown as it is). Draw the
+    result with translate=False."""
+    return locales.say(msg, current_language(), names, _GAME.get())
+
+
 def tr(s: str) -> str:
     """A label in the current language (unchanged in English, or when the catalog lacks it)."""
     _, catalog, missed = _LANGUAGE.get()
@@ -176,13 +187,15 @@ def fill_in(template: str, **values: object) -> str:
     return tr(template).format(**values)
 
 
-def say(line: str, names: Sequence[str]) -> str:
+def say(line: str | Msg, names: Sequence[str]) -> str:
     """An engine-style line with seat tokens ({s0}) in the current language, then with the players' names.
 
     Translating before the names go in means a name is never taken for a word of the catalog. The
     backticks that mark notation in chat texts are Discord markup: an image drops them. Draw the
     result with translate=False.
     """
+    if isinstance(line, Msg):
+        return words(line, list(names)).replace("`", "")
     return name_seats(tr(line), list(names)).replace("`", "")
 
 

@@ -11,15 +11,19 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Self
 
+from rules.words import Msg, as_msg
+
 # --------------------------------------------------------------------------- errors
 
 
 class IllegalMove(Exception):
-    """A move the rules refuse. `reason` is one line a player can read (seat names as {sN})."""
+    """A move the rules refuse. `reason` is one line a player can read: a message (rules.words.Msg), or
+    English with seat names as {sN} from before messages. `str()` of the exception is the English line."""
 
-    def __init__(self, reason: str) -> None:
-        reason = " ".join(reason.splitlines())  # one line, whatever a quoted input carried
-        super().__init__(reason)
+    def __init__(self, reason: str | Msg) -> None:
+        if not isinstance(reason, Msg):
+            reason = " ".join(reason.splitlines())  # one line, whatever a quoted input carried
+        super().__init__(" ".join(str(reason).splitlines()))
         self.reason = reason
 
 
@@ -69,8 +73,9 @@ def seat_token(seat: int) -> str:
     return f"{{s{seat}}}"
 
 
-def name_seats(text: str, names: list[str] | tuple[str, ...] | None = None) -> str:
-    """Replace every {sN} in an engine text by the seat's name (default "Seat N+1")."""
+def name_seats(text: str | Msg, names: list[str] | tuple[str, ...] | None = None) -> str:
+    """Replace every {sN} in an engine text (a message: its English) by the seat's name (default "Seat N+1")."""
+    text = str(text)
 
     def one(match: re.Match[str]) -> str:
         seat = int(match.group(1))
@@ -244,28 +249,39 @@ class Move:
 
 @dataclass(frozen=True)
 class Event:
-    """One line of what happened. seats=None: everyone sees it; otherwise only those seats."""
+    """One line of what happened. seats=None: everyone sees it; otherwise only those seats.
 
-    text: str
+    `text` is a message (rules.words.Msg; `str()` gives the English with {sN} seat tokens), or English text
+    from before messages. `msg` is always a message."""
+
+    text: Msg | str
     seats: frozenset[int] | None = None
+
+    @property
+    def msg(self) -> Msg:
+        return as_msg(self.text)
 
     def visible_to(self, seat: int | None) -> bool:
         return self.seats is None or (seat is not None and seat in self.seats)
 
     def to_json(self) -> dict[str, Any]:
-        return {"text": self.text, "seats": None if self.seats is None else sorted(self.seats)}
+        data: dict[str, Any] = {"text": str(self.text), "seats": None if self.seats is None else sorted(self.seats)}
+        if isinstance(self.text, Msg):
+            data["msg"] = self.text.to_json()
+        return data
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> Event:
         seats = data.get("seats")
-        return cls(data["text"], None if seats is None else frozenset(seats))
+        text = Msg.from_json(data["msg"]) if "msg" in data else data["text"]
+        return cls(text, None if seats is None else frozenset(seats))
 
 
-def public(text: str) -> Event:
+def public(text: str | Msg) -> Event:
     return Event(text)
 
 
-def private(seat: int, text: str) -> Event:
+def private(seat: int, text: str | Msg) -> Event:
     return Event(text, frozenset((seat,)))
 
 

@@ -78,7 +78,7 @@ def test_every_slow_entry_names_a_test():
 def test_dependencies_are_the_agreed_ones():
     project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
     runtime = {re.split(r"[=<>]", dep)[0] for dep in project["dependencies"]}
-    assert runtime == {"discord.py", "aiosqlite", "asyncpg", "Pillow", "python-dotenv", "openskill"}
+    assert runtime == {"discord.py", "aiosqlite", "asyncpg", "Pillow", "python-dotenv", "openskill", "Babel"}
     assert "discord.py==2.7.1" in project["dependencies"]
     dev = {re.split(r"[=<>]", dep)[0] for dep in project["optional-dependencies"]["dev"]}
     assert dev == {"pytest", "pytest-asyncio", "hypothesis", "ruff"}
