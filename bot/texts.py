@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from bot import community
 from bot.ai_pool import level_of
-from bot.i18n import t
 from bot.store import SeatRow
 from bot.tables import TableInfo
 from rules.engine import GameDefinition, name_seats, seat_token
@@ -63,34 +63,14 @@ def lobby_text(info: TableInfo, locale: Any = None) -> str:
         action = {"ai": f"{stand_in} plays", "skip": "the turn is skipped", "end": "the game ends"}.get(row.timeout_action, "")
         lines.append(f"Turn timer: {row.turn_hours} h · on timeout {action} · the AI takes a seat after "
                      f"{row.max_timeouts} timeouts in a row · vacation up to {row.vacation_hours} h each")
-    if info.min_reliability and row.status == "lobby":
-        lines.append(t(locale, "Players need a reliability of at least {min}% (games finished, not left to the AI).",
-                       min=info.min_reliability))
+    if row.status == "lobby":
+        lines += community.minimum_lines(info, locale)
     lines.append(seats)
     if row.status == "lobby" and info.rematch is not None:
-        lines += rematch_lines(info, locale)
+        lines += community.rematch_lines(info, locale)
     elif row.status == "lobby":
         lines.append(f"Join with the button or `/game join`; <@{row.creator_id}> starts with **Start**.")
     return "\n".join(lines)
-
-
-def rematch_lines(info: TableInfo, locale: Any) -> list[str]:
-    """A rematch lobby's own lines: whose answer it waits for, who declined, the seats open to anyone."""
-    pending = [i for i in info.invites if i.answer is None and info.seat_of(i.user_id) is None]
-    declined = [i for i in info.invites if i.answer == "no" and info.seat_of(i.user_id) is None]
-    free = max(0, info.rematch.seats - len(info.seats) - len(pending))
-    lines = [t(locale, "Rematch of game #{old}.", old=info.rematch.from_game_id)]
-    if pending:
-        lines.append(t(locale, "Waiting for: {players}", players=", ".join(f"<@{i.user_id}>" for i in pending)))
-    if declined:
-        lines.append(t(locale, "Declined: {players}", players=", ".join(i.name for i in declined)))
-    if free:
-        lines.append(t(locale, "{n} seat of the last game is open to anyone: **Join**.", n=free) if free == 1 else
-                     t(locale, "{n} seats of the last game are open to anyone: **Join**.", n=free))
-    lines.append(t(locale, "The players of the last game answer with **Confirm** or **Decline**. The game starts by"
-                           " itself once all have confirmed and every seat is taken; <@{creator}> can start it"
-                           " sooner with **Start**.", creator=info.row.creator_id))
-    return lines
 
 
 def board_parts(info: TableInfo, lines: list[str], result: list[str] | None) -> tuple[str, str]:

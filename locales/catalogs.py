@@ -37,7 +37,9 @@ KEYWORDS: dict[str, tuple[int, ...] | None] = {
 # images. A file belongs to the first domain that lists it.
 SOURCES: dict[str, tuple[str, ...]] = {
     **{key: (f"rules/{key}/**/*.py", f"render/{key}.py") for key in GAME_KEYS},
-    "community": (),
+    # Ratings, profiles, history (issue 26 items 2-4), rematches, lobby hygiene and seasons (items 5-7).
+    "community": ("bot/community.py", "bot/cogs/rematch.py", "bot/cogs/seasons.py", "bot/service/hygiene.py",
+                  "bot/service/rematch.py", "bot/ui/rematch.py"),
     "images": ("render/*.py",),
     "bot": ("bot/**/*.py", "locales/*.py", "rules/*.py"),
 }

@@ -22,7 +22,7 @@ from discord import app_commands
 from discord.app_commands import locale_str as _
 from discord.ext import commands
 
-from bot import i18n
+from bot import community, i18n
 from bot.cogs import reply
 from bot.servers import guild_settings
 from bot.service.hygiene import MAX_LOBBY_DAYS
@@ -281,10 +281,7 @@ class AdminCog(commands.Cog):
                      else i18n.t(locale, "Admin role: none (Manage Server only)"))
         lines.append(i18n.t(locale, "Language of posts: {language}",
                             language=i18n.t(locale, LANGUAGES[settings.get("language", "auto")])))
-        days = lobby_days_of(settings)
-        lines.append(i18n.t(locale, "Idle lobbies close: never") if days == 0 else
-                     i18n.t(locale, "Idle lobbies close after {days} day without activity", days=days) if days == 1 else
-                     i18n.t(locale, "Idle lobbies close after {days} days without activity", days=days))
+        lines.append(community.lobby_days_line(locale, lobby_days_of(settings)))
         return lines
 
 

@@ -59,10 +59,11 @@ STANDINGS_ROWS = 10
 
 def podium_line(locale: Any, standing: Standing) -> str:
     """One place of a podium or of the standings: rank, player (a mention, which pings nobody here), rating."""
-    key = "{rank}. {player} · {rating} ({games} game)" if standing.games == 1 else \
-        "{rank}. {player} · {rating} ({games} games)"
-    return i18n.t(locale, key, rank=standing.rank, player=f"<@{standing.user_id}>", rating=standing.rating,
-                  games=standing.games)
+    values = {"rank": standing.rank, "player": f"<@{standing.user_id}>", "rating": standing.rating,
+              "games": standing.games}
+    if standing.games == 1:
+        return i18n.t(locale, "{rank}. {player} · {rating} ({games} game)", **values)
+    return i18n.t(locale, "{rank}. {player} · {rating} ({games} games)", **values)
 
 
 class SeasonAdmin(app_commands.Group):
@@ -216,11 +217,13 @@ class SeasonsCog(commands.Cog):
             await reply(interaction, i18n.t(locale, "A season is running on this server already; stop it first."))
             return
         self.scheduler.schedule(started.id, started.ends_at)
-        key = ("Season {number} has begun: {weeks} week, until {end}. Its top three will be posted in {channel}."
-               if weeks == 1 else
-               "Season {number} has begun: {weeks} weeks, until {end}. Its top three will be posted in {channel}.")
-        await reply(interaction, i18n.t(locale, key, number=started.number, weeks=weeks,
-                                        end=stamp(started.ends_at, "f"), channel=f"<#{channel.id}>"))
+        values = {"number": started.number, "weeks": weeks, "end": stamp(started.ends_at, "f"),
+                  "channel": f"<#{channel.id}>"}
+        await reply(interaction, i18n.t(
+            locale, "Season {number} has begun: {weeks} week, until {end}. Its top three will be posted in {channel}.",
+            **values) if weeks == 1 else i18n.t(
+            locale, "Season {number} has begun: {weeks} weeks, until {end}. Its top three will be posted in {channel}.",
+            **values))
 
     async def stop_command(self, interaction: discord.Interaction) -> None:
         if not await self._allowed(interaction):

@@ -18,6 +18,7 @@ from bot.service.lobby import Lobby
 from bot.service.types import Outcome, Refused, TableInfo
 from bot.store.lobbies import close_idle_lobby, lobbies
 from bot.store.reliability import lobby_rule, min_reliability, reliability
+from rules.words import N_
 
 log = logging.getLogger("bot.tables")
 
@@ -34,8 +35,8 @@ def lobby_days(settings: Mapping[str, Any] | None) -> int:
 
 # The line an idle lobby leaves in its channel: a message id whose English the outbox keeps, translated
 # when the post is made (the service imports no bot.i18n: it imports discord).
-CLOSED_ONE = "The lobby of {title} (game #{id}) closed after {days} day without activity."
-CLOSED_MANY = "The lobby of {title} (game #{id}) closed after {days} days without activity."
+CLOSED_ONE = N_("The lobby of {title} (game #{id}) closed after {days} day without activity.")
+CLOSED_MANY = N_("The lobby of {title} (game #{id}) closed after {days} days without activity.")
 
 
 def closing_line(title: str, game_id: int, days: int) -> str:
@@ -108,7 +109,7 @@ class LobbyHygiene(Lobby):
         """Open a lobby (Lobby.create's `table` arguments) that may ask for a minimum reliability
         (percent), which its creator must meet too; the minimum is written with the lobby."""
         if min_reliability is not None and not 1 <= min_reliability <= 100:
-            raise Refused("A minimum reliability goes from 1 to 100 percent.")
+            raise Refused(N_("A minimum reliability goes from 1 to 100 percent."))
         await self.check_reliability(table["user_id"], min_reliability)
         rule = lobby_rule(min_reliability) if min_reliability else None
 
@@ -125,8 +126,8 @@ class LobbyHygiene(Lobby):
             return
         record = await reliability(self.store, user_id)
         if record.percent < minimum:
-            raise Refused("This table asks for a reliability of at least {min}%; yours is {yours}%"
-                          " ({finished} finished, {abandoned} left to the AI).", min=minimum, yours=record.percent,
+            raise Refused(N_("This table asks for a reliability of at least {min}%; yours is {yours}%"
+                             " ({finished} finished, {abandoned} left to the AI)."), min=minimum, yours=record.percent,
                           finished=record.finished, abandoned=record.abandoned)
 
     async def _may_join(self, info: TableInfo, user_id: int) -> None:

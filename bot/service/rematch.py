@@ -26,8 +26,9 @@ from bot.store.lobbies import (
     write_rematch,
 )
 from bot.store.reliability import min_reliability
+from rules.words import N_
 
-ALREADY = "Game #{old} has had its rematch already: game #{new}."
+ALREADY = N_("Game #{old} has had its rematch already: game #{new}.")
 
 
 def waiting(info: TableInfo) -> list[Invite]:
@@ -49,13 +50,13 @@ class Rematches(Lobby):
         """Open the rematch of a finished game; Refused if it has one already, or the caller did not play it."""
         row = await self._row(game_id)
         if row.status != "over":
-            raise Refused("Only a finished game can be played again.")
+            raise Refused(N_("Only a finished game can be played again."))
         existing = await rematch_of(self.store, game_id)
         if existing is not None:
             raise Refused(ALREADY, old=game_id, new=existing.game_id)
         seats = await self.store.seats(game_id)
         if all(s.user_id != user_id for s in seats):
-            raise Refused("Only the players of game #{id} can ask for a rematch.", id=game_id)
+            raise Refused(N_("Only the players of game #{id} can ask for a rematch."), id=game_id)
         left = await seats_left_to_ai(self.store, game_id)
         ai_seats = [s for s in seats if s.is_ai and s.seat not in left]
         extra = [SeatRow(1 + i, None, s.ai_kind, s.name) for i, s in enumerate(ai_seats)]
@@ -83,7 +84,7 @@ class Rematches(Lobby):
             if info.row.status != "lobby":
                 raise Refused(NOT_LOBBY if info.row.status == "running" else "This game is finished.")
             if info.rematch is None or all(i.user_id != user_id for i in info.invites):
-                raise Refused("Only the players of game #{old} were asked; take a seat with Join.",
+                raise Refused(N_("Only the players of game #{old} were asked; take a seat with Join."),
                               old=info.rematch.from_game_id if info.rematch else game_id)
             seat = info.seat_of(user_id)
             seats = None
@@ -112,7 +113,7 @@ class Rematches(Lobby):
         if info.rematch is None or any(i.user_id == user_id for i in info.invites):
             return
         if len(info.seats) + len(waiting(info)) >= info.definition.max_players:
-            raise Refused("The other seats are kept for the players of game #{old} until they answer.",
+            raise Refused(N_("The other seats are kept for the players of game #{old} until they answer."),
                           old=info.rematch.from_game_id)
 
     async def _may_start(self, info: TableInfo, user_id: int, admin: bool) -> None:
@@ -124,8 +125,8 @@ class Rematches(Lobby):
         info.invites = tuple(await invites(self.store, info.row.id)) if info.rematch else ()
         pending = waiting(info)
         if pending:
-            raise Refused("Waiting for {names} to answer; only the player who opened the rematch can start"
-                          " without them.", names=", ".join(i.name for i in pending))
+            raise Refused(N_("Waiting for {names} to answer; only the player who opened the rematch can start"
+                             " without them."), names=", ".join(i.name for i in pending))
 
     async def info(self, game_id: int) -> TableInfo:
         info = await super().info(game_id)

@@ -13,18 +13,19 @@ import discord
 
 from bot.cogs import answering_failures
 from bot.ui.base import GAME, GameButton, refused
+from rules.words import N_
 
 if TYPE_CHECKING:
     from bot.cogs.rematch import RematchCog
 
-ANSWERS = {"yes": ("Confirm", discord.ButtonStyle.success), "no": ("Decline", discord.ButtonStyle.secondary)}
+ANSWERS = {"yes": (N_("Confirm"), discord.ButtonStyle.success), "no": (N_("Decline"), discord.ButtonStyle.secondary)}
 
 
 def _cog(interaction: discord.Interaction) -> RematchCog:
     return interaction.client.get_cog("RematchCog")  # type: ignore[return-value]
 
 
-class RematchButton(GameButton, kind="rematch", label="Rematch", style=discord.ButtonStyle.success):
+class RematchButton(GameButton, kind="rematch", label=N_("Rematch"), style=discord.ButtonStyle.success):
     """On the final post: open a lobby with the same title, options and players."""
 
     @answering_failures

@@ -88,6 +88,8 @@ async def test_a_decline_and_an_outsider_in_the_open_seat(fake_discord, tmp_path
     lobby = lobby_of(general, 2)
     ix = await fake.click(dee, lobby, label="Confirm")
     assert ix.ephemeral and ix.text == "Only the players of game #1 were asked; take a seat with Join."
+    ix = await fake.click(dee, lobby, label="Confirm", locale="ja")  # the refusal in the reader's language
+    assert ix.text == "声がかかったのはゲーム #1 のプレイヤーだけです。「参加」で席に着いてください。"
     await fake.click(bob, lobby, label="Decline")
     assert "Declined: Bob" in fake.message(lobby.id).text
     assert "1 seat of the last game is open to anyone" in fake.message(lobby.id).text
