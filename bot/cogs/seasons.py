@@ -124,7 +124,10 @@ class SeasonsCog(commands.Cog):
             return
         self._started = True
         self.scheduler.start()
-        await self.post_owed()  # results a crash left unsent
+        try:
+            await self.post_owed()  # results a crash left unsent
+        except DatabaseUnavailable as error:  # the next look (or start) sends them
+            log.warning("seasons: the database is out of reach (%s); owed results wait", error)
         if self.store.shared:
             self._poll = asyncio.create_task(self._watch(), name="junction-seasons")
 

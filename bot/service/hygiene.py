@@ -56,8 +56,11 @@ class LobbyHygiene(Lobby):
             self.on_clocks(info.row.id, due)
 
     async def _closing_time(self, guild_id: int | None, updated_at: float) -> float | None:
-        days = lobby_days(await self.store.guild_settings(guild_id) if guild_id is not None else None)
+        days = await self._lobby_days(guild_id)
         return None if days <= 0 else updated_at + days * DAY
+
+    async def _lobby_days(self, guild_id: int | None) -> int:
+        return lobby_days(await self.store.guild_settings(guild_id) if guild_id is not None else None)
 
     async def lobby_due_times(self, before: float | None = None) -> dict[int, float]:
         """Each open lobby's closing time (`before`: only those due by then), from the store alone."""
@@ -86,14 +89,14 @@ class LobbyHygiene(Lobby):
             row = await self._row(game_id)
             if row.status != "lobby":
                 return None
-            due = await self._closing_time(row.guild_id, row.updated_at)
-            if due is None:
+            days = await self._lobby_days(row.guild_id)
+            if days <= 0:
                 return None
+            due = row.updated_at + days * DAY
             if self.now() < due:  # touched since it was scheduled
                 if self.on_clocks is not None:
                     self.on_clocks(game_id, due)
                 return None
-            days = lobby_days(await self.store.guild_settings(row.guild_id) if row.guild_id is not None else None)
             line = closing_line(self.definition(row.game_key).title, game_id, days)
             if not await close_idle_lobby(self.store, game_id, row.updated_at, line):
                 log.info("lobby %s: closed or touched by another process meanwhile", game_id)

@@ -65,6 +65,8 @@ async def test_rematch_from_the_final_post_one_lobby_one_click_each_and_it_start
     # The buttons work after a restart (persistent DynamicItems).
     await fake.stop_bot(bot)
     bot = await fake.start_bot(make_bot(fake, db))
+    ix = await fake.click(bob, fake.message(final.id), label="Rematch")
+    assert ix.text == "Game #1 has had its rematch already: game #2."
     ix = await fake.click(cid, fake.message(lobby.id), label="Confirm")  # the last one: the game starts
     await fake.wait_for(lambda: games(db)[1][1] == "running", what="rematch started")
     await fake.wait_for(lambda: [p for p in board_posts(general) if "game #2" in p.text], what="first board of #2")
