@@ -8,7 +8,8 @@ lobby starts by itself when the last invited player confirms and every seat of t
 again; before that its creator (or a moderator) may start it with those who confirmed.
 
 Once per finished game, also with a double click or two processes: bot.store.lobbies writes the
-rematch's ledger row in the lobby's own transaction.
+rematch's ledger row in the lobby's own transaction. A rematch lobby cancelled before it started (by its
+creator, for inactivity) lets the next Rematch click open a new one.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from bot.store.lobbies import (
     Invite,
     answer,
     invites,
+    release_cancelled_rematch,
     rematch_lobby,
     rematch_of,
     seats_left_to_ai,
@@ -52,7 +54,8 @@ class Rematches(Lobby):
         if row.status != "over":
             raise Refused(N_("Only a finished game can be played again."))
         existing = await rematch_of(self.store, game_id)
-        if existing is not None:
+        if existing is not None and not await release_cancelled_rematch(self.store, game_id):
+            existing = await rematch_of(self.store, game_id) or existing
             raise Refused(ALREADY, old=game_id, new=existing.game_id)
         seats = await self.store.seats(game_id)
         if all(s.user_id != user_id for s in seats):

@@ -2,7 +2,8 @@
 
 Exactly once, also with several processes on PostgreSQL: a rematch's row in `rematches` is written in the
 new lobby's own transaction, and its key (the finished game) refuses a second one, so a double click or
-two processes open one lobby. An idle lobby is closed by one conditional UPDATE (still a lobby, not
+two processes open one lobby. A rematch whose lobby was cancelled before it started is released (its row
+deleted) by the next Rematch click, which then opens a new one. An idle lobby is closed by one conditional UPDATE (still a lobby, not
 written since it was found idle), with its line in the outbox in the same transaction.
 """
 
@@ -65,6 +66,16 @@ async def rematch_of(store: Store, from_game_id: int) -> Rematch | None:
     rows = await store.db.fetch("SELECT from_game_id, game_id, seats FROM rematches WHERE from_game_id = ?",
                                 (from_game_id,))
     return Rematch(*rows[0]) if rows else None
+
+
+async def release_cancelled_rematch(store: Store, from_game_id: int) -> bool:
+    """Forget a game's rematch whose lobby was cancelled before it started (by its creator, for
+    inactivity, or because its post failed), so that Rematch opens a new one; False if there is none
+    such (no rematch, one that started, or another click released it first)."""
+    rows = await store.db.write(
+        "DELETE FROM rematches WHERE from_game_id = ? AND game_id IN (SELECT id FROM games WHERE status = 'cancelled')"
+        " RETURNING game_id", (from_game_id,))
+    return bool(rows)
 
 
 async def rematch_lobby(store: Store, game_id: int) -> Rematch | None:

@@ -85,6 +85,18 @@ async def test_ai_seats_come_back_and_a_minimum_is_kept(tables, store):
     assert ready
 
 
+async def test_a_rematch_cancelled_before_it_started_lets_rematch_open_a_new_one(tables, store):
+    old = await finished_game(tables, users=(ANN, BOB), leaver=None)
+    first = (await tables.rematch(old, ANN, "Ann")).row.id
+    await tables.cancel(first, ANN)
+    second = (await tables.rematch(old, BOB, "Bob")).row.id
+    assert second != first and (await tables.info(second)).row.creator_id == BOB
+    await tables.answer_rematch(second, ANN, "Ann", True)
+    await tables.start(second, BOB)
+    with pytest.raises(Refused, match=f"had its rematch already: game #{second}"):
+        await tables.rematch(old, ANN, "Ann")  # started: it stays the game's rematch
+
+
 async def test_only_a_finished_game_has_a_rematch(tables):
     game_id = await open_lobby(tables, users=(ANN, BOB))
     with pytest.raises(Refused, match="Only a finished game"):
