@@ -137,8 +137,6 @@ class LobbyHygiene(Lobby):
         await super()._may_join(info, user_id)
         await self.check_reliability(user_id, await min_reliability(self.store, info.row.id))
 
-    async def info(self, game_id: int) -> TableInfo:
-        info = await super().info(game_id)
-        if info.row.status == "lobby":
-            info.min_reliability = await min_reliability(self.store, game_id)
-        return info
+    async def _lobby_details(self, info: TableInfo) -> None:
+        await super()._lobby_details(info)
+        info.min_reliability = await min_reliability(self.store, info.row.id)

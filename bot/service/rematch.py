@@ -131,10 +131,8 @@ class Rematches(Lobby):
             raise Refused(N_("Waiting for {names} to answer; only the player who opened the rematch can start"
                              " without them."), names=", ".join(i.name for i in pending))
 
-    async def info(self, game_id: int) -> TableInfo:
-        info = await super().info(game_id)
-        if info.row.status == "lobby":
-            info.rematch = await rematch_lobby(self.store, game_id)
-            if info.rematch is not None:
-                info.invites = tuple(await invites(self.store, game_id))
-        return info
+    async def _lobby_details(self, info: TableInfo) -> None:
+        await super()._lobby_details(info)
+        info.rematch = await rematch_lobby(self.store, info.row.id)
+        if info.rematch is not None:
+            info.invites = tuple(await invites(self.store, info.row.id))
