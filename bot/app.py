@@ -29,6 +29,7 @@ from bot.ui.components import DYNAMIC_ITEMS
 from bot.ui.history import HISTORY_ITEMS
 from bot.ui.leaderboard import BOARD_ITEMS
 from bot.ui.listing import LIST_ITEMS
+from bot.ui.rematch import REMATCH_ITEMS
 from rules.engine import GameDefinition
 
 log = logging.getLogger("bot.app")
@@ -37,9 +38,11 @@ log = logging.getLogger("bot.app")
 # other processes wrote (or left behind when they died).
 SHARED_POLL = 5.0
 RATING_SWEEP_WINDOW = 24 * 3600.0  # the shared upkeep looks for unrated games ended this recently
-# The cogs, loaded as discord.py extensions: players (games), asynchronous play (clock), admins, and
-# profiles, leaderboards and histories (community).
-EXTENSIONS = ("bot.cogs.games", "bot.cogs.clock", "bot.cogs.admin", "bot.cogs.community")
+# The cogs, loaded as discord.py extensions: players (games), asynchronous play (clock), admins, profiles,
+# leaderboards and histories (community), rematches, seasons (after the admin cog: it adds `/admin season`
+# to the admin group).
+EXTENSIONS = ("bot.cogs.games", "bot.cogs.clock", "bot.cogs.admin", "bot.cogs.community", "bot.cogs.rematch",
+              "bot.cogs.seasons")
 
 # Only what the bot does: read and post in channels and threads it plays in, open a thread per
 # game, attach board images. Mentions of players need no permission; DMs need none.
@@ -125,6 +128,9 @@ class JunctionBot(commands.Bot):
         self.user_locales: dict[int, str] = {}
         self.now: Callable[[], float] = now or time.time
         self.scheduler = Scheduler(self._clock_due, self.now)
+        # Seconds between two looks at a shared database, for the cogs that look too (bot.cogs.seasons):
+        # a cog module is loaded afresh as an extension, so tests shorten this, not a constant of it.
+        self.shared_poll = SHARED_POLL
         self._resumed = False
         self._upkeep: asyncio.Task | None = None
         self._rating_sweep: asyncio.Task | None = None
@@ -151,7 +157,8 @@ class JunctionBot(commands.Bot):
         # Japanese descriptions for commands, options and choices (bot/i18n.py), sent with the sync.
         await self.tree.set_translator(i18n.Translator())
         # One registration per component kind re-attaches every game's buttons after a restart.
-        self.add_dynamic_items(*DYNAMIC_ITEMS, *ASYNC_PLAY_ITEMS, *LIST_ITEMS, *BOARD_ITEMS, *HISTORY_ITEMS)
+        self.add_dynamic_items(*DYNAMIC_ITEMS, *ASYNC_PLAY_ITEMS, *LIST_ITEMS, *BOARD_ITEMS, *HISTORY_ITEMS,
+                               *REMATCH_ITEMS)
         if self.dev_guild:
             guild = discord.Object(self.dev_guild)
             self.tree.copy_global_to(guild=guild)
@@ -201,7 +208,9 @@ class JunctionBot(commands.Bot):
             await asyncio.sleep(SHARED_POLL)
             try:
                 now = self.now()
-                for game_id, due in (await self.store.next_due_by_game(before=now + SHARED_POLL)).items():
+                due_soon = {**await self.store.next_due_by_game(before=now + SHARED_POLL),
+                            **await self.tables.lobby_due_times(before=now + SHARED_POLL)}  # idle lobbies too
+                for game_id, due in due_soon.items():
                     known = self.scheduler.due(game_id)
                     if known is None or due < known:
                         self.scheduler.schedule(game_id, due)
@@ -220,7 +229,8 @@ class JunctionBot(commands.Bot):
         if interaction.type is not discord.InteractionType.component:
             return
         custom_id = str((interaction.data or {}).get("custom_id", ""))
-        if not custom_id.startswith(PREFIX) or reads((*DYNAMIC_ITEMS, *ASYNC_PLAY_ITEMS, *LIST_ITEMS, *BOARD_ITEMS, *HISTORY_ITEMS), custom_id):
+        if not custom_id.startswith(PREFIX) or reads((*DYNAMIC_ITEMS, *ASYNC_PLAY_ITEMS, *LIST_ITEMS, *BOARD_ITEMS,
+                                                      *HISTORY_ITEMS, *REMATCH_ITEMS), custom_id):
             return
         log.info("refused component id %r from user %s", custom_id[:100], interaction.user.id)
         try:

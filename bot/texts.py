@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from bot import community
 from bot.ai_pool import level_of
 from bot.store import SeatRow
 from bot.tables import TableInfo
@@ -46,7 +47,8 @@ def options_line(definition: GameDefinition, options: dict) -> str:
                     for option in definition.options)
 
 
-def lobby_text(info: TableInfo) -> str:
+def lobby_text(info: TableInfo, locale: Any = None) -> str:
+    """The lobby message; `locale`: the language of its lines about a rematch and a minimum reliability."""
     d, row = info.definition, info.row
     seats = "\n".join(f"{i + 1}. {who(s)}" + (f" ({level_of(s.ai_kind)})" if s.is_ai else "")
                       for i, s in enumerate(info.seats)) or "(nobody yet)"
@@ -61,8 +63,12 @@ def lobby_text(info: TableInfo) -> str:
         action = {"ai": f"{stand_in} plays", "skip": "the turn is skipped", "end": "the game ends"}.get(row.timeout_action, "")
         lines.append(f"Turn timer: {row.turn_hours} h · on timeout {action} · the AI takes a seat after "
                      f"{row.max_timeouts} timeouts in a row · vacation up to {row.vacation_hours} h each")
-    lines.append(seats)
     if row.status == "lobby":
+        lines += community.minimum_lines(info, locale)
+    lines.append(seats)
+    if row.status == "lobby" and info.rematch is not None:
+        lines += community.rematch_lines(info, locale)
+    elif row.status == "lobby":
         lines.append(f"Join with the button or `/game join`; <@{row.creator_id}> starts with **Start**.")
     return "\n".join(lines)
 
@@ -70,7 +76,10 @@ def lobby_text(info: TableInfo) -> str:
 def board_parts(info: TableInfo, lines: list[str], result: list[str] | None) -> tuple[str, str]:
     """A board post's two texts: what happened (header, the action lines, and the standings once the
     game is over), and whose turn it is (the deadline and the mentions; empty when nobody acts).
-    Together, joined by a line break, within MAX_CONTENT: the oldest action lines go first."""
+    Together, joined by a line break, within MAX_CONTENT: the oldest action lines go first. A lobby
+    closed before it started (it never had a board post) says its line alone."""
+    if info.row.status == "cancelled" and info.row.board_message_id is None and info.moves == 0:
+        return "\n".join(lines)[:MAX_CONTENT], ""
     head = f"**{info.definition.title}** · game #{info.row.id} · move {info.moves}"
     ending: list[str] = []
     turn: list[str] = []

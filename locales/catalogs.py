@@ -37,8 +37,10 @@ KEYWORDS: dict[str, tuple[int, ...] | None] = {
 # images. A file belongs to the first domain that lists it.
 SOURCES: dict[str, tuple[str, ...]] = {
     **{key: (f"rules/{key}/**/*.py", f"render/{key}.py") for key in GAME_KEYS},
+    # Ratings, profiles, history (issue 26 items 2-4), rematches, lobby hygiene and seasons (items 5-7).
     "community": ("bot/cogs/community.py", "bot/ui/community.py", "bot/ui/leaderboard.py", "bot/ui/history.py",
-                  "bot/ui/profile.py"),
+                  "bot/ui/profile.py", "bot/community.py", "bot/cogs/rematch.py", "bot/cogs/seasons.py",
+                  "bot/service/hygiene.py", "bot/service/rematch.py", "bot/ui/rematch.py"),
     "images": ("render/*.py",),
     "bot": ("bot/**/*.py", "locales/*.py", "rules/*.py"),
 }

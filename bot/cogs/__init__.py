@@ -64,7 +64,8 @@ async def answer_failure(interaction: discord.Interaction, error: BaseException)
             log.info("interaction %s refused after its answer: %s", interaction.id, error.reason)
         else:
             try:
-                await reply(interaction, error.reason)
+                await reply(interaction, i18n.t(interaction.locale, error.key, **error.params)
+                            if error.params else error.reason)
             except discord.HTTPException as failed:  # a repeated delivery another answer beat: fine
                 if failed.code != ALREADY_ACKNOWLEDGED:
                     raise

@@ -8,7 +8,8 @@ see them otherwise); each checks the permission itself and says clearly when it 
 Guild settings (JSON in the store's `guild_settings`): `game_channels` (channel ids; empty: any),
 `turn_hours` and `timeout_action` (defaults for new tables, read by the clock code through
 `ClockSettings.resolve`), `threads` ("always" | "never" | "choice"), `admin_role` (role id or None),
-`language` ("ja" | "en"; unset: the server's Discord locale) for the bot's public posts.
+`language` ("ja" | "en"; unset: the server's Discord locale) for the bot's public posts, `lobby_days`
+(days without activity after which a lobby closes itself; 0: never; unset: 7).
 """
 
 from __future__ import annotations
@@ -21,9 +22,11 @@ from discord import app_commands
 from discord.app_commands import locale_str as _
 from discord.ext import commands
 
-from bot import i18n
+from bot import community, i18n
 from bot.cogs import reply
 from bot.servers import guild_settings
+from bot.service.hygiene import MAX_LOBBY_DAYS
+from bot.service.hygiene import lobby_days as lobby_days_of
 from bot.tables import Outcome, Refused, TableInfo, Tables
 from bot.ui.listing import show_list
 
@@ -123,7 +126,8 @@ class AdminCog(commands.Cog):
         threads=_("Whether new games open their own thread"),
         admin_role=_("A role whose members may use the admin commands"),
         clear_role=_("Remove the admin role (only Manage Server then)"),
-        language=_("Language of the bot's posts in channels (replies follow each user's Discord language)"))
+        language=_("Language of the bot's posts in channels (replies follow each user's Discord language)"),
+        lobby_days=_("Days without activity after which a lobby closes itself (0 = never; default 7)"))
     @app_commands.choices(
         timeout=[app_commands.Choice(name=_(v), value=k) for k, v in TIMEOUT_NAMES.items()],
         threads=[app_commands.Choice(name=_(v), value=k) for k, v in THREAD_MODES.items()],
@@ -131,7 +135,8 @@ class AdminCog(commands.Cog):
     async def settings_command(self, interaction: discord.Interaction, channels: str | None = None,
                                timer_hours: int | None = None, timeout: str | None = None,
                                threads: str | None = None, admin_role: discord.Role | None = None,
-                               clear_role: bool = False, language: str | None = None) -> None:
+                               clear_role: bool = False, language: str | None = None,
+                               lobby_days: app_commands.Range[int, 0, MAX_LOBBY_DAYS] | None = None) -> None:
         if not await self.admin_allowed(interaction):
             return
         locale = interaction.locale
@@ -163,6 +168,8 @@ class AdminCog(commands.Cog):
             changed.pop("language", None)
         elif language is not None:
             changed["language"] = language
+        if lobby_days is not None:
+            changed["lobby_days"] = lobby_days
         lines = []
         if changed != current:
             await self.tables.store.set_guild_settings(interaction.guild_id, changed)
@@ -171,6 +178,9 @@ class AdminCog(commands.Cog):
             else:
                 self.languages.pop(interaction.guild_id, None)
             lines.append(i18n.t(locale, "Settings saved."))
+            if changed.get("lobby_days") != current.get("lobby_days") and self.tables.on_clocks is not None:
+                for game_id, due in (await self.tables.lobby_due_times()).items():  # the open lobbies' new times
+                    self.tables.on_clocks(game_id, due)
         lines += self.settings_lines(locale, changed)
         await self._reply(interaction, "\n".join(lines))
 
@@ -271,6 +281,7 @@ class AdminCog(commands.Cog):
                      else i18n.t(locale, "Admin role: none (Manage Server only)"))
         lines.append(i18n.t(locale, "Language of posts: {language}",
                             language=i18n.t(locale, LANGUAGES[settings.get("language", "auto")])))
+        lines.append(community.lobby_days_line(locale, lobby_days_of(settings)))
         return lines
 
 

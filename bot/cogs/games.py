@@ -353,7 +353,8 @@ class GamesCog(commands.Cog):
                            timeout="What happens when a player's time runs out",
                            strikes="Timeouts in a row before the AI takes the seat (default 3)",
                            vacation="Hours each player may pause their clock (default 72)",
-                           stand_in="The AI level that plays for a player who times out or leaves")
+                           stand_in="The AI level that plays for a player who times out or leaves",
+                           reliability="Only players who finished at least this % of their games may join")
     @app_commands.choices(seats=[app_commands.Choice(name="shuffled", value="shuffle"),
                                  app_commands.Choice(name="join order", value="join")],
                           timeout=[app_commands.Choice(name="the AI plays the turn", value="ai"),
@@ -363,7 +364,8 @@ class GamesCog(commands.Cog):
     async def new(self, interaction: discord.Interaction, game: str, thread: bool = False, options: str = "",
                   seats: str = "shuffle", timer: app_commands.Range[int, 0, 720] | None = None,
                   timeout: str | None = None, strikes: app_commands.Range[int, 1, 20] | None = None,
-                  vacation: app_commands.Range[int, 0, 1440] | None = None, stand_in: str | None = None) -> None:
+                  vacation: app_commands.Range[int, 0, 1440] | None = None, stand_in: str | None = None,
+                  reliability: app_commands.Range[int, 1, 100] | None = None) -> None:
         tables = self.tables
         clock = {"turn_hours": timer, "timeout_action": timeout, "max_timeouts": strikes,
                  "vacation_hours": vacation, "stand_in": stand_in}  # unset ones: the server's defaults, else built-in
@@ -378,6 +380,7 @@ class GamesCog(commands.Cog):
         if await tables.open_game_at(interaction.channel_id) is not None:
             await self._reply(interaction, "There is already an open game here.")
             return
+        await tables.check_reliability(interaction.user.id, reliability)  # before a thread is opened for it
         # Allowed channels, the server's thread rule, the bot's permissions.
         refusal, thread = await new_game_policy(tables, interaction, thread)
         if refusal:
@@ -400,11 +403,11 @@ class GamesCog(commands.Cog):
         info = await tables.create(game, guild_id=interaction.guild_id, channel_id=interaction.channel_id,
                                    thread_id=thread_id, user_id=interaction.user.id,
                                    user_name=interaction.user.display_name, options=given, seat_order=seats,
-                                   clock=clock)
+                                   clock=clock, min_reliability=reliability)
         place = self.bot.get_partial_messageable(info.row.place_id, guild_id=interaction.guild_id)
         locale = self.delivery.places.locale(interaction.guild_id)
         try:
-            lobby = await place.send(i18n.localize(locale, texts.lobby_text(info)),
+            lobby = await place.send(i18n.localize(locale, texts.lobby_text(info, locale)),
                                      view=i18n.localize_view(lobby_view(info.row.id), locale),
                                      allowed_mentions=NO_MENTIONS)
         except discord.Forbidden:

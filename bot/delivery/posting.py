@@ -105,7 +105,10 @@ def board_post(info: TableInfo, locale: Any, story: str, turn: str,
     images = [(f.filename, f.description or "") for f in files if f.filename.endswith(".png")]
     others = [f.filename for f in files if not f.filename.endswith(".png")]
     return i18n.localize_view(board_layout(info.row.id, info.row.status != "running", story=story, turn=turn,
-                                           accent=accent_colour(info), images=images, files=others), locale)
+                                           accent=accent_colour(info), images=images, files=others,
+                                           rematch=info.row.status == "over",
+                                           buttons=info.row.board_message_id is not None or info.moves > 0
+                                           or info.row.status != "cancelled"), locale)
 
 
 def image_file(data: bytes, name: str, description: str | None = None) -> discord.File:

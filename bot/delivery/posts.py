@@ -192,8 +192,8 @@ class BoardPosts:
         """The lobby message of a game as it is now: its text (in the server's language), its buttons
         (none once the game started or ended) and that language."""
         locale = self.places.locale(info.row.guild_id)
-        view = lobby_view(info.row.id) if info.row.status == "lobby" else None
-        return i18n.localize(locale, texts.lobby_text(info)), view, locale
+        view = lobby_view(info.row.id, rematch=info.rematch is not None) if info.row.status == "lobby" else None
+        return i18n.localize(locale, texts.lobby_text(info, locale)), view, locale
 
     async def refresh_lobby(self, game_id: int) -> None:
         """Edit the game's lobby message to show the game as it is now."""

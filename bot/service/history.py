@@ -56,6 +56,8 @@ class ReadModels(LiveGames):
         elif row.status == "over":
             snap = await self.store.snapshot(game_id)
             info.moves = snap[0] if snap else 0
+        elif row.status == "lobby":
+            await self._lobby_details(info)
         return info
 
     async def public_view(self, game_id: int) -> tuple[dict[str, Any], list[str]]:

@@ -3,19 +3,21 @@
 from __future__ import annotations
 
 from bot.service.history import ReadModels
-from bot.service.lobby import Lobby
+from bot.service.hygiene import LobbyHygiene
 from bot.service.outbox import Outbox
+from bot.service.rematch import Rematches
 from bot.service.seats import Seats
 from bot.service.timeouts import Timeouts
 from bot.service.types import DAMAGED, Outcome, Refused
 from bot.store import GameRow
 
 
-class Tables(Lobby, Seats, Timeouts, ReadModels, Outbox):
+class Tables(Rematches, LobbyHygiene, Seats, Timeouts, ReadModels, Outbox):
     """The game-host service over a Store and a registry of game definitions; no discord imports.
 
     Each base is one job, all on the same live games (bot.service.live.LiveGames: the lock, the
-    in-memory copies): Lobby (open, join, start, cancel), Turns (a move, the AI loop, the commit;
+    in-memory copies): Rematches (a finished game's rematch lobby), LobbyHygiene (idle lobbies closed,
+    a minimum reliability), both over Lobby (open, join, start, cancel), Turns (a move, the AI loop, the commit;
     the base of the next three), Seats (hand-overs), Timeouts (clocks due, clock settings),
     ReadModels (views, log, standings) and Outbox (the owed posts for delivery). What a batch owes
     (bot.service.owed) and deadline arithmetic (bot.service.clocks) are pure functions they call.

@@ -186,6 +186,11 @@ class LiveGames:
         if live is not None and row is not None:
             live.row = row
 
+    async def _lobby_details(self, info: TableInfo) -> None:
+        """A hook: fill in what a lobby's message shows beyond its seats (bot.service.hygiene: its minimum
+        reliability; bot.service.rematch: what it is a rematch of, its invitations). Only lobbies: a
+        running game's reads never pass through it."""
+
     def _forget(self, row: GameRow) -> None:
         if self._index.get(row.place_id) == row.id:
             del self._index[row.place_id]

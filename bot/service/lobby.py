@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import logging
 import random
-from collections.abc import Mapping
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import replace
 from typing import Any
 
 from bot.ai_pool import level_of
-from bot.db import DatabaseUnavailable
+from bot.db import DatabaseUnavailable, Tx
 from bot.service.clocks import ClockSettings, dms_of, synced_clocks
 from bot.service.owed import secret_digest, secret_parts, welcome_owed
 from bot.service.turn import Batch, Turns
@@ -36,11 +36,13 @@ class Lobby(Turns):
         seat_order: str = "shuffle",
         seed: int | None = None,
         clock: Mapping[str, Any] | None = None,
+        also: Callable[[Tx, int], Awaitable[None]] | None = None,
     ) -> TableInfo:
         """Open a lobby with its creator in the first seat.
 
         `clock`: ClockSettings fields; what is not given comes from the guild settings (keys
         `turn_hours`, `timeout_action`, `max_timeouts`, `vacation_hours`, `stand_in`), else the defaults.
+        `also(tx, game_id)`: more rows of the lobby, written in its transaction (a rematch, a minimum).
         """
         definition = self.definition(game_key)
         settings = ClockSettings.resolve(clock, await self.store.guild_settings(guild_id) if guild_id else None)
@@ -58,13 +60,24 @@ class Lobby(Turns):
                 creator_id=user_id, seat_order=seat_order, first_seat=(user_id, None, safe_name(user_name)),
                 turn_hours=settings.turn_hours, timeout_action=settings.timeout_action,
                 max_timeouts=settings.max_timeouts, vacation_hours=settings.vacation_hours,
-                stand_in=settings.stand_in,
+                stand_in=settings.stand_in, also=also,
             )
         except StoreError as error:
             raise Refused(str(error)) from None
         info = await self.info(game_id)
         self._index[info.row.place_id] = game_id
+        await self._lobby_opened(info)
         return info
+
+    async def _lobby_opened(self, info: TableInfo) -> None:
+        """A hook: a lobby was just opened (bot.service.hygiene schedules its closing)."""
+
+    async def _may_join(self, info: TableInfo, user_id: int) -> None:
+        """A hook: Refused if this user may not take a seat at this lobby (a minimum reliability, the
+        seats a rematch keeps for its invited players)."""
+
+    async def _may_start(self, info: TableInfo, user_id: int, admin: bool) -> None:
+        """A hook: Refused if this user may not start this lobby now (a rematch still waiting)."""
 
     async def join(self, game_id: int, user_id: int, user_name: str) -> TableInfo:
         async with self.lock(game_id):
@@ -73,6 +86,7 @@ class Lobby(Turns):
                 raise Refused("You have already joined.")
             if len(info.seats) >= info.definition.max_players:
                 raise Refused(f"The table is full ({info.definition.max_players} players).")
+            await self._may_join(info, user_id)
             seats = [*info.seats, SeatRow(len(info.seats), user_id, None, safe_name(user_name))]
             await self.store.replace_seats(game_id, seats)
             info.seats = seats
@@ -154,6 +168,7 @@ class Lobby(Turns):
             info = await self._lobby(game_id)
             if user_id != info.row.creator_id and not admin and info.seat_of(user_id) is None:
                 raise Refused(NOT_SEATED)
+            await self._may_start(info, user_id, admin)
             definition = info.definition
             count = len(info.seats)
             if not definition.min_players <= count <= definition.max_players:

@@ -34,11 +34,15 @@ DAMAGED = ("Game #{id} cannot be loaded: its saved state and its move log are bo
            " A server admin can end it with /admin end.")
 
 class Refused(Exception):
-    """A request the service refuses; `reason` is one line for the player (seat names filled in)."""
+    """A request the service refuses; `reason` is one line for the player (seat names filled in).
 
-    def __init__(self, reason: str) -> None:
-        super().__init__(reason)
-        self.reason = reason
+    With `params`, `key` is the line's message id with {named} placeholders, translated at the edge
+    with them (`t(locale, key, **params)`); `reason` is its English."""
+
+    def __init__(self, reason: str, **params: Any) -> None:
+        self.key, self.params = reason, params
+        self.reason = reason.format(**params) if params else reason
+        super().__init__(self.reason)
 
 
 class Repeated(Refused):
@@ -88,6 +92,11 @@ class TableInfo(Table):
     to_act: tuple[int, ...] = ()
     moves: int = 0
     deadlines: dict[int, float] = field(default_factory=dict)  # seat -> turn deadline (epoch seconds)
+    # A lobby's: its minimum reliability in percent, and what it is a rematch of (bot.store.lobbies'
+    # Rematch and the invited players' Invites; None and () for an ordinary lobby).
+    min_reliability: int | None = None
+    rematch: Any = None
+    invites: tuple[Any, ...] = ()
 
 
 @dataclass

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 from collections import defaultdict
-from collections.abc import Iterable
+from collections.abc import Awaitable, Callable, Iterable
 from typing import Any
 
 from bot.db import Tx
@@ -46,8 +46,11 @@ class GamesPart(StorePart):
         max_timeouts: int = 3,
         vacation_hours: int = 72,
         stand_in: str = "normal",
+        also: Callable[[Tx, int], Awaitable[None]] | None = None,
     ) -> int:
-        """Insert a lobby (and its creator's seat, if any); StoreError if the place has an open game."""
+        """Insert a lobby (and its creator's seat, if any); StoreError if the place has an open game.
+        `also(tx, game_id)`: more rows of the new lobby, written in its transaction (a rematch's ledger
+        row, a minimum reliability): the lobby is made with them or not at all."""
         now = self.now()
         try:
             async with self._db.transaction() as tx:
@@ -66,6 +69,8 @@ class GamesPart(StorePart):
                         "INSERT INTO seats (game_id, seat, user_id, ai_kind, name) VALUES (?, 0, ?, ?, ?)",
                         (game_id, user_id, ai_kind, name),
                     )
+                if also is not None:
+                    await also(tx, game_id)
         except self._db.integrity_errors as error:
             raise StoreError("There is already an open game here.") from error
         return game_id

@@ -29,8 +29,7 @@ class PrefsPart(StorePart):
     async def seat_prefs(self, game_id: int) -> dict[int, SeatPrefs]:
         rows = await self._db.fetch(
             "SELECT seat, muted, timeouts, vacation_until, vacation_used, away_user_id, away_name, timeouts_total"
-            " FROM seat_prefs"
-            " WHERE game_id = ?", (game_id,))
+            " FROM seat_prefs WHERE game_id = ?", (game_id,))
         return {r[0]: SeatPrefs(r[0], bool(r[1]), r[2], r[3], r[4], r[5], r[6], r[7]) for r in rows}
 
     async def user_prefs(self, user_id: int) -> UserPrefs:

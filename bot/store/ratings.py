@@ -15,9 +15,10 @@ from collections.abc import Sequence
 
 from bot.ratings import GameRecord, Holder, Rating, SeatRecord, lineup, rate_game
 from bot.store.core import Store
+from bot.store.rows import RATINGS_LOCK
+from bot.store.seasons import season_scopes
 
-# Key of the lock under which rating updates take turns (an advisory lock on PostgreSQL).
-_RATINGS_LOCK = 16_000_026
+_RATINGS_LOCK = RATINGS_LOCK  # rating updates take turns under it (and season ends: bot/store/seasons.py)
 
 
 async def game_record(store: Store, game_id: int) -> GameRecord | None:
@@ -100,7 +101,8 @@ async def apply_game(store: Store, game_id: int) -> bool:
     applied = False
     async with store.db.transaction() as tx:
         await tx.take_turns(_RATINGS_LOCK)
-        for scope in record.scopes():
+        # Everyone's, the server's, and the server's running season's (migration 12), each once.
+        for scope in (*record.scopes(), *await season_scopes(tx, record.guild_id, record.ended_at)):
             added = await tx.execute(
                 "INSERT INTO rated_games (game_id, scope, rated, applied_at) VALUES (?, ?, ?, ?)"
                 " ON CONFLICT (game_id, scope) DO NOTHING", (game_id, scope, int(rated), now))

@@ -8,6 +8,9 @@ from dataclasses import dataclass
 from typing import Any
 
 OPEN_STATUSES = ("lobby", "running")
+# Key of the lock under which rating updates and season ends take turns (an advisory lock on PostgreSQL):
+# two games sharing a player never both read the player's old rating; a season ends between two updates.
+RATINGS_LOCK = 16_000_026
 
 
 @dataclass(frozen=True)

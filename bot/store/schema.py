@@ -241,6 +241,54 @@ SOURCE: tuple[str, ...] = (
     CREATE INDEX games_over_by_guild ON games (guild_id, updated_at) WHERE status = 'over';
     CREATE INDEX ratings_by_ordinal ON ratings (scope, game_key, (mu - 3 * sigma), games, user_id, mu, sigma);
     """,
+    # 12: rematches, lobby hygiene and reliability (issue 26; bot/store/lobbies.py, bot/store/reliability.py).
+    # rematches: the one rematch of a finished game; its key makes a double click or two processes open
+    # one lobby, written in the lobby's own transaction. rematch_invites: each former player's answer
+    # (NULL: not yet, 'yes', 'no'). lobby_rules: a lobby's minimum reliability (percent).
+    # (seat_prefs.timeouts_total, every timeout of a seat, and the seats and seat holders by user: 11.)
+    """
+    CREATE TABLE rematches (
+        from_game_id BIGINT PRIMARY KEY REFERENCES games (id),
+        game_id BIGINT NOT NULL REFERENCES games (id),
+        seats INTEGER NOT NULL,
+        at REAL NOT NULL
+    );
+    CREATE UNIQUE INDEX rematches_by_game ON rematches (game_id);
+    CREATE TABLE rematch_invites (
+        game_id BIGINT NOT NULL REFERENCES games (id),
+        user_id BIGINT NOT NULL,
+        name TEXT NOT NULL,
+        answer TEXT CHECK (answer IN ('yes', 'no')),
+        PRIMARY KEY (game_id, user_id)
+    ) WITHOUT ROWID;
+    CREATE TABLE lobby_rules (
+        game_id BIGINT PRIMARY KEY REFERENCES games (id),
+        min_reliability INTEGER NOT NULL
+    );
+    -- a player's reliability reads their seats (seats_by_user, 11) and the seats they left to the AI
+    CREATE INDEX seat_prefs_by_away ON seat_prefs (away_user_id) WHERE away_user_id IS NOT NULL;
+    """,
+    # 13: server seasons (issue 26; bot/store/seasons.py). One running season per server at a time; its
+    # games are rated in the scope 'season:<id>' too, from the base rating. At its end one process closes
+    # it and opens the next; its results are owed until results_message_id is set, the post claimed under
+    # a lease (results_owner, results_until) like a game's owed posts.
+    """
+    CREATE TABLE seasons (
+        id BIGSERIAL PRIMARY KEY,
+        guild_id BIGINT NOT NULL,
+        number INTEGER NOT NULL,
+        weeks INTEGER NOT NULL,
+        channel_id BIGINT NOT NULL,
+        starts_at REAL NOT NULL,
+        ends_at REAL NOT NULL,
+        status TEXT NOT NULL CHECK (status IN ('running', 'over', 'stopped')),
+        results_message_id BIGINT,
+        results_owner TEXT,
+        results_until REAL,
+        UNIQUE (guild_id, number)
+    );
+    CREATE UNIQUE INDEX seasons_one_running ON seasons (guild_id) WHERE status = 'running';
+    """,
 )
 
 # (pattern, SQLite's text, PostgreSQL's text), applied in this order.

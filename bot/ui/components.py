@@ -17,6 +17,7 @@ from bot.ui.async_play import SinceButton
 from bot.ui.base import GAME, MAX_CUSTOM_ID, NUMBER, GameButton, refused
 from bot.ui.history import RecordButton
 from bot.ui.picker import Menu
+from bot.ui.rematch import ANSWERS, RematchAnswer, RematchButton
 
 if TYPE_CHECKING:
     from bot.cogs.games import GamesCog
@@ -167,8 +168,12 @@ class QuickMoveButton(discord.ui.DynamicItem[discord.ui.Button],
 DYNAMIC_ITEMS = (LobbyButton, AddAIButton, TurnButton, HandButton, PickSelect, PickPage, QuickMoveButton)
 
 
-def lobby_view(game_id: int) -> discord.ui.View:
+def lobby_view(game_id: int, rematch: bool = False) -> discord.ui.View:
+    """The lobby's buttons; a rematch's lobby has Confirm and Decline for its invited players first."""
     view = discord.ui.View(timeout=None)
+    if rematch:
+        for answer in ANSWERS:
+            view.add_item(RematchAnswer(answer, game_id))
     for action in LOBBY_ACTIONS:
         view.add_item(LobbyButton(action, game_id))
     return view
@@ -193,10 +198,12 @@ def take_turn_view(game_id: int) -> discord.ui.View:
 TURN_TEXT_ID = 90
 
 
-def board_buttons(game_id: int, over: bool) -> list[discord.ui.Item[Any]]:
+def board_buttons(game_id: int, over: bool, rematch: bool = False) -> list[discord.ui.Item[Any]]:
     """Take turn / My hand / Since my last turn; once the game is over My hand and Game record (its
-    history entry)."""
-    return [HandButton(game_id), RecordButton(game_id)] if over else [TurnButton(game_id), HandButton(game_id), SinceButton(game_id)]
+    history entry), and Rematch on the final post of a finished game."""
+    if over:
+        return [HandButton(game_id), RecordButton(game_id), *([RematchButton(game_id)] if rematch else [])]
+    return [TurnButton(game_id), HandButton(game_id), SinceButton(game_id)]
 
 
 def board_view(game_id: int, over: bool) -> discord.ui.View:
@@ -207,12 +214,14 @@ def board_view(game_id: int, over: bool) -> discord.ui.View:
 
 
 def board_layout(game_id: int, over: bool, *, story: str, turn: str = "", accent: int | None = None,
-                 images: list[tuple[str, str]] = (), files: list[str] = ()) -> discord.ui.LayoutView:
+                 images: list[tuple[str, str]] = (), files: list[str] = (), rematch: bool = False,
+                 buttons: bool = True) -> discord.ui.LayoutView:
     """A board post in Discord's layout components (Components V2): one container with the accent
     colour of the seat to act, holding what happened (`story`), the board and any other images
     (`images`: file name and alt text, shown in a media gallery in that order), whose turn it is
     (`turn`: the deadline and the mentions), other files by name (the end-of-game log) and the
-    buttons. The files must be uploaded with the message under these names."""
+    buttons (`rematch`: Rematch too, on a finished game's final post). The files must be uploaded with the
+    message under these names."""
     container = discord.ui.Container(accent_colour=accent)
     container.add_item(discord.ui.TextDisplay(story))
     if images:
@@ -223,7 +232,8 @@ def board_layout(game_id: int, over: bool, *, story: str, turn: str = "", accent
         container.add_item(discord.ui.TextDisplay(turn, id=TURN_TEXT_ID))
     for name in files:
         container.add_item(discord.ui.File(f"attachment://{name}"))
-    container.add_item(discord.ui.ActionRow(*board_buttons(game_id, over)))
+    if buttons:  # none under the line of a lobby closed before it started
+        container.add_item(discord.ui.ActionRow(*board_buttons(game_id, over, rematch)))
     view = discord.ui.LayoutView(timeout=None)
     view.add_item(container)
     return view

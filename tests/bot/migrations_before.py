@@ -229,6 +229,47 @@ SQLITE: tuple[str, ...] = (
     CREATE INDEX games_over_by_guild ON games (guild_id, updated_at) WHERE status = 'over';
     CREATE INDEX ratings_by_ordinal ON ratings (scope, game_key, (mu - 3 * sigma), games, user_id, mu, sigma);
     """,
+    # 12
+    """
+    CREATE TABLE rematches (
+        from_game_id INTEGER PRIMARY KEY REFERENCES games (id),
+        game_id INTEGER NOT NULL REFERENCES games (id),
+        seats INTEGER NOT NULL,
+        at REAL NOT NULL
+    );
+    CREATE UNIQUE INDEX rematches_by_game ON rematches (game_id);
+    CREATE TABLE rematch_invites (
+        game_id INTEGER NOT NULL REFERENCES games (id),
+        user_id INTEGER NOT NULL,
+        name TEXT NOT NULL,
+        answer TEXT CHECK (answer IN ('yes', 'no')),
+        PRIMARY KEY (game_id, user_id)
+    ) WITHOUT ROWID;
+    CREATE TABLE lobby_rules (
+        game_id INTEGER PRIMARY KEY REFERENCES games (id),
+        min_reliability INTEGER NOT NULL
+    );
+    -- a player's reliability reads their seats (seats_by_user, 11) and the seats they left to the AI
+    CREATE INDEX seat_prefs_by_away ON seat_prefs (away_user_id) WHERE away_user_id IS NOT NULL;
+    """,
+    # 13
+    """
+    CREATE TABLE seasons (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        guild_id INTEGER NOT NULL,
+        number INTEGER NOT NULL,
+        weeks INTEGER NOT NULL,
+        channel_id INTEGER NOT NULL,
+        starts_at REAL NOT NULL,
+        ends_at REAL NOT NULL,
+        status TEXT NOT NULL CHECK (status IN ('running', 'over', 'stopped')),
+        results_message_id INTEGER,
+        results_owner TEXT,
+        results_until REAL,
+        UNIQUE (guild_id, number)
+    );
+    CREATE UNIQUE INDEX seasons_one_running ON seasons (guild_id) WHERE status = 'running';
+    """,
 )
 
 # The same migrations, number for number, in PostgreSQL's dialect: Discord ids need BIGINT (SQLite's
@@ -436,5 +477,46 @@ POSTGRES: tuple[str, ...] = (
     CREATE INDEX seat_holders_by_user ON seat_holders (user_id, game_id);
     CREATE INDEX games_over_by_guild ON games (guild_id, updated_at) WHERE status = 'over';
     CREATE INDEX ratings_by_ordinal ON ratings (scope, game_key, (mu - 3 * sigma), games, user_id, mu, sigma);
+    """,
+    # 12
+    """
+    CREATE TABLE rematches (
+        from_game_id BIGINT PRIMARY KEY REFERENCES games (id),
+        game_id BIGINT NOT NULL REFERENCES games (id),
+        seats INTEGER NOT NULL,
+        at DOUBLE PRECISION NOT NULL
+    );
+    CREATE UNIQUE INDEX rematches_by_game ON rematches (game_id);
+    CREATE TABLE rematch_invites (
+        game_id BIGINT NOT NULL REFERENCES games (id),
+        user_id BIGINT NOT NULL,
+        name TEXT NOT NULL,
+        answer TEXT CHECK (answer IN ('yes', 'no')),
+        PRIMARY KEY (game_id, user_id)
+    );
+    CREATE TABLE lobby_rules (
+        game_id BIGINT PRIMARY KEY REFERENCES games (id),
+        min_reliability INTEGER NOT NULL
+    );
+    -- a player's reliability reads their seats (seats_by_user, 11) and the seats they left to the AI
+    CREATE INDEX seat_prefs_by_away ON seat_prefs (away_user_id) WHERE away_user_id IS NOT NULL;
+    """,
+    # 13
+    """
+    CREATE TABLE seasons (
+        id BIGSERIAL PRIMARY KEY,
+        guild_id BIGINT NOT NULL,
+        number INTEGER NOT NULL,
+        weeks INTEGER NOT NULL,
+        channel_id BIGINT NOT NULL,
+        starts_at DOUBLE PRECISION NOT NULL,
+        ends_at DOUBLE PRECISION NOT NULL,
+        status TEXT NOT NULL CHECK (status IN ('running', 'over', 'stopped')),
+        results_message_id BIGINT,
+        results_owner TEXT,
+        results_until DOUBLE PRECISION,
+        UNIQUE (guild_id, number)
+    );
+    CREATE UNIQUE INDEX seasons_one_running ON seasons (guild_id) WHERE status = 'running';
     """,
 )

@@ -79,6 +79,8 @@ State to inspect (plain Python objects, updated live):
     most 40 components counting nested ones, 4000 characters across text displays, galleries of 1-10
     items with alt text up to 1024, container children and accent colour, attachment:// names that
     exist, and an edit never drops the flag (sources in the comment above V2_FLAG).
+    Application commands too, when synced: names, descriptions, 25 options and choices, the nesting of
+    subcommand groups (command > group > subcommand) and 4000 characters per command (_validate_command).
 
 Waiting (never sleep): ``await fake.wait_for(lambda: ..., timeout=10, what="...")`` re-checks a
 predicate after every REST request the bot makes and every 20 ms, returns its value;
@@ -340,6 +342,58 @@ def media_refs(components: list[dict[str, Any]]) -> list[str]:
         urls += [str((item.get("media") or {}).get("url") or "") for item in c.get("items") or []]
         urls += [str((c.get(key) or {}).get("url") or "") for key in ("media", "file") if isinstance(c.get(key), dict)]
     return [u[len("attachment://"):] for u in urls if u.startswith("attachment://")]
+
+
+# Application command registration (Discord's "Application Commands" docs: "Application Command Naming",
+# "Application Command Object", "Subcommands and Subcommand Groups"): names 1-32 characters of the naming
+# regex, lowercase where a letter has a lowercase form; descriptions 1-100; at most 25 options per
+# command, subcommand group or subcommand, and 25 choices per option; a subcommand group only at the top
+# level and holding only subcommands, a subcommand holding no subcommand or group (nesting is at most
+# command > group > subcommand); at most 4000 characters over every name, description and choice name and
+# value of a command. A violation answers 400 / 50035 like a bad message body.
+_COMMAND_NAME = re.compile(r"^[-_'\w]{1,32}$")
+
+
+def _validate_command(cmd: dict[str, Any]) -> list[str]:
+    problems: list[str] = []
+    total = 0
+
+    def named(item: dict[str, Any], where: str) -> None:
+        nonlocal total
+        name, description = str(item.get("name", "")), str(item.get("description", ""))
+        if not _COMMAND_NAME.match(name) or name != name.lower():
+            problems.append(f"{where}: name {name!r} is not 1-32 lowercase characters of the naming rule")
+        if not 1 <= len(description) <= 100:
+            problems.append(f"{where}: description must be 1-100 characters")
+        total += len(name) + len(description)
+
+    def options(item: dict[str, Any], where: str, depth: int) -> None:
+        nonlocal total
+        opts = item.get("options") or []
+        if len(opts) > 25:
+            problems.append(f"{where}: at most 25 options")
+        for opt in opts:
+            kind = opt.get("type")
+            here = f"{where} {opt.get('name')}"
+            named(opt, here)
+            if kind == 2 and depth != 0:
+                problems.append(f"{here}: a subcommand group may appear only at the top level")
+            if kind == 1 and depth > 1:
+                problems.append(f"{here}: subcommands nest at most command > group > subcommand")
+            if depth == 1 and item.get("type") == 2 and kind != 1:
+                problems.append(f"{here}: a subcommand group holds only subcommands")
+            if kind in (1, 2):
+                options(opt, here, depth + 1)
+            choices = opt.get("choices") or []
+            if len(choices) > 25:
+                problems.append(f"{here}: at most 25 choices")
+            total += sum(len(str(c.get("name", ""))) + len(str(c.get("value", ""))) for c in choices)
+
+    named(cmd, str(cmd.get("name")))
+    options(cmd, str(cmd.get("name")), 0)
+    if total > 4000:
+        problems.append(f"{cmd.get('name')}: more than 4000 characters in names, descriptions and choices")
+    return problems
 
 
 def _validate_body(body: dict[str, Any], n_files: int) -> None:
@@ -1409,6 +1463,9 @@ class FakeDiscord:
         return {"url": url, "shards": self.shard_count, "session_start_limit": limit}
 
     def _store_commands(self, guild_id: int | None, body: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        problems = [problem for cmd in body for problem in _validate_command(cmd)]
+        if problems:
+            raise _HTTPError(400, 50035, "Invalid Form Body: " + "; ".join(problems))
         table: dict[str, dict[str, Any]] = {}
         for cmd in body:
             key = (guild_id, cmd["name"])

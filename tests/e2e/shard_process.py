@@ -40,7 +40,7 @@ def main() -> None:
 
     discord.http.Route.BASE = args.base_url + API_PREFIX
     discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(args.base_url.replace("http", "ws") + "/gateway")
-    bot.app.SHARED_POLL = 0.3
+    bot.app.SHARED_POLL = 0.3  # the bot's shared_poll too (the seasons cog's look)
     bot.service.live.POST_LEASE = 3.0
     clock_path = Path(args.clock_file)
 

@@ -575,3 +575,16 @@ async def test_an_attachments_alt_text_is_at_most_1024_characters(fake: FakeDisc
     with pytest.raises(discord.HTTPException) as err:
         await channel.send(file=discord.File(io.BytesIO(b"\x89PNG"), filename="b.png", description="d" * 1025))
     assert err.value.code == 50035
+def test_command_registration_limits_are_discords():
+    from tests.e2e.fake_discord import _validate_command
+
+    leaf = {"type": 1, "name": "start", "description": "Start"}
+    group = {"type": 2, "name": "season", "description": "Seasons", "options": [leaf]}
+    assert _validate_command({"name": "admin", "description": "Admin", "options": [group]}) == []
+    deeper = {"type": 2, "name": "more", "description": "More", "options": [leaf]}
+    assert _validate_command({"name": "admin", "description": "Admin",
+                              "options": [{**group, "options": [deeper]}]})
+    assert _validate_command({"name": "Admin", "description": "Admin"})
+    assert _validate_command({"name": "admin", "description": "x" * 101})
+    assert _validate_command({"name": "admin", "description": "Admin",
+                              "options": [{"type": 3, "name": f"o{i}", "description": "o"} for i in range(26)]})

@@ -7,7 +7,8 @@ from bot import i18n
 from rules.registry import GAMES
 from tests.e2e.test_platform import make_bot
 
-OURS = ("game", "play", "hand", "board", "rules", "admin", "mygames", "profile", "leaderboard", "history")
+OURS = ("game", "play", "hand", "board", "rules", "admin", "mygames", "profile", "leaderboard", "history", "season")
+COMMUNITY_JA = locales.entries("ja", "community")
 
 
 def described(command):

@@ -67,7 +67,7 @@ async def test_board_posts_are_layouts_in_the_colour_of_the_seat_to_act(fake_dis
         "attachment://board.png", "attachment://hand-1.png", "attachment://hand-2.png"]
     assert box["components"][2]["file"]["url"] == "attachment://game-1-log.txt"
     assert final.shown_attachments == final.attachments and len(final.attachments) == 4
-    assert [b["label"] for b in final.buttons()] == ["My hand", "Game record"]
+    assert [b["label"] for b in final.buttons()] == ["My hand", "Game record", "Rematch"]
     first = [line.seat for line in snapshot(db)[0].result().seats if line.rank == 1]
     assert box.get("accent_color") == (rgb(first[0]) if len(first) == 1 else None)  # the winner's colour
     assert final.pinged() == set()
