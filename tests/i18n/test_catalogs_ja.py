@@ -7,6 +7,7 @@ import importlib
 
 import pytest
 
+import locales
 from bot import i18n
 from render import kit, module_for
 from rules.registry import GAME_KEYS
@@ -15,8 +16,11 @@ from tests.i18n.support import placeholder_problems
 
 @pytest.mark.parametrize("game_key", GAME_KEYS)
 def test_the_game_catalogs_keep_every_placeholder(game_key: str) -> None:
-    engine = importlib.import_module(f"rules.{game_key}.ja").JA
-    images = module_for(game_key).JA
+    try:
+        engine = importlib.import_module(f"rules.{game_key}.ja").JA
+    except ModuleNotFoundError:  # a game converted to messages: its texts live in its .po only
+        engine = locales.entries("ja", game_key)
+    images = getattr(module_for(game_key), "JA", None) or locales.entries("ja", game_key)
     assert engine and images
     assert placeholder_problems(engine) == []
     assert placeholder_problems(images) == []
