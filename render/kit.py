@@ -791,17 +791,24 @@ def wrap_lines(s: str, size: int, width: float, bold: bool = False) -> list[str]
     katakana words kept whole, other Japanese before any character but closing marks. A single word
     wider than `width` gets a line of its own."""
     lines: list[str] = []
-    current = ""
+    tokens: list[str] = []  # the current line's
     for token in _WRAP_TOKENS.findall(s):
-        trial = current + token
-        if current.strip() and not token.isspace() and token not in _NO_LINE_START \
-                and not _fits(trial.strip(), size, width, bold):
-            lines.append(current.strip())
-            current = token
-        else:
-            current = trial
-    if current.strip():
-        lines.append(current.strip())
+        current = "".join(tokens)
+        if current.strip() and not token.isspace() and not _fits((current + token).strip(), size, width, bold):
+            if token not in _NO_LINE_START:
+                lines.append(current.strip())
+                tokens = [token]
+                continue
+            if len(tokens) > 1 and not tokens[-1].isspace():
+                # A closing mark may not start a line, and must not run past the width: the character before
+                # it goes to the next line with it.
+                carried = tokens.pop()
+                lines.append("".join(tokens).strip())
+                tokens = [carried, token]
+                continue
+        tokens.append(token)
+    if "".join(tokens).strip():
+        lines.append("".join(tokens).strip())
     return lines
 
 
