@@ -11,7 +11,7 @@ from collections.abc import Iterable, Iterator
 from typing import Any
 
 import locales
-from rules.words import Items, Msg, Term
+from rules.words import Items, Msg, Term, as_msg
 
 
 def keys(value: Any) -> Iterator[str | tuple[str, str]]:
@@ -42,30 +42,42 @@ def message_of(value: Any) -> Any:
 
 def played_messages(game_key: str, games: int, seats: Iterable[int] = (2, 3, 4),
                     options: Iterable[dict] = ({},)) -> tuple[list[Msg], list[Any]]:
-    """Every event message of `games` seeded games per seat count and option set (greedy vs random AI), and
-    a few states along the way (every 25th of seed 0, each first state of a phase, and each last)."""
-    from rules import registry
-    from rules.engine import RandomAI, ai_move
+    """Every distinct event message of the seeded games of `support.played_texts`, and its states."""
+    from tests.i18n.support import played_texts
 
-    definition = registry.get(game_key)
-    messages: list[Msg] = []
-    states: list[Any] = []
-    for num in seats:
-        if not definition.min_players <= num <= definition.max_players:
-            continue
-        for opts in options:
-            for seed in range(games):
-                state = definition.new_game(num, opts, seed)
-                messages.extend(event.msg for event in state.opening_events())
-                brains = {s: (definition.ai() if (s + seed) % 2 else RandomAI()) for s in range(num)}
-                step, last_phase = 0, getattr(state, "phase", None)
-                while state.to_act():
-                    seat = min(state.to_act())
-                    messages.extend(event.msg for event in state.apply(seat, ai_move(state, seat, brains[seat])))
-                    step += 1
-                    phase = getattr(state, "phase", None)
-                    if seed == 0 and (step % 25 == 0 or phase != last_phase):
-                        states.append(state.copy())
-                    last_phase = phase
-                states.append(state)
-    return messages, states
+    texts, states = played_texts(game_key, games, seats, options)
+    return [as_msg(text) for text in texts], states
+
+
+def english_labels(game_key: str, states: Iterable[Any], lang: str, names: list[str]) -> set[str]:
+    """Labels the images of `states` (board, every hand, interludes) looked up in `lang` and drew unchanged that
+    hold a word only the English has: a name, a city, notation or a word spelled alike in both languages is
+    in neither or in both, so what is left is English a translation is missing for (checked by words, since
+    German is written in the same letters as English)."""
+    import re
+
+    import render
+    from locales import catalogs
+    from render import kit, module_for
+
+    def words(text: str) -> set[str]:
+        return set(re.findall(r"[A-Za-zÄÖÜäöüßÀ-ÿ]{2,}", re.sub(r"\{\w+\}", " ", text)))
+
+    module = module_for(game_key)
+    missed: set[str] = set()
+    kit.clear_static_layers()
+    try:
+        for state in states:
+            with kit.language(lang, render.catalog(game_key, lang), missed), kit.game(game_key):
+                view = state.view(None)
+                module.board(view, names[: state.num_seats])
+                for seat in range(state.num_seats):
+                    module.hand(state.view(seat), names[: state.num_seats])
+                if hasattr(module, "interludes"):
+                    module.interludes(None, view, names[: state.num_seats])
+    finally:
+        kit.clear_static_layers()
+    ids = [m.id for m in catalogs.extract(game_key) if isinstance(m.id, str) and m.id]
+    translated = locales.entries(lang, game_key).values()
+    english_only = {w for key in ids for w in words(key)} - {w for value in translated for w in words(value)}
+    return {label for label in missed if words(label) & english_only}

@@ -5,19 +5,16 @@ as they are, and the German images draw every label from the catalog."""
 
 from __future__ import annotations
 
-import re
-
 import pytest
 
 import locales
 import render
 from locales import catalogs
-from render import kit, module_for
 from rules.ttr_cards import DEFINITION
 from rules.ttr_cards.cards import cards_played, describe
 from rules.ttr_cards.scoring import RESULT_LABELS
 from rules.words import Items, Msg, Plural, Seat, Term
-from tests.i18n.messages import missing, played_messages
+from tests.i18n.messages import english_labels, missing, played_messages
 from tests.i18n.test_ttr_cards_ja import OPTIONS, PLAYERS, _kinds_of_board, refusals
 
 
@@ -83,34 +80,7 @@ def test_a_player_named_like_a_catalog_word_keeps_the_name() -> None:
 
 
 def test_images_draw_every_label_from_the_german_catalog(played, german) -> None:
-    """Every label the German images look up is in the catalog: what comes back unchanged is a name, move
-    notation, or a German word spelled as in English (an entry of the catalog itself)."""
-    states = _kinds_of_board(played[1])
-    module = module_for("ttr_cards")
-    missed: set[str] = set()
-    kit.clear_static_layers()
-    try:
-        for state in states:
-            names = PLAYERS[: state.num_seats]
-            with kit.language("de", render.catalog("ttr_cards", "de"), missed), kit.game("ttr_cards"):
-                view = state.view(None)
-                module.board(view, names)
-                for seat in range(state.num_seats):
-                    module.hand(state.view(seat), names)
-                module.interludes(None, view, names)
-    finally:
-        kit.clear_static_layers()
-    # A label that came back unchanged is English left over only if it has a word that only the English has
-    # (names, cities, notation and words spelled alike in both languages are in neither or in both).
-    ids = [m.id for m in catalogs.extract("ttr_cards") if isinstance(m.id, str) and m.id]
-    german = locales.entries("de", "ttr_cards").values()
-    english_only = {w for key in ids for w in _words(key)} - {w for value in german for w in _words(value)}
-    left = {label for label in missed if set(_words(label)) & english_only}
-    assert left == set()
-
-
-def _words(text: str) -> set[str]:
-    return set(re.findall(r"[A-Za-zÄÖÜäöüß]{2,}", re.sub(r"\{\w+\}", " ", text)))
+    assert english_labels("ttr_cards", _kinds_of_board(played[1]), "de", PLAYERS) == set()
 
 
 def test_alt_text_is_german(played, german) -> None:

@@ -18,7 +18,7 @@ from rules.ttr_cards.cards import BIG_CITIES, TICKETS, cards_played, describe
 from rules.ttr_cards.scoring import RESULT_LABELS
 from rules.words import Items, Msg, Plural, Seat, Term
 from tests.i18n.messages import missing, played_messages
-from tests.i18n.support import english_left, missed_labels, untranslated
+from tests.i18n.support import english_left, missed_labels, refusal_reasons, untranslated
 
 GAMES = int(os.environ.get("JUNCTION_I18N_GAMES", "8"))  # per seat count and option set: ~6 s in all
 SEATS = (2, 3, 4)
@@ -55,15 +55,7 @@ def played() -> tuple[list, list]:
 
 def refusals(states: list) -> list:
     """Every reason the engine gives for refusing a move, found by trying moves in played positions."""
-    reasons = []
-    for state in [DEFINITION.new_game(3, {}, 1), _rows_to_beat(), *states]:
-        for seat in sorted(state.to_act()):
-            for text in TRIES:
-                try:
-                    state.copy().apply(seat, text)
-                except IllegalMove as refused:
-                    reasons.append(refused.reason)
-    return reasons
+    return list(refusal_reasons([DEFINITION.new_game(3, {}, 1), _rows_to_beat(), *states], TRIES))
 
 
 def _rows_to_beat() -> object:
