@@ -145,6 +145,8 @@ class Words:
              domains: Sequence[str] = SHARED_DOMAINS) -> str:
         if self.lang == SOURCE:
             return (items or Items((), kind)).join(parts)
+        if items is not None and items.sep is not None:
+            return self.gettext(items.sep, domains).join(parts)
         if kind == "comma":
             return self.gettext(N_(", "), domains).join(parts)
         if not parts:

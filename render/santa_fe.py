@@ -519,12 +519,12 @@ def _panel(page: kit.Page, view: dict[str, Any], names: list[str]) -> None:
             extra.append(kit.tr(N_("advanced")))
         if view["options"]["tile_buying"]:
             extra.append(kit.tr(N_("tile buying (bought tiles only)") if view["bought_phase"] else N_("tile buying")))
-        counts = kit.fill_in(
-            "Deck {deck}   DT pile {dt}   Engineers {engineers}",
-            deck=view["deck"], dt=view["dt_pile"], engineers=view["engineers_left"],
-        )
+        numbers = {"deck": view["deck"], "dt": view["dt_pile"], "engineers": view["engineers_left"]}
         if extra:
-            counts += "   " + kit.fill_in("({options})", options=kit.join(extra))
+            counts = kit.fill_in("Deck {deck}   DT pile {dt}   Engineers {engineers}   ({options})",
+                                 options=kit.join(extra), **numbers)
+        else:
+            counts = kit.fill_in("Deck {deck}   DT pile {dt}   Engineers {engineers}", **numbers)
         panel.wrapped(counts, size, translate=False)
         panel.rule()
         result = view.get("result")
@@ -687,7 +687,7 @@ def _headline(view: dict[str, Any], names: list[str]) -> tuple[str, str | None, 
         return _status(view), None, None
     if len(view["to_act"]) == 1:
         seat = view["to_act"][0]
-        return kit.fill_in("{who}: {status}", who="{who}", status=_status(view)), _name(names, seat), seat
+        return "{who}" + kit.tr(N_(": ")) + _status(view), _name(names, seat), seat
     return _status(view), None, None
 
 

@@ -41,12 +41,6 @@ def automatic(line: Msg, auto: bool) -> Msg:
     return Msg("{line} (automatic)", line=line) if auto else line
 
 
-def semicolons(parts: list[Msg]) -> Msg:
-    """Parts of one line separated by semicolons ("a; b; c"), each translated on its own."""
-    head, *rest = parts
-    return Msg("{a}; {b}", a=head, b=semicolons(rest)) if rest else head
-
-
 # How a list of this game's lines separates its items (Items kind "comma": bonuses, scores, buyers).
 N_(", ")
 
@@ -467,7 +461,8 @@ class SantaFeState(GameState):
                 self.branch[seat] = None
                 self.round_branch[seat] = move.branch
             parts.append(self._shown_play(seat, shown, move.branch))
-        events.append(Event(Msg("Round {n} reveal: {plays}.", n=self.round, plays=semicolons(parts))))
+        plays = Items(parts, sep=N_("; "))
+        events.append(Event(Msg("Round {n} reveal: {plays}.", n=self.round, plays=plays)))
         self.choice = [None] * self.num_seats
         self.phase = "lay1"
         self._begin_pass()

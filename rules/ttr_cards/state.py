@@ -61,10 +61,9 @@ LOCO_SECOND = N_("a face-up locomotive counts as two cards: take it only as your
 N_(", ")
 
 
-def semicolons(parts: list[Msg]) -> Msg:
-    """Parts of one line separated by semicolons ("a; b; c"), each translated on its own."""
-    head, *rest = parts
-    return Msg("{a}; {b}", a=head, b=semicolons(rest)) if rest else head
+def per_seat(parts: dict[int, Any]) -> Items:
+    """A line's part per seat: "{s0}: blue 2; {s1}: nothing" (the separators are catalog entries too)."""
+    return Items((Items((Seat(s), part), sep=N_(": ")) for s, part in parts.items()), sep=N_("; "))
 
 
 def seats(seat_list: list[int]) -> Items:
@@ -576,16 +575,13 @@ class TTRCardsState(GameState):
         self.active = last_seat
         self.step = None
         self.final_round = None
-        stacks = semicolons([Msg("{who}: {cards}", who=Seat(s), cards=describe(self.tracks[s]))
-                             for s in range(self.num_seats)])
+        stacks = per_seat({s: describe(self.tracks[s]) for s in range(self.num_seats)})
         if kind == "intermediate":
             events.append(Event(Msg("Intermediate scoring. Track stacks: {stacks}.", stacks=stacks)))
         else:
             events.append(Event(Msg("Final scoring. Track stacks: {stacks}.", stacks=stacks)))
         if kind == "final":
-            hands = semicolons([Msg("{who}: {cards}", who=Seat(s),
-                                    cards=", ".join(map(str, self.tickets[s])) or Term(N_("none")))
-                                for s in range(self.num_seats)])
+            hands = per_seat({s: ", ".join(map(str, self.tickets[s])) or Term(N_("none")) for s in range(self.num_seats)})
             events.append(Event(Msg("Tickets in hand: {hands}.", hands=hands)))
         for seat in range(self.num_seats):
             if self.options["completion"] == "choose":
@@ -671,8 +667,8 @@ class TTRCardsState(GameState):
         self._last({"seat": None, "type": "scoring"}, Msg("Final scoring"))
         result = self.result()
         assert result is not None
-        standings = Items((Msg("{rank}. {who} {score}", rank=s.rank, who=Seat(s.seat), score=s.score)
-                           for s in result.seats), "comma")
+        # "1. {s2} 61, 2. {s0} 47": rank, name and score as they are in every language
+        standings = Items((Items((f"{s.rank}.", Seat(s.seat), s.score), sep=" ") for s in result.seats), "comma")
         events.append(Event(Msg("Game over: {who}.", who=standings)))
 
     def _restart(self, events: list[Event]) -> None:

@@ -24,6 +24,8 @@ def keys(value: Any) -> Iterator[str | tuple[str, str]]:
     elif isinstance(value, Term):
         yield value.word
     elif isinstance(value, Items):
+        if value.sep is not None and value.sep.strip():  # a separator the catalogs translate ("; ", ": ")
+            yield value.sep
         for item in value.items:
             yield from keys(item)
 
