@@ -799,12 +799,14 @@ def wrap_lines(s: str, size: int, width: float, bold: bool = False) -> list[str]
                 lines.append(current.strip())
                 tokens = [token]
                 continue
-            if len(tokens) > 1 and not tokens[-1].isspace():
-                # A closing mark may not start a line, and must not run past the width: the character before
-                # it goes to the next line with it.
-                carried = tokens.pop()
-                lines.append("".join(tokens).strip())
-                tokens = [carried, token]
+            # A closing mark may not start a line, and must not run past the width: the word or character
+            # before it (with any closing marks between) goes to the next line with it.
+            start = len(tokens) - 1
+            while start > 0 and tokens[start] in _NO_LINE_START:
+                start -= 1
+            if start > 0 and not tokens[start].isspace() and "".join(tokens[:start]).strip():
+                lines.append("".join(tokens[:start]).strip())
+                tokens = [*tokens[start:], token]
                 continue
         tokens.append(token)
     if "".join(tokens).strip():
