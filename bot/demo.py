@@ -5,9 +5,11 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
+import locales
 import render
 from rules import registry
 from rules.engine import Event, GameDefinition, GameState, Move, name_seats, play_out
+from rules.words import Msg
 
 DEMO_NAMES = ("Ann", "Bob", "Cid", "Dee", "Eve", "Fay")
 
@@ -56,7 +58,10 @@ def play_demo(
         nonlocal previous, acting
         for event in events:
             if event.seats is None:
-                log_lines.append(name_seats(i18n.localize(lang, event.text, game_key), names))
+                if isinstance(event.text, Msg):  # a message: translated, then the names filled in
+                    log_lines.append(locales.say(event.text, lang, names, game_key))
+                else:
+                    log_lines.append(name_seats(i18n.localize(lang, event.text, game_key), names))
         if images:
             current = state.view(None)
             for number, png in enumerate(render.interlude_pngs(previous, current, names, lang), 1):

@@ -145,6 +145,8 @@ class Words:
              domains: Sequence[str] = SHARED_DOMAINS) -> str:
         if self.lang == SOURCE:
             return (items or Items((), kind)).join(parts)
+        if items is not None and items.sep is not None:
+            return self.gettext(items.sep, domains).join(parts)
         if kind == "comma":
             return self.gettext(N_(", "), domains).join(parts)
         if not parts:
@@ -216,5 +218,15 @@ def gettext(lang: str, msgid: str, game: str | None = None) -> str:
 
 
 def entries(lang: str, domain: str) -> dict[str, str]:
-    """The singular translations of one domain (msgid -> text)."""
-    return {key: value for key, value in words(lang).domains.get(domain, {}).items() if isinstance(key, str)}
+    """The translations of one domain by English text (msgid -> text). A plural message gives both its English
+    forms, each with the translation of that form, so the pattern catalogs of the conversion period (composed
+    English translated by rules.engine.Catalog) still read lines that engines now say with `Plural`."""
+    found: dict[str, str] = {}
+    for key, value in words(lang).domains.get(domain, {}).items():
+        if isinstance(key, str):
+            found[key] = value
+        elif value:
+            singular, plural = key
+            found.setdefault(singular, value[0])
+            found.setdefault(plural, value[1] if len(value) > 1 else value[0])
+    return found

@@ -360,16 +360,17 @@ def shown(s: str, size: int, bold: bool = False, translate: bool = True) -> tupl
     """What `text()` draws for `s`, and in which font.
 
     Translated first (see `language`). Latin text stays in the bundled font (accents dropped, so a
-    map's labels all look alike); text with Japanese, or any letter without a plain form, is drawn
-    whole in the CJK font. Characters neither font has print as "?", except emoji and other symbols
-    (in display names, say), which are left out.
+    map's labels all look alike) in English images; text with Japanese, any letter without a plain form,
+    or, in an image of another language, any accented letter (German ä, ö, ü, ß are spelling, not
+    decoration) is drawn whole in the CJK font, which has them. Characters neither font has print as "?",
+    except emoji and other symbols (in display names, say), which are left out.
     """
     if translate:
         s = tr(s)
     if all(ch in FONT_CHARS for ch in s):
         return s, font(size, bold)
     forms = [ch if ch in FONT_CHARS else _ascii_form(ch) for ch in s]
-    if all(form is not None for form in forms):
+    if all(form is not None for form in forms) and _LANGUAGE.get()[0] == locales.SOURCE:
         return "".join(forms), font(size, bold)  # type: ignore[arg-type]
     cover = cjk_chars()
     out = []
@@ -790,17 +791,26 @@ def wrap_lines(s: str, size: int, width: float, bold: bool = False) -> list[str]
     katakana words kept whole, other Japanese before any character but closing marks. A single word
     wider than `width` gets a line of its own."""
     lines: list[str] = []
-    current = ""
+    tokens: list[str] = []  # the current line's
     for token in _WRAP_TOKENS.findall(s):
-        trial = current + token
-        if current.strip() and not token.isspace() and token not in _NO_LINE_START \
-                and not _fits(trial.strip(), size, width, bold):
-            lines.append(current.strip())
-            current = token
-        else:
-            current = trial
-    if current.strip():
-        lines.append(current.strip())
+        current = "".join(tokens)
+        if current.strip() and not token.isspace() and not _fits((current + token).strip(), size, width, bold):
+            if token not in _NO_LINE_START:
+                lines.append(current.strip())
+                tokens = [token]
+                continue
+            # A closing mark may not start a line, and must not run past the width: the word or character
+            # before it (with any closing marks between) goes to the next line with it.
+            start = len(tokens) - 1
+            while start > 0 and tokens[start] in _NO_LINE_START:
+                start -= 1
+            if start > 0 and not tokens[start].isspace() and "".join(tokens[:start]).strip():
+                lines.append("".join(tokens[:start]).strip())
+                tokens = [*tokens[start:], token]
+                continue
+        tokens.append(token)
+    if "".join(tokens).strip():
+        lines.append("".join(tokens).strip())
     return lines
 
 
@@ -1048,23 +1058,24 @@ class Page:
         self.height += used
 
     def turn_card(self, headline: str, happened: str, seats: Sequence[SeatScore], who: str | None = None,
-                  accent: int | None = None, headline_fill: RGB = INK) -> None:
+                  accent: int | None = None, headline_fill: RGB = INK, translate: bool = True) -> None:
         """The top of the image: the headline (whose turn, or the result), what just happened, and a
         grid of every seat's token, name and score, the seat(s) to act tinted.
 
         `headline` is a label in English (translated here); with `who`, it is a template whose
         `{who}` slot takes that name, and the name gives way (…) so the line fits. `happened` is
         drawn as given (already in the image's language, names filled in: `say`). `accent` is the
-        seat whose colour and symbol lead the headline.
+        seat whose colour and symbol lead the headline. `translate=False`: the headline is already in the
+        image's language (its `{who}` slot still takes the name).
         """
         width, pad = self.width, self.pad
         token = round(self.headline_px * 1.3)
         text_left = pad * 2 + (token + pad if accent is not None else 0)
         room = width - text_left - pad
         if who is not None:
-            line = fit_name(headline, who, self.headline_px, room, bold=True)
+            line = fit_name(headline, who, self.headline_px, room, bold=True, translate=translate)
         else:
-            line = fit(headline, self.headline_px, room, bold=True)
+            line = fit(headline, self.headline_px, room, bold=True, translate=translate)
         happened_lines = wrap_lines(happened, self.happened_px, width - 3 * pad) if happened else []
         if len(happened_lines) > 2:
             happened_lines = happened_lines[:1] + [fit(" ".join(happened_lines[1:]), self.happened_px,

@@ -9,92 +9,8 @@ from typing import Any
 from PIL import Image, ImageDraw
 
 from render import kit
-from rules.engine import name_seats
 from rules.santa_fe.board import BOARD, RAILROADS
-from rules.santa_fe.ja import JA as ENGINE_JA
-from rules.santa_fe.ja import PHASES_JA
-
-# Every word the images draw, in Japanese (rulebook terms, see rules/santa_fe/ja.py), over the engine's
-# catalog: the board and hand show the last event lines too.
-JA: dict[str, str] = {
-    **ENGINE_JA,
-    # ---- the panel
-    "Game over after round {n}": "ラウンド {n} でゲーム終了",
-    "Before round 1: engineer step": "ラウンド 1 の前：技術者カードの購入",
-    **{f"Round {{n}}: {english}": f"ラウンド {{n}}：{japanese}" for english, japanese in PHASES_JA.items()},
-    # the turn card's headline: who must act, in which step
-    **{f"{{who}}: Round {{n}}: {english}": f"{{who}}：ラウンド {{n}}：{japanese}" for english, japanese in PHASES_JA.items()},
-    "{who}: Before round 1: engineer step": "{who}：ラウンド 1 の前：技術者カードの購入",
-    "Seat {n}": "席 {n}",
-    "First player: {first}   To act: {to_act}": "ファーストプレイヤー：{first}   手番：{to_act}",
-    "Deck {deck}   DT pile {dt}   Engineers {engineers}": "山札 {deck}   ダブルターン {dt}   技術者 {engineers}",
-    "(advanced)": "（アドバンス）",
-    "(tile buying)": "（タイル購入）",
-    "(tile buying (bought tiles only))": "（タイル購入：購入分のみ）",
-    "(advanced, tile buying)": "（アドバンス、タイル購入）",
-    "(advanced, tile buying (bought tiles only))": "（アドバンス、タイル購入：購入分のみ）",
-    "Railroad": "鉄道会社",
-    "tiles": "タイル",
-    "branch": "分岐",
-    "bonus city": "ボーナス都市",
-    "{n} cities": "都市 {n}",
-    "{n} DT": "ダブルターン {n}",
-    "{rr} branch": "分岐 {rr}",
-    "hand {hand}": "手札 {hand}",
-    "engineer (limit {limit})": "技術者（上限 {limit}）",
-    "bought {tiles}": "購入 {tiles}",
-    "has chosen": "選択済み",
-    "choosing...": "選択中",
-    "double turn": "ダブルターン",
-    "nothing": "なし",
-    "{card} + branch {rr}": "{card} + 分岐 {rr}",
-    "{card} + branch {rr} (used)": "{card} + 分岐 {rr}（使用済み）",
-    "plays {card}": "今回：{card}",
-    "exchanged {n}": "交換 {n} 枚",
-    "played: {cards}": "出した都市：{cards}",
-    # ---- below the map
-    "Last action": "直前の行動",
-    "Next spaces per line (lay <rr> <line> <city>)": "各路線の次のマス（lay <rr> <line> <city>）",
-    "{rr}: no tiles left": "{rr}：タイルなし",
-    "{tag} at {city} -> {targets}": "{tag}：{city} から → {targets}",
-    "{tag} at {city}: dead end": "{tag}：{city} で行き止まり",
-    "railroad can start this section from its railhead": "この鉄道会社が路線の先端からこの区間に延ばせる",
-    "space reserved for the railroad building it": "建設中の鉄道会社専用のマス",
-    "railhead of line 1": "路線 1 の先端",
-    "river": "川",
-    "mountain": "山",
-    "last tile": "直前のタイル",
-    "start city": "始発の都市",
-    "Stand-in map: our own board. Under a city: a square per railroad that reaches it (a city scores its value x "
-    "the railroads there).":
-        "代用マップ（独自のボード）。都市の下の四角：その都市に接続している鉄道会社（都市の得点 = 価値 × 接続している鉄道会社数）。",
-    "railroad reaching the city": "都市に接続している鉄道会社",
-    "empty space": "空きマス",
-    "Game over: {who} wins": "ゲーム終了：{who} の勝ち",
-    # ---- alt text (see describe)
-    "Santa Fe, {status}. To act: {to_act}. Scores: {scores}. Track tiles left: {tiles}. Last: {last}":
-        "サンタフェ、{status}。手番：{to_act}。得点：{scores}。残りの線路タイル：{tiles}。直前：{last}",
-    "game over after round {n}": "ラウンド {n} でゲーム終了",
-    "before round 1: engineer step": "ラウンド 1 の前：技術者カードの購入",
-    **{f"round {{n}}: {english}": f"ラウンド {{n}}：{japanese}" for english, japanese in PHASES_JA.items()},
-    # ---- the hand
-    "spectator": "観戦者",
-    "your move": "あなたの手番",
-    "${money}   score now {score}   hand limit {limit}": "${money}   現在の得点 {score}   手札の上限 {limit}",
-    "{n} double-turn card": "ダブルターンカード {n} 枚",
-    "{n} double-turn cards": "ダブルターンカード {n} 枚",
-    "branch card {rr} (must be played)": "分岐カード {rr}（次に必ず出す）",
-    "engineer": "技術者カード",
-    "no other cards": "ほかのカードなし",
-    "City cards in hand (value x railroads now = points)": "手札の都市カード（価値 × 接続中の鉄道会社数 = 得点）",
-    "Your secret choice: {choice}": "あなたの秘密の選択：{choice}",
-    "Played: {cards}": "出した都市：{cards}",
-    "Exchanges:": "交換：",
-    "round {round}: gave {out}; drew {drawn}": "ラウンド {round}：{out} を捨て、{drawn} を引いた",
-    "Recent": "最近の出来事",
-    "value {value}": "価値 {value}",
-    "no railroad yet": "接続する鉄道会社なし",
-}
+from rules.words import N_, Msg, Plural
 
 # Phone first (kit.Page): the turn card, the map at the full page width, then the panel.
 WIDTH = kit.PAGE_WIDTH
@@ -566,21 +482,33 @@ def _name(names: list[str], seat: int) -> str:
     return names[seat] if seat < len(names) else kit.fill_in("Seat {n}", n=seat + 1)
 
 
+def _said(entry: dict[str, Any] | str) -> Msg | str:
+    """A line of the view's log: a message (its data), or English stored before messages existed."""
+    return Msg.from_json(entry) if isinstance(entry, dict) else entry
+
+
+def _step(view: dict[str, Any], sentence: bool = True) -> str:
+    """The round and its step in the image's language ("Round 3: lay pass 1"; lower case inside a sentence)."""
+    if view["round"] == 0:
+        return kit.tr(N_("Before round 1: engineer step") if sentence else N_("before round 1: engineer step"))
+    template = N_("Round {n}: {step}") if sentence else N_("round {n}: {step}")
+    return kit.fill_in(template, n=view["round"], step=kit.tr(view["phase_name"]))
+
+
 # --------------------------------------------------------------------------- panel
 
 
 def _status(view: dict[str, Any]) -> str:
+    """Where the game is, in the image's language."""
     if view["over"]:
-        return f"Game over after round {view['round']}"
-    if view["round"] == 0:
-        return "Before round 1: engineer step"
-    return f"Round {view['round']}: {view['phase_name']}"
+        return kit.fill_in("Game over after round {n}", n=view["round"])
+    return _step(view)
 
 
 def _panel(page: kit.Page, view: dict[str, Any], names: list[str]) -> None:
     with page.panel(1700) as panel:
         size = 19
-        panel.line(kit.fit(_status(view), 24, panel.width, True), 24, bold=True, translate=False)
+        panel.line(kit.fit(_status(view), 24, panel.width, True, translate=False), 24, bold=True, translate=False)
         # Names are cut first so that a long first player's name leaves room for whoever is to act.
         short = {s: kit.fit(_name(names, s), size, 260, translate=False) for s in range(view["num_seats"])}
         to_act = ", ".join(short[s] for s in view["to_act"]) or "-"
@@ -588,15 +516,15 @@ def _panel(page: kit.Page, view: dict[str, Any], names: list[str]) -> None:
                                   to_act=to_act), size, translate=False)
         extra = []
         if view["options"]["advanced"]:
-            extra.append("advanced")
+            extra.append(kit.tr(N_("advanced")))
         if view["options"]["tile_buying"]:
-            extra.append("tile buying" + (" (bought tiles only)" if view["bought_phase"] else ""))
-        counts = kit.fill_in(
-            "Deck {deck}   DT pile {dt}   Engineers {engineers}",
-            deck=view["deck"], dt=view["dt_pile"], engineers=view["engineers_left"],
-        )
+            extra.append(kit.tr(N_("tile buying (bought tiles only)") if view["bought_phase"] else N_("tile buying")))
+        numbers = {"deck": view["deck"], "dt": view["dt_pile"], "engineers": view["engineers_left"]}
         if extra:
-            counts += "   " + kit.tr(f"({', '.join(extra)})")
+            counts = kit.fill_in("Deck {deck}   DT pile {dt}   Engineers {engineers}   ({options})",
+                                 options=kit.join(extra), **numbers)
+        else:
+            counts = kit.fill_in("Deck {deck}   DT pile {dt}   Engineers {engineers}", **numbers)
         panel.wrapped(counts, size, translate=False)
         panel.rule()
         result = view.get("result")
@@ -619,10 +547,10 @@ def _panel(page: kit.Page, view: dict[str, Any], names: list[str]) -> None:
         # The railroads: columns over their values (one spaced-out string would not line up in Japanese).
         columns = (panel.x, panel.x + 230, panel.x + 340, panel.x + 380)
         y = panel.y
-        kit.text(panel.draw, (columns[0], y), "Railroad", 17, kit.MUTED, kind="panel")
-        kit.text(panel.draw, (columns[1], y), "tiles", 17, kit.MUTED, anchor="ra", kind="panel")
-        kit.text(panel.draw, (columns[2], y), "branch", 17, kit.MUTED, anchor="ra", kind="panel")
-        kit.text(panel.draw, (columns[3], y), "bonus city", 17, kit.MUTED, kind="panel")
+        kit.text(panel.draw, (columns[0], y), N_("Railroad"), 17, kit.MUTED, kind="panel")
+        kit.text(panel.draw, (columns[1], y), N_("tiles"), 17, kit.MUTED, anchor="ra", kind="panel")
+        kit.text(panel.draw, (columns[2], y), N_("branch"), 17, kit.MUTED, anchor="ra", kind="panel")
+        kit.text(panel.draw, (columns[3], y), N_(N_("bonus city")), 17, kit.MUTED, kind="panel")
         panel.gap(28)
         for rr in RAILROADS:
             y = panel.y + 12
@@ -637,16 +565,16 @@ def _panel(page: kit.Page, view: dict[str, Any], names: list[str]) -> None:
             panel.gap(28)
         panel.rule()
         # Where every line can go next, in move notation: what to type after "lay <rr> <n>".
-        panel.line("Next spaces per line (lay <rr> <line> <city>)", 19, bold=True)
+        panel.line(N_("Next spaces per line (lay <rr> <line> <city>)"), 19, bold=True)
         for rr in RAILROADS:
             top = panel.y
             _rr_swatch(panel.draw, rr, (panel.x + 16, top + 12), 26)
             panel.wrapped(_next_text(view, rr), 17, indent=40, translate=False)
             panel.y = max(panel.y, top + 26)
         panel.rule()
-        panel.line("Last action", 19, bold=True)
-        for text in view["log"][-4:]:
-            panel.wrapped(kit.say(text, names), 17, translate=False)
+        panel.line(N_("Last action"), 19, bold=True)
+        for entry in view["log"][-4:]:
+            panel.wrapped(kit.say(_said(entry), names), 17, translate=False)
         panel.rule()
         _legend(panel)
 
@@ -665,15 +593,15 @@ def _seat_note(view: dict[str, Any], entry: dict[str, Any]) -> str:
     if bought:
         bits.append(kit.fill_in("bought {tiles}", tiles=kit.join(bought)))
     if entry["chosen"] is not None and not view["over"]:
-        bits.append(kit.tr("has chosen" if entry["chosen"] else "choosing..."))
+        bits.append(kit.tr(N_("has chosen") if entry["chosen"] else N_("choosing...")))
     play = entry.get("play")
     if play and not view["over"] and view["phase"] != "choose":
         if play["city"]:
             shown = BOARD.name(play["city"])
         else:
-            shown = kit.tr("double turn" if play["double"] else "nothing")
+            shown = kit.tr(N_("double turn") if play["double"] else N_("nothing"))
         if play["branch"]:
-            template = "{card} + branch {rr} (used)" if play["branch_used"] else "{card} + branch {rr}"
+            template = N_("{card} + branch {rr} (used)") if play["branch_used"] else N_("{card} + branch {rr}")
             shown = kit.fill_in(template, card=shown, rr=play["branch"].upper())
         bits.append(kit.fill_in("plays {card}", card=shown))
     if entry["exchanged"]:
@@ -729,36 +657,37 @@ def _legend(panel: kit.Panel) -> None:
 
     row([(lambda c, rr=rr: _rr_swatch(draw, rr, c), BOARD.railroads[rr].name) for rr in RAILROADS])
     row([
-        (lambda c: _arrow(draw, c, (1, 0), "kp"), "railroad can start this section from its railhead"),
+        (lambda c: _arrow(draw, c, (1, 0), "kp"), N_("railroad can start this section from its railhead")),
         (lambda c: _dashed_outline(draw, (c[0] - 14, c[1]), (c[0] + 14, c[1]), kit.INK),
-         "space reserved for the railroad building it"),
-        (lambda c: _tag(draw, c, "SF1", "sf"), "railhead of line 1"),
-        (lambda c: _chip(draw, "up", (c[0] - 8, c[1] - 8, c[0] + 9, c[1] + 9)), "railroad reaching the city"),
+         N_("space reserved for the railroad building it")),
+        (lambda c: _tag(draw, c, "SF1", "sf"), N_("railhead of line 1")),
+        (lambda c: _chip(draw, "up", (c[0] - 8, c[1] - 8, c[0] + 9, c[1] + 9)), N_("railroad reaching the city")),
         (lambda c: kit.patterned_bar(draw, (c[0] - 14, c[1]), (c[0] + 14, c[1]), SLOT_W, EMPTY_SLOT, "solid",
-                                     outline=EMPTY_EDGE), "empty space"),
-        (lambda c: _terrain_mark(draw, c, "river"), "river"),
-        (lambda c: _terrain_mark(draw, c, "mountain"), "mountain"),
+                                     outline=EMPTY_EDGE), N_("empty space")),
+        (lambda c: _terrain_mark(draw, c, N_("river")), N_("river")),
+        (lambda c: _terrain_mark(draw, c, N_("mountain")), N_("mountain")),
         (lambda c: draw.rectangle((c[0] - 8, c[1] - 8, c[0] + 8, c[1] + 8), outline=kit.HIGHLIGHT, width=3),
-         "last tile"),
+         N_("last tile")),
         (lambda c: draw.rectangle((c[0] - 8, c[1] - 8, c[0] + 8, c[1] + 8), outline=kit.INK, width=3),
-         "bonus city"),
-        (lambda c: draw.rectangle((c[0] - 8, c[1] - 8, c[0] + 8, c[1] + 8), fill=kit.INK), "start city"),
+         N_("bonus city")),
+        (lambda c: draw.rectangle((c[0] - 8, c[1] - 8, c[0] + 8, c[1] + 8), fill=kit.INK), N_("start city")),
     ])
     panel.gap(6)
-    panel.wrapped("Stand-in map: our own board. Under a city: a square per railroad that reaches it (a city "
-                  "scores its value x the railroads there).", size, kit.MUTED)
+    panel.wrapped(N_("Stand-in map: our own board. Under a city: a square per railroad that reaches it (a city "
+                     "scores its value x the railroads there)."), size, kit.MUTED)
 
 
 def _headline(view: dict[str, Any], names: list[str]) -> tuple[str, str | None, int | None]:
-    """Whose turn: one seat's name in a template, or the step when several (or nobody) must act."""
+    """Whose turn (in the image's language): one seat's name in a template, or the step when several (or
+    nobody) must act."""
     if view["over"]:
         winners = [line["seat"] for line in (view.get("result") or {}).get("seats", []) if line["rank"] == 1]
         if len(winners) == 1:
-            return "Game over: {who} wins", _name(names, winners[0]), winners[0]
+            return kit.tr(N_("Game over: {who} wins")), _name(names, winners[0]), winners[0]
         return _status(view), None, None
     if len(view["to_act"]) == 1:
         seat = view["to_act"][0]
-        return "{who}: " + _status(view), _name(names, seat), seat
+        return "{who}" + kit.tr(N_(": ")) + _status(view), _name(names, seat), seat
     return _status(view), None, None
 
 
@@ -771,8 +700,8 @@ def board(view: dict[str, Any], names: list[str]) -> bytes:
                       f"${entry['money']}")
         for entry in view["seats"]
     ]
-    happened = kit.say(view["log"][-1], names) if view["log"] else ""
-    page.turn_card(headline, happened, seats, who=who, accent=accent)
+    happened = kit.say(_said(view["log"][-1]), names) if view["log"] else ""
+    page.turn_card(headline, happened, seats, who=who, accent=accent, translate=False)
     with page.block(lambda: kit.static_layer("santa_fe/map", _static)) as image:
         _board_layer(image, view)
         for corner, sprite in kit.static("santa_fe/names", _names_layer):  # pasted, never drawn on: no copy
@@ -785,23 +714,18 @@ def board(view: dict[str, Any], names: list[str]) -> bytes:
 
 
 def describe(view: dict[str, Any], names: list[str]) -> str:
-    """Alt text for the public board: the step, whose turn, scores, track tiles left, the last event.
-
-    The bot translates alt text as one line (render.describe joins lines), so the sentences are always
-    the same five in the same order: one JA pattern takes the line apart and each value is translated
-    on its own (the step by its own entries, the last event by the engine's catalog).
-    """
+    """Alt text for the public board, in the image's language (render.in_language): the step, whose turn,
+    scores, track tiles left, the last event."""
     if view["over"]:
-        status = f"game over after round {view['round']}"
-    elif view["round"] == 0:
-        status = "before round 1: engineer step"
+        status = kit.fill_in("game over after round {n}", n=view["round"])
     else:
-        status = f"round {view['round']}: {view['phase_name']}"
-    to_act = ", ".join(_name(names, s) for s in view["to_act"]) or "nobody"
+        status = _step(view, sentence=False)
+    to_act = ", ".join(_name(names, s) for s in view["to_act"]) or kit.tr(N_("nobody"))
     scores = ", ".join(f"{_name(names, entry['seat'])} {entry['score']}" for entry in view["seats"])
     tiles = ", ".join(f"{rr.upper()} {view['supply'][rr]}" for rr in RAILROADS)
-    last = name_seats(view["log"][-1], names) if view["log"] else "none"
-    return f"Santa Fe, {status}. To act: {to_act}. Scores: {scores}. Track tiles left: {tiles}. Last: {last}"
+    last = kit.say(_said(view["log"][-1]), names) if view["log"] else kit.tr(N_("none"))
+    return kit.fill_in("Santa Fe, {status}. To act: {to_act}. Scores: {scores}. Track tiles left: {tiles}. "
+                       "Last: {last}", status=status, to_act=to_act, scores=scores, tiles=tiles, last=last)
 
 
 # --------------------------------------------------------------------------- private view
@@ -814,15 +738,13 @@ def hand(view: dict[str, Any], names: list[str]) -> bytes:
     cards = view.get("hand", [])
     image = kit.new_canvas(1200, 1400, kit.WHITE)  # cut to what is drawn: every line wraps, none is cut off
     draw = ImageDraw.Draw(image)
-    who = _name(names, seat) if seat is not None else kit.tr("spectator")
+    who = _name(names, seat) if seat is not None else kit.tr(N_("spectator"))
     title = kit.fit(f"Santa Fe - {who}", 28, 630, bold=True, translate=False)
     kit.draw_seat_token(draw, seat or 0, (30, 32), 34)
     kit.text(draw, (56, 16), title, 28, kit.INK, bold=True, translate=False)
-    status = kit.tr(
-        f"Round {view['round']}: {view['phase_name']}" if view["round"] else "Before round 1: engineer step"
-    )
+    status = _step(view)
     if seat is not None and seat in view["to_act"]:
-        status += "  -  " + kit.tr("your move")
+        status += "  -  " + kit.tr(N_("your move"))
     kit.text(draw, (56, 54), kit.fit(status, 18, 630, translate=False), 18, kit.INK, translate=False)
     if me is not None:
         money = kit.fill_in(
@@ -833,15 +755,14 @@ def hand(view: dict[str, Any], names: list[str]) -> bytes:
                  translate=False)
         extras = []
         if me["hand_dt"]:
-            template = "{n} double-turn cards" if me["hand_dt"] > 1 else "{n} double-turn card"
-            extras.append(kit.fill_in(template, n=me["hand_dt"]))
+            extras.append(kit.words(Plural("{n} double-turn card", "{n} double-turn cards", n=me["hand_dt"])))
         if me["hand_branch"]:
             extras.append(kit.fill_in("branch card {rr} (must be played)", rr=me["hand_branch"].upper()))
         if me["engineer"]:
-            extras.append(kit.tr("engineer"))
-        other = kit.join(extras) if extras else kit.tr("no other cards")
+            extras.append(kit.tr(N_("engineer")))
+        other = kit.join(extras) if extras else kit.tr(N_("no other cards"))
         kit.text(draw, (700, 52), kit.fit(other, 17, 490, translate=False), 17, kit.INK, translate=False)
-    kit.text(draw, (20, 96), "City cards in hand (value x railroads now = points)", 19, kit.INK, bold=True)
+    kit.text(draw, (20, 96), N_("City cards in hand (value x railroads now = points)"), 19, kit.INK, bold=True)
     x, y = 20, 126
     pending_words = (view.get("pending") or "").split()
     chosen = pending_words[1] if len(pending_words) > 1 and pending_words[0] == "play" else None
@@ -855,7 +776,7 @@ def hand(view: dict[str, Any], names: list[str]) -> bytes:
         if x > 1200 - 190:
             x, y = 20, y + 150
     if not cards:
-        kit.text(draw, (20, y), "none", 18, kit.MUTED)
+        kit.text(draw, (20, y), N_("none"), 18, kit.MUTED)
     y = 126 + (-(-len(cards) // 6) * 150 if cards else 40) + 10  # below the last row of cards
     pending = view.get("pending")
     width = 1200 - 40
@@ -873,7 +794,7 @@ def hand(view: dict[str, Any], names: list[str]) -> bytes:
         y += 4
     history = view.get("exchange_history", [])
     if history:
-        kit.text(draw, (20, y), "Exchanges:", 17, kit.INK, bold=True)
+        kit.text(draw, (20, y), N_("Exchanges:"), 17, kit.INK, bold=True)
         y += 24
         for item in history[-4:]:
             out = ", ".join(BOARD.name(c) for c in item["out"])
@@ -883,10 +804,10 @@ def hand(view: dict[str, Any], names: list[str]) -> bytes:
                 kit.text(draw, (34, y), part, 16, kit.INK, translate=False)
                 y += 22
     y = max(y + 8, 420)
-    kit.text(draw, (20, y), "Recent", 17, kit.INK, bold=True)
+    kit.text(draw, (20, y), N_("Recent"), 17, kit.INK, bold=True)
     y += 24
-    for text in view["log"][-4:]:
-        for part in kit.wrap_lines(kit.say(text, names), 16, width):
+    for entry in view["log"][-4:]:
+        for part in kit.wrap_lines(kit.say(_said(entry), names), 16, width):
             kit.text(draw, (20, y), part, 16, kit.INK, translate=False)
             y += 22
     return kit.encode(image.crop((0, 0, 1200, min(image.height, y + 16))))
@@ -902,7 +823,7 @@ def _city_card(draw: ImageDraw.ImageDraw, corner: tuple[int, int], card: dict[st
     for i, rr in enumerate(rails):
         _rr_swatch(draw, rr, (x + 24 + i * 32, y + 80), 26)
     if not rails:
-        kit.text(draw, (x + 10, y + 72), "no railroad yet", 15, kit.MUTED)
+        kit.text(draw, (x + 10, y + 72), N_("no railroad yet"), 15, kit.MUTED)
     kit.text(
         draw, (x + 10, y + 104), f"{card['value']} x {len(rails)} = {card['points']}", 18, kit.INK, bold=True,
         translate=False,

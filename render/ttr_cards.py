@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 from PIL import Image, ImageDraw
@@ -10,7 +11,8 @@ from render import kit
 from render.describe import seat_name
 from rules.engine import name_seats
 from rules.ttr_cards.cards import BIG_CITIES, COLOURS, KINDS, LOCO, TICKETS
-from rules.ttr_cards.ja import KIND_JA, card_lists, seat_lists, yard_sets
+from rules.ttr_cards.cards import describe as card_counts
+from rules.words import N_, Msg, Plural
 
 WIDTH = kit.PAGE_WIDTH  # phone first: a portrait page (turn card, table, seats below each other)
 MARGIN = 20
@@ -27,21 +29,51 @@ CARD_FILL: dict[str, kit.RGB] = {
     "white": (250, 250, 250),
     "yellow": (250, 215, 40),
 }
-LETTER = {c: c[0].upper() for c in COLOURS} | {"black": "K", "blue": "B", LOCO: "L"}
-# In Japanese the mark is the colour's own kanji, which needs no legend (orange: 橙, locomotive: 機).
-LETTER_JA = {kind: word[0] for kind, word in KIND_JA.items()} | {"orange": "橙"}
+# The mark on small cards and in discs, a catalog entry per kind: a letter in English (explained by the
+# hand's legend), the colour's own kanji in Japanese (which needs no legend).
+MARKS: dict[str, str] = {
+    # TRANSLATORS: the mark of a black train card (one or two letters, or one character)
+    "black": N_("K"),
+    # TRANSLATORS: the mark of a blue train card
+    "blue": N_("B"),
+    # TRANSLATORS: the mark of a green train card
+    "green": N_("G"),
+    # TRANSLATORS: the mark of an orange train card
+    "orange": N_("O"),
+    # TRANSLATORS: the mark of a purple train card
+    "purple": N_("P"),
+    # TRANSLATORS: the mark of a red train card
+    "red": N_("R"),
+    # TRANSLATORS: the mark of a white train card
+    "white": N_("W"),
+    # TRANSLATORS: the mark of a yellow train card
+    "yellow": N_("Y"),
+    # TRANSLATORS: the mark of a locomotive card
+    LOCO: N_("L"),
+}
 RAINBOW = [CARD_FILL[c] for c in ("red", "orange", "yellow", "green", "blue", "purple")]
-ORDINAL = {1: "1st", 2: "2nd", 3: "3rd", 4: "4th"}
+ORDINAL = {1: N_("1st"), 2: N_("2nd"), 3: N_("3rd"), 4: N_("4th")}
 
 
 def _mark(kind: str) -> str:
-    """The short mark on small cards: a letter, or the colour's kanji in a Japanese image."""
-    return (LETTER_JA if kit.current_language() == "ja" else LETTER)[kind]
+    """The short mark on small cards, in the image's language."""
+    return kit.tr(MARKS[kind])
+
+
+def _on_plate(mark: str) -> bool:
+    """Latin letters sit on a white plate; a wider character (a kanji) is drawn straight on the colour, where
+    a plate would hide the colour."""
+    return mark.isascii()
+
+
+def _said(last: dict[str, Any], names: list[str]) -> Msg | str:
+    """What the last action was: its message, or (a state saved before messages) its English with names."""
+    return Msg.from_json(last["msg"]) if "msg" in last else name_seats(last.get("text", ""), names)
 
 
 def _last_line(last: dict[str, Any], names: list[str]) -> str:
-    """"Last: ..." from the engine's last-action text (seat tokens stay until the words are translated)."""
-    return kit.say("Last: " + last["text"], names)
+    """"Last: ..." in the image's language, names filled in after the words are translated."""
+    return kit.say(Msg("Last: {text}", text=_said(last, names)), names)
 
 
 # ---------------------------------------------------------------------------- cards
@@ -68,33 +100,33 @@ def _card(
         draw.rectangle(box, outline=outline, width=width)
     else:
         draw.rounded_rectangle(box, radius=6, fill=CARD_FILL[kind], outline=outline, width=width)
-    text = label if label is not None else kind
+    text = label if label is not None else _kind(kind)
     if text:
-        tw, th = kit.text_size(text, size)
+        tw, th = kit.text_size(text, size, translate=False)
         cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
         pad = 4
         draw.rectangle(
             (cx - tw / 2 - pad, cy - th / 2 - pad - 2, cx + tw / 2 + pad, cy + th / 2 + pad), fill=kit.WHITE
         )
-        kit.text(draw, (cx, cy), text, size, kit.INK, bold=False, anchor="mm", kind=role)
+        kit.text(draw, (cx, cy), text, size, kit.INK, bold=False, anchor="mm", translate=False, kind=role)
 
 
 def _chip(
     draw: ImageDraw.ImageDraw, x: float, y: float, kind: str, count: int | None, size: int = 16
 ) -> float:
-    """A small card with its letter, then "name count"; returns the x after it."""
-    if kit.current_language() == "ja":
-        # A kanji on a white plate would hide the chip's colour: draw it straight on the colour instead.
+    """A small card with its mark, then "name count"; returns the x after it."""
+    mark = _mark(kind)
+    if not _on_plate(mark):
         _card(draw, (x, y, x + 22, y + 28), kind, "", width=1)
         fill = CARD_FILL.get(kind, kit.WHITE)
-        kit.text(draw, (x + 11, y + 14), _mark(kind), 13, kit.contrast_text(fill), anchor="mm", halo=None
-                 if kind != LOCO else kit.WHITE, halo_width=2, kind="glyph")
+        kit.text(draw, (x + 11, y + 14), mark, 13, kit.contrast_text(fill), anchor="mm", halo=None
+                 if kind != LOCO else kit.WHITE, halo_width=2, translate=False, kind="glyph")
     else:
-        _card(draw, (x, y, x + 22, y + 28), kind, _mark(kind), 13, width=1, role="glyph")
+        _card(draw, (x, y, x + 22, y + 28), kind, mark, 13, width=1, role="glyph")
     kit.mark((x, y, x + 22, y + 28), "card")
-    label = kind if count is None else f"{kind} {count}"
-    kit.text(draw, (x + 27, y + 14), label, size, kit.INK, anchor="lm", kind="panel")
-    return x + 27 + kit.text_size(label, size)[0] + 14
+    label = _kind(kind) if count is None else kit.fill_in("{kind} {n}", kind=_kind(kind), n=count)
+    kit.text(draw, (x + 27, y + 14), label, size, kit.INK, anchor="lm", translate=False, kind="panel")
+    return x + 27 + kit.text_size(label, size, translate=False)[0] + 14
 
 
 def _circle(draw: ImageDraw.ImageDraw, centre: tuple[float, float], kind: str, r: float = 11) -> None:
@@ -102,7 +134,8 @@ def _circle(draw: ImageDraw.ImageDraw, centre: tuple[float, float], kind: str, r
     fill = CARD_FILL.get(kind, kit.WHITE)
     draw.ellipse((cx - r, cy - r, cx + r, cy + r), fill=fill, outline=kit.INK, width=2)
     kit.mark((cx - r, cy - r, cx + r, cy + r), "card mark")
-    kit.text(draw, (cx, cy), _mark(kind), int(r * 1.2), kit.contrast_text(fill), bold=False, anchor="mm", kind="glyph")
+    kit.text(draw, (cx, cy), _mark(kind), int(r * 1.2), kit.contrast_text(fill), bold=False, anchor="mm",
+             translate=False, kind="glyph")
 
 
 # ---------------------------------------------------------------------------- header and draw area
@@ -137,9 +170,27 @@ def _status(view: dict[str, Any], names: list[str]) -> str:
     return kit.fill_in("{who}: draw 2 cards, play to the rail yard or draw tickets", who=who)
 
 
-def _count(n: int, one: str, many: str) -> str:
-    """"1 card", "3 cards": a count with its noun, in the image's language."""
-    return kit.fill_in(one if n == 1 else many, n=n)
+def _cards(n: int) -> str:
+    """"1 card", "3 cards" in the image's language."""
+    return kit.words(Plural("{n} card", "{n} cards", n=n))
+
+
+def _tickets(n: int) -> str:
+    return kit.words(Plural("{n} ticket", "{n} tickets", n=n))
+
+
+def _points(n: int) -> str:
+    return kit.words(Plural("{n} pt", "{n} pts", n=n))
+
+
+def _list(items: Iterable[str]) -> str:
+    """Words listed the image language's way ("a, b" or "a、b")."""
+    return kit.tr(N_(", ")).join(items)
+
+
+def _kind(kind: str) -> str:
+    """A card kind's word in the image's language ("red", "loco")."""
+    return kit.tr(kind)
 
 
 def _headline(view: dict[str, Any], names: list[str]) -> tuple[str, str | None]:
@@ -147,20 +198,20 @@ def _headline(view: dict[str, Any], names: list[str]) -> tuple[str, str | None]:
     phase = view["phase"]
     if phase == "keep_setup":
         waiting = [seat_name(names, e["seat"]) for e in view["seats"] if e["setup"] == "choosing"]
-        return ("Keep tickets: waiting for {who}", kit.join(waiting))
+        return (N_("Keep tickets: waiting for {who}"), kit.join(waiting))
     if phase == "choose":
         waiting = [seat_name(names, e["seat"]) for e in view["seats"] if e["deciding"]]
-        return ("Scoring: waiting for {who}", kit.join(waiting))
+        return (N_("Scoring: waiting for {who}"), kit.join(waiting))
     if phase == "over":
         winners = [seat_name(names, s["seat"]) for s in view["result"]["seats"] if s["rank"] == 1]
-        return ("Game over: {who} wins" if len(winners) == 1 else "Game over: {who} win", kit.join(winners))
+        return (N_("Game over: {who} wins") if len(winners) == 1 else N_("Game over: {who} win"), kit.join(winners))
     who = seat_name(names, view["active"])
     step = view["step"]
     if step == "second_draw":
-        return ("{who}: second card", who)
+        return (N_("{who}: second card"), who)
     if step == "keep":
-        return ("{who}: keeping tickets", who)
-    return ("{who} to play", who)
+        return (N_("{who}: keeping tickets"), who)
+    return (N_("{who} to play"), who)
 
 
 def _drawing_open(view: dict[str, Any]) -> bool:
@@ -172,9 +223,9 @@ def _seat_scores(view: dict[str, Any], names: list[str]) -> list[kit.SeatScore]:
     out = []
     for entry in view["seats"]:
         tickets = entry["tickets_count"]
-        cards = _count(entry["hand_count"], "1 card", "{n} cards")
+        cards = _cards(entry["hand_count"])
         held = kit.fill_in("{cards} in hand", cards=cards) if tickets is None else \
-            kit.fill_in("{cards} in hand, {tickets}", cards=cards, tickets=_count(tickets, "1 ticket", "{n} tickets"))
+            kit.fill_in("{cards} in hand, {tickets}", cards=cards, tickets=_tickets(tickets))
         out.append(kit.SeatScore(entry["seat"], seat_name(names, entry["seat"]), entry["points"],
                                  entry["seat"] in view["to_act"], held))
     return out
@@ -211,15 +262,15 @@ def _draw_area(page: kit.Page, view: dict[str, Any], names: list[str]) -> None:
     slot_w = (WIDTH - 2 * pad) / 5
     open_ = _drawing_open(view)
     piles: list[tuple[str, str, kit.RGB, bool, str]] = [
-        ("Train deck", kit.tr("EMPTY") if view["deck_count"] == 0 else _count(view["deck_count"], "1 card", "{n} cards"),
-         (90, 70, 50), view["deck_count"] == 0, "drawing closed" if view["deck_count"] == 0 else ""),
-        ("Ticket deck", _count(view["ticket_deck_count"], "1 ticket", "{n} tickets"), (230, 220, 190), False, ""),
+        (N_("Train deck"), kit.tr(N_("EMPTY")) if view["deck_count"] == 0 else _cards(view["deck_count"]),
+         (90, 70, 50), view["deck_count"] == 0, N_("drawing closed") if view["deck_count"] == 0 else ""),
+        (N_("Ticket deck"), _tickets(view["ticket_deck_count"]), (230, 220, 190), False, ""),
     ]
     if sum(view["set_aside"].values()):
-        piles.append(("Set aside (used)", _count(sum(view["set_aside"].values()), "1 card", "{n} cards"),
+        piles.append((N_("Set aside (used)"), _cards(sum(view["set_aside"].values())),
                       (150, 150, 150), False, ""))
     if view["closed_count"]:
-        piles.append(("Closed (stall)", _count(view["closed_count"], "1 card", "{n} cards"), (150, 150, 150), False, ""))
+        piles.append((N_("Closed (stall)"), _cards(view["closed_count"]), (150, 150, 150), False, ""))
     status = _status(view, names)
     height = pad + 34 + 28 + card_h + (34 if open_ else 8) + 16 + 86 + 56 + pad
     with page.block(height=height) as image:
@@ -229,7 +280,7 @@ def _draw_area(page: kit.Page, view: dict[str, Any], names: list[str]) -> None:
             kit.text(draw, (pad, y), kit.fit(status, 22, WIDTH - 2 * pad, True, translate=False), 22, kit.INK, bold=True,
                      translate=False, kind="panel")
         y += 34
-        kit.text(draw, (pad, y), "Display", 18, kit.MUTED, kind="panel")
+        kit.text(draw, (pad, y), N_("Display"), 18, kit.MUTED, kind="panel")
         y += 28
         for slot, kind in enumerate(view["display"]):
             x0 = pad + slot * slot_w + (slot_w - card_w) / 2
@@ -237,14 +288,14 @@ def _draw_area(page: kit.Page, view: dict[str, Any], names: list[str]) -> None:
             if refilled:
                 draw.rounded_rectangle((x0 - 7, y - 7, x0 + card_w + 7, y + card_h + 7), radius=9,
                                        outline=kit.HIGHLIGHT, width=6)
-            _card(draw, (x0, y, x0 + card_w, y + card_h), kind, kind, 22)
+            _card(draw, (x0, y, x0 + card_w, y + card_h), kind, None, 22)
             # the colour-blind mark, as on the hand's chips: a letter (a kanji in Japanese) in a disc
             _circle(draw, (x0 + 22, y + 22), kind, 16)
             if open_:
                 # `take N` is the move's notation: it stays as typed in every language
-                label = f"take {slot + 1} (refill)" if refilled else f"take {slot + 1}"
+                label = kit.fill_in("take {n} (refill)", n=slot + 1) if refilled else f"take {slot + 1}"
                 kit.text(draw, (x0 + card_w / 2, y + card_h + 8), label, 20,
-                         kit.HIGHLIGHT if refilled else kit.INK, bold=True, anchor="ma", kind="panel")
+                         kit.HIGHLIGHT if refilled else kit.INK, bold=True, anchor="ma", translate=False, kind="panel")
         y += card_h + (34 if open_ else 8) + 16
         pile_w = (WIDTH - 2 * pad) / max(3, len(piles))
         for index, (label, value, back, danger, note) in enumerate(piles):
@@ -252,7 +303,7 @@ def _draw_area(page: kit.Page, view: dict[str, Any], names: list[str]) -> None:
         y += 86
         discard = view["discard"]
         total = sum(discard.values())
-        label = kit.fill_in("Discard: {cards}", cards=_count(total, "1 card", "{n} cards"))
+        label = kit.fill_in("Discard: {cards}", cards=_cards(total))
         kit.text(draw, (pad, y + 14), label, 20, kit.INK, bold=True, anchor="lm", translate=False, kind="panel")
         x = pad + kit.text_size(label, 20, True, translate=False)[0] + 20
         for kind in KINDS:
@@ -272,7 +323,8 @@ def _cities(page: kit.Page, view: dict[str, Any], names: list[str]) -> None:
     height = pad + 30 + 44 + row_h * len(view["big_cities"]) + pad
     with page.block(height=height, bg=kit.WHITE) as image:
         draw = ImageDraw.Draw(image)
-        kit.text(draw, (pad, pad), "Big-city bonuses (completed tickets naming each city)", 18, kit.MUTED, kind="panel")
+        kit.text(draw, (pad, pad), N_("Big-city bonuses (completed tickets naming each city)"), 18, kit.MUTED,
+                 kind="panel")
         y = pad + 30
         for index, entry in enumerate(seats):
             x = pad + city_w + index * column_w
@@ -322,10 +374,10 @@ def _yard_rows(
         if last.get("type") == "yard"
         else []
     )
-    kit.text(draw, (x, y), "Rail yard", 16, kit.MUTED, bold=False)
+    kit.text(draw, (x, y), N_("Rail yard"), 16, kit.MUTED, bold=False)
     y += 24
     if not entry["yard"] and not robbed:
-        kit.text(draw, (x, y + 4), "empty", 16, kit.MUTED)
+        kit.text(draw, (x, y + 4), N_("empty"), 16, kit.MUTED)
         return y + 30
     col_w, card_w, card_h, step = 92, 66, 40, 20
     tallest = 0.0
@@ -351,36 +403,40 @@ def _yard_rows(
                     kit.contrast_text(fill),
                     bold=False,
                     anchor="mm",
+                    translate=False,
                     kind="glyph",
                 )
             if last_card:
-                label = "loco" if kind == LOCO else kind
-                tw = kit.text_size(label, 14)[0]
+                label = _kind(kind)
+                tw = kit.text_size(label, 14, translate=False)[0]
                 mid = cx + card_w / 2
                 draw.rectangle((mid - tw / 2 - 3, top_y + 11, mid + tw / 2 + 3, top_y + 31), fill=kit.WHITE)
-                kit.text(draw, (mid, top_y + 21), label, 14, kit.INK, bold=False, anchor="mm", kind="panel")
+                kit.text(draw, (mid, top_y + 21), label, 14, kit.INK, bold=False, anchor="mm", translate=False,
+                         kind="panel")
             bottom = top_y + (card_h if last_card else step)
         if row["colour"] in new_rows:
             draw.rectangle((cx - 5, y - 5, cx + card_w + 5, bottom + 5), outline=kit.HIGHLIGHT, width=4)
         kit.text(
             draw,
             (cx + card_w / 2, bottom + 4),
-            f"{row['colour']} {row['coloured']}",
+            kit.fill_in("{kind} {n}", kind=_kind(row["colour"]), n=row["coloured"]),
             14,
             kit.INK,
             bold=True,
             anchor="ma",
+            translate=False,
         )
         extra = 0
         if row["locos"]:
             kit.text(
                 draw,
                 (cx + card_w / 2, bottom + 21),
-                f"+ {row['locos']} loco",
+                kit.fill_in("+ {n} loco", n=row["locos"]),
                 14,
                 kit.INK,
                 bold=True,
                 anchor="ma",
+                translate=False,
             )
             extra = 17
         tallest = max(tallest, bottom + 22 + extra - y)
@@ -393,11 +449,12 @@ def _yard_rows(
         kit.text(
             draw,
             (cx + card_w / 2, y + card_h + 4),
-            f"{rob['colour']} {rob['coloured'] + rob['locos']}",
+            kit.fill_in("{kind} {n}", kind=_kind(rob["colour"]), n=rob["coloured"] + rob["locos"]),
             14,
             kit.DANGER,
             bold=True,
             anchor="ma",
+            translate=False,
         )
         kit.text(
             draw,
@@ -438,26 +495,26 @@ def _seat_panel(
         anchor="lm",
         translate=False,
     )
-    kit.text(draw, (x1 - 14, y0 + 24), _count(entry["points"], "1 pt", "{n} pts"), 22, kit.INK, bold=True,
+    kit.text(draw, (x1 - 14, y0 + 24), _points(entry["points"]), 22, kit.INK, bold=True,
              anchor="rm", translate=False, kind="panel")
     y = y0 + 52
     x = x0 + 14
     count = entry["tickets_count"]
-    tickets = "?" if count is None else _count(count, "1 ticket", "{n} tickets")
+    tickets = "?" if count is None else _tickets(count)
     facts = kit.fill_in("Hand: {cards}   Tickets: {tickets}",
-                        cards=_count(entry["hand_count"], "1 card", "{n} cards"), tickets=tickets)
+                        cards=_cards(entry["hand_count"]), tickets=tickets)
     if entry["setup"]:
-        facts += "   " + kit.tr(f"({entry['setup']})")
+        facts += "   " + kit.tr(N_("(choosing)") if entry["setup"] == "choosing" else N_("(done)"))
     elif entry["pending_count"]:
         facts += "   " + kit.fill_in("drawing {n}", n=entry["pending_count"])
     kit.text(draw, (x, y), facts, 18, kit.INK, translate=False, kind="panel")
     y += 28
     done = entry["completed"]
     points = sum(TICKETS[t].points for t in done)
-    completed = kit.fill_in("Completed: {tickets} ({points})", tickets=_count(len(done), "1 ticket", "{n} tickets"),
-                            points=_count(points, "1 pt", "{n} pts"))
+    completed = kit.fill_in("Completed: {tickets} ({points})", tickets=_tickets(len(done)),
+                            points=_points(points))
     if done:
-        completed += kit.tr(": ") + ", ".join(f"#{t}" for t in done)
+        completed += kit.tr(N_(": ")) + ", ".join(f"#{t}" for t in done)
     # Before the final scoring the panel has two columns: facts and track stack left, the rail yard right.
     right = x1 - 14 if view["phase"] == "over" else x0 + LEFT_COLUMN - 10
     kit.text(draw, (x, y), kit.fit(completed, 16, right - x, translate=False), 16, kit.INK, translate=False,
@@ -472,7 +529,7 @@ def _seat_panel(
         (x + 5, y - 5, x + 45, y + 47), radius=4, fill=(110, 90, 65), outline=kit.INK, width=2
     )
     kit.text(draw, (x + 25, y + 21), str(entry["track_count"]), 18, kit.WHITE, bold=True, anchor="mm")
-    kit.text(draw, (x + 56, y + 4), "Track stack", 16, kit.MUTED, bold=False)
+    kit.text(draw, (x + 56, y + 4), N_("Track stack"), 16, kit.MUTED, bold=False)
     if entry["track"] is not None:
         cx, cy = x + 56, y + 24
         for kind in KINDS:
@@ -482,20 +539,19 @@ def _seat_panel(
                 cx = _chip(draw, cx, cy, kind, entry["track"][kind], 14)
         y = max(y + 64, cy + 38)
     else:
-        kit.text(draw, (x + 56, y + 28), "face down: nobody may look", 15, kit.MUTED)
+        kit.text(draw, (x + 56, y + 28), N_("face down: nobody may look"), 15, kit.MUTED)
         y += 64
     if view["phase"] == "choose":
         state = (
-            "Scoring: choosing which tickets to complete" if entry["deciding"] else "Scoring: nothing to choose / done"
+            N_("Scoring: choosing which tickets to complete") if entry["deciding"]
+            else N_("Scoring: nothing to choose / done")
         )
         kit.text(draw, (x, y), state, 16, kit.HIGHLIGHT, bold=True)
         y += 24
         if entry["revealed_tickets"] is not None:
-            shown = ", ".join(f"#{t}" for t in entry["revealed_tickets"]) or "none"
-            kit.text(
-                draw, (x, y), kit.fit(f"Tickets in hand (revealed): {shown}", 16, right - x), 16, kit.INK,
-                translate=False,
-            )
+            shown = ", ".join(f"#{t}" for t in entry["revealed_tickets"]) or kit.tr(N_("none"))
+            revealed = kit.fill_in("Tickets in hand (revealed): {ids}", ids=shown)
+            kit.text(draw, (x, y), kit.fit(revealed, 16, right - x, translate=False), 16, kit.INK, translate=False)
             y += 24
     _yard_rows(draw, entry, view, x0 + LEFT_COLUMN + 10, y0 + 52, names)
 
@@ -512,11 +568,11 @@ def _final_lines(
     """The scoring image of a seat: revealed stack, tickets with the cards used, failures, cities, total."""
     final = view["scorings"][-1]["seats"][seat]
     result = next(s for s in view["result"]["seats"] if s["seat"] == seat)
-    kit.text(draw, (x, y), "Track stack revealed:", 15, kit.MUTED, bold=False)
-    start = x + max(170, kit.text_size("Track stack revealed:", 15)[0] + 14)
+    kit.text(draw, (x, y), N_("Track stack revealed:"), 15, kit.MUTED, bold=False)
+    start = x + max(170, kit.text_size(N_("Track stack revealed:"), 15)[0] + 14)
     cx = start
     if not any(final["track"].values()):
-        kit.text(draw, (cx, y), "empty", 15, kit.MUTED)
+        kit.text(draw, (cx, y), N_("empty"), 15, kit.MUTED)
     for kind in KINDS:
         if final["track"].get(kind):
             if cx > right - 90:
@@ -539,22 +595,26 @@ def _final_lines(
         ticket = TICKETS[tid]
         route = kit.fit(f"#{tid} {ticket.origin}-{ticket.destination}", 15, 250, translate=False)
         kit.text(draw, (x, y), route, 15, kit.DANGER, translate=False)
-        kit.text(draw, (x + 262, y), f"-{ticket.points}  not completed", 15, kit.DANGER, bold=True)
+        kit.text(draw, (x + 262, y), kit.fill_in("-{n}  not completed", n=ticket.points), 15, kit.DANGER, bold=True,
+                 translate=False)
         y += 22
     breakdown = result["breakdown"]
     cities = result["details"]["big_city_cards"]
     won = ", ".join(f"{c} {BIG_CITIES[c][0]}" for c in cities)
-    label = kit.tr("Big cities: none") if not cities else kit.fill_in("Big cities: {cities}", cities=won)
+    label = kit.tr(N_("Big cities: none")) if not cities else kit.fill_in("Big cities: {cities}", cities=won)
     kit.text(draw, (x, y + 4), kit.fit(label, 15, right - x, translate=False), 15, kit.INK, translate=False)
     y += 28
     tickets, failed, bonus = breakdown["tickets_final"], breakdown["tickets_failed"], breakdown["big_cities"]
-    rank = ORDINAL.get(result["rank"], str(result["rank"]))
+    rank = kit.tr(ORDINAL.get(result["rank"], str(result["rank"])))
     if view["decks_total"] == 2:
-        line = (f"{rank}: {result['score']} points  (deck 1 {breakdown['tickets_deck1']}, tickets {tickets}, "
-                f"failed {failed}, cities {bonus})")
+        line = kit.fill_in("{rank}: {score} points  (deck 1 {deck1}, tickets {tickets}, failed {failed}, cities "
+                           "{cities})", rank=rank, score=result["score"], deck1=breakdown["tickets_deck1"],
+                           tickets=tickets, failed=failed, cities=bonus)
     else:
-        line = f"{rank}: {result['score']} points  (tickets {tickets}, failed {failed}, cities {bonus})"
-    kit.text(draw, (x, y), kit.fit(line, 18, right - x, True), 18, kit.INK, bold=True, translate=False)
+        line = kit.fill_in("{rank}: {score} points  (tickets {tickets}, failed {failed}, cities {cities})", rank=rank,
+                           score=result["score"], tickets=tickets, failed=failed, cities=bonus)
+    kit.text(draw, (x, y), kit.fit(line, 18, right - x, True, translate=False), 18, kit.INK, bold=True,
+             translate=False)
 
 
 def _panel_height(view: dict[str, Any], entry: dict[str, Any]) -> int:
@@ -610,7 +670,7 @@ def _ticket_card(draw: ImageDraw.ImageDraw, x: float, y: float, tid: int, highli
         width=4 if highlight else 2,
     )
     kit.text(draw, (x + 10, y + 8), f"#{tid}", 18, kit.MUTED, bold=True, kind="panel")
-    kit.text(draw, (x + w - 10, y + 8), _count(ticket.points, "1 pt", "{n} pts"), 18, kit.INK, bold=True, anchor="ra",
+    kit.text(draw, (x + w - 10, y + 8), _points(ticket.points), 18, kit.INK, bold=True, anchor="ra",
              translate=False, kind="panel")
     cities = []
     for city in (ticket.origin, ticket.destination):
@@ -638,7 +698,7 @@ def hand(view: dict[str, Any], names: list[str]) -> bytes:
         height += 60
     page = kit.Page(WIDTH)
     # the top says whose hand this is, then what the table waits for, with every score
-    page.turn_card("{who} - your hand (private)", _status(view, names), _seat_scores(view, names),
+    page.turn_card(N_("{who} - your hand (private)"), _status(view, names), _seat_scores(view, names),
                    who=seat_name(names, seat), accent=seat)
     with page.block(height=height) as image:
         _hand_body(image, view, entry, tickets, pending)
@@ -652,13 +712,14 @@ def _hand_body(image: Image.Image, view: dict[str, Any], entry: dict[str, Any], 
     rows_t = -(-len(tickets) // per_row)
     rows_p = -(-len(pending) // per_row)
     y = 10
-    kit.text(draw, (MARGIN, y), f"Train cards: {entry['hand_count']}", 20, kit.INK, bold=True)
+    kit.text(draw, (MARGIN, y), kit.fill_in("Train cards: {n}", n=entry["hand_count"]), 20, kit.INK, bold=True,
+             translate=False)
     y += 32
     x = MARGIN
     for kind in KINDS:
         count = view["hand"].get(kind, 0)
         box = (x, y, x + 118, y + 120)
-        _card(draw, box, kind, kind, 16, outline=kit.INK if count else kit.GRID)
+        _card(draw, box, kind, None, 16, outline=kit.INK if count else kit.GRID)
         _circle(draw, (x + 17, y + 17), kind, 12)  # the colour-blind mark, as on the display
         if not count:
             # An empty kind is greyed out so the held ones stand out.
@@ -668,27 +729,27 @@ def _hand_body(image: Image.Image, view: dict[str, Any], entry: dict[str, Any], 
             )
         kit.text(
             draw, (x + 59, y + 128), f"x {count}", 22, kit.INK if count else kit.MUTED, bold=True, anchor="ma",
-            kind="panel",
+            translate=False, kind="panel",
         )
         x += 126
     y += 170
     track = entry["track"]
     if track is not None:
-        face_up = kit.tr(", ".join(f"{k} {track[k]}" for k in KINDS if track[k]) or "nothing")
-        line = kit.fill_in("Your track stack: {cards} (face up: {face})",
-                           cards=_count(entry["track_count"], "1 card", "{n} cards"), face=face_up)
+        line = kit.words(Msg("Your track stack: {cards} (face up: {face})",
+                             cards=Plural("{n} card", "{n} cards", n=entry["track_count"]), face=card_counts(track)))
     else:
         line = kit.fill_in("Your track stack: {cards} (face down: you may not look)",
-                           cards=_count(entry["track_count"], "1 card", "{n} cards"))
-    kit.text(draw, (MARGIN, y), line, 18, kit.INK)
+                           cards=_cards(entry["track_count"]))
+    kit.text(draw, (MARGIN, y), line, 18, kit.INK, translate=False)
     y += 36
     kit.text(
         draw,
         (MARGIN, y),
-        f"Your tickets ({len(tickets)})" if tickets else "Your tickets (0): none",
+        kit.fill_in("Your tickets ({n})", n=len(tickets)) if tickets else kit.tr(N_("Your tickets (0): none")),
         20,
         kit.INK,
         bold=True,
+        translate=False,
     )
     y += 30
     picks = set(view.get("picks") or [])
@@ -700,12 +761,11 @@ def _hand_body(image: Image.Image, view: dict[str, Any], entry: dict[str, Any], 
     if pending:
         # The setup choice stays in the view all game: it only answers the drawn tickets of the keep step.
         kept = view.get("setup_choice") if view["phase"] == "keep_setup" else None
-        title = "Drawn tickets: answer with `keep ID ID ...`" + (
-            " (at least 1)" if view["phase"] == "keep_setup" else " or `keep none`"
-        )
+        title = kit.tr(N_("Drawn tickets: answer with `keep ID ID ...` (at least 1)") if view["phase"] == "keep_setup"
+                       else N_("Drawn tickets: answer with `keep ID ID ...` or `keep none`"))
         if kept:
-            title = f"You keep: {', '.join(map(str, kept))} (waiting for the others)"
-        kit.text(draw, (MARGIN, y + 8), title, 20, kit.HIGHLIGHT, bold=True)
+            title = kit.fill_in("You keep: {ids} (waiting for the others)", ids=", ".join(map(str, kept)))
+        kit.text(draw, (MARGIN, y + 8), title, 20, kit.HIGHLIGHT, bold=True, translate=False)
         y += 44
         for index, tid in enumerate(pending):
             _ticket_card(
@@ -718,19 +778,18 @@ def _hand_body(image: Image.Image, view: dict[str, Any], entry: dict[str, Any], 
         y += rows_p * 104
     if view["phase"] == "choose":
         pickable = view.get("pickable") or []
-        picked = ", ".join(f"#{t}" for t in view["picks"]) or "none"
+        picked = ", ".join(f"#{t}" for t in view["picks"]) or kit.tr(N_("none"))
         if entry["deciding"]:
-            fitting = ", ".join(f"#{t}" for t in pickable) or "nothing (send `done`)"
-            text = f"Picked: {picked}   Still fits: {fitting}"
+            fitting = ", ".join(f"#{t}" for t in pickable) or kit.tr(N_("nothing (send `done`)"))
+            text = kit.fill_in("Picked: {picked}   Still fits: {fits}", picked=picked, fits=fitting)
         else:
-            text = f"Completed at this scoring: {picked} (nothing to choose)"
-        kit.text(draw, (MARGIN, y + 14), kit.fit(text, 18, WIDTH - 2 * MARGIN, True), 18, kit.INK, bold=True,
-                 translate=False)
+            text = kit.fill_in("Completed at this scoring: {ids} (nothing to choose)", ids=picked)
+        kit.text(draw, (MARGIN, y + 14), kit.fit(text, 18, WIDTH - 2 * MARGIN, True, translate=False), 18, kit.INK,
+                 bold=True, translate=False)
         y += 44
-    legend = "Letters: " + ", ".join(f"{LETTER[k]} {k}" for k in KINDS) + ".   * = big city"
-    if kit.current_language() == "ja":
-        legend = "* = big city"  # the marks are the colours' own kanji there: nothing to explain
-    kit.text(draw, (MARGIN, y + 16), legend, 16, kit.MUTED)
+    # The marks explained (a language whose marks need no explaining drops {letters} from its translation).
+    legend = kit.fill_in("Letters: {letters}.   * = big city", letters=", ".join(f"{_mark(k)} {_kind(k)}" for k in KINDS))
+    kit.text(draw, (MARGIN, y + 16), legend, 16, kit.MUTED, translate=False)
 
 
 # ---------------------------------------------------------------------------- interludes and alt text
@@ -744,12 +803,12 @@ def intermediate_scoring(view: dict[str, Any], names: list[str]) -> bytes:
     height = 110 + sum(150 + 22 * r for r in rows) + MARGIN
     image = kit.new_canvas(WIDTH, height)
     draw = ImageDraw.Draw(image)
-    kit.text(draw, (MARGIN, 16), "Intermediate scoring (end of deck 1)", 28, kit.INK, bold=True)
+    kit.text(draw, (MARGIN, 16), N_("Intermediate scoring (end of deck 1)"), 28, kit.INK, bold=True)
     kit.text(
         draw,
         (MARGIN, 60),
-        "Track stacks revealed. Completed tickets score now; their cards are set aside. "
-        "Other tickets stay secret in hand.",
+        N_("Track stacks revealed. Completed tickets score now; their cards are set aside. "
+           "Other tickets stay secret in hand."),
         17,
         kit.MUTED,
     )
@@ -773,15 +832,16 @@ def intermediate_scoring(view: dict[str, Any], names: list[str]) -> bytes:
             kit.text(
                 draw,
                 (x0 + panel_w - 14, y + 24),
-                f"+{entry['points']} pts",
+                kit.fill_in("+{n} pts", n=entry["points"]),
                 22,
                 kit.INK,
                 bold=True,
                 anchor="rm",
+                translate=False,
             )
             cx, cy = x0 + 14, y + 54
             if not any(entry["track"].values()):
-                kit.text(draw, (cx, cy + 6), "empty track stack", 15, kit.MUTED)
+                kit.text(draw, (cx, cy + 6), N_("empty track stack"), 15, kit.MUTED)
             for kind in KINDS:
                 if entry["track"].get(kind):
                     if cx > x0 + panel_w - 120:
@@ -807,7 +867,7 @@ def intermediate_scoring(view: dict[str, Any], names: list[str]) -> bytes:
                         tx += 22
                 ty += 22
             if not entry["completed"]:
-                kit.text(draw, (x0 + 14, ty), "no ticket completed", 15, kit.MUTED)
+                kit.text(draw, (x0 + 14, ty), N_("no ticket completed"), 15, kit.MUTED)
         y += box_h + 12
     return kit.encode(image)
 
@@ -822,217 +882,40 @@ def interludes(previous: dict[str, Any] | None, view: dict[str, Any], names: lis
 
 
 def describe(view: dict[str, Any], names: list[str]) -> str:
-    """Alt text for the public table: status, display, piles, and per seat points, cards and yard.
-
-    The bot translates it as one line (render.describe joins lines): sentences end with ". " and none
-    has ". " inside, so one `_alt_text` pattern of JA takes it apart and each sentence is translated on
-    its own. That pattern must be the longest one that can match the whole line, hence the long
-    opening and no sentence that is a long pattern ending in a placeholder (the yard has its own).
-    """
-    parts = [f"{ALT_OPENING} {_status(view, names)}."]
+    """Alt text for the public table, in the image's language (render.in_language): status, display, piles,
+    and per seat points, cards and yard. Each sentence is one message; `_sentences` puts them in a row."""
+    parts = [kit.fill_in("Ticket to Ride: The Card Game, public table. {status}.", status=_status(view, names))]
     if view["decks_total"] == 2:
-        parts.append(f"Deck {view['deck_number']} of 2.")
+        parts.append(kit.fill_in("Deck {n} of 2.", n=view["deck_number"]))
     if view["final_round"]:
-        parts.append(
-            "Final round, still to play: " + ", ".join(seat_name(names, s) for s in view["final_round"]) + "."
-        )
+        parts.append(kit.fill_in("Final round, still to play: {who}.",
+                                 who=kit.join(seat_name(names, s) for s in view["final_round"])))
     last = view["last_action"]
     if last:
-        parts.append("Last: " + name_seats(last["text"], names) + ".")
-    parts.append(
-        f"Display: {', '.join(view['display'])}. Deck {view['deck_count']}, tickets {view['ticket_deck_count']}."
-    )
+        parts.append(kit.say(Msg("Last: {text}.", text=_said(last, names)), names))
+    parts.append(kit.fill_in("Display: {cards}. Deck {deck}, tickets {tickets}.",
+                             cards=_list(_kind(k) for k in view["display"]), deck=view["deck_count"],
+                             tickets=view["ticket_deck_count"]))
     for entry in view["seats"]:
-        yard = ", ".join(
-            f"{r['colour']} {r['coloured']}" + (f" + {r['locos']} loco" if r["locos"] else "")
+        yard = _list(
+            kit.fill_in("{colour} {n} + {m} loco", colour=_kind(r["colour"]), n=r["coloured"], m=r["locos"])
+            if r["locos"] else kit.fill_in("{kind} {n}", kind=_kind(r["colour"]), n=r["coloured"])
             for r in entry["yard"]
         )
         tickets = "?" if entry["tickets_count"] is None else entry["tickets_count"]
         name = seat_name(names, entry["seat"])
-        parts.append(
-            f"{name}: {entry['points']} pts, hand {entry['hand_count']}, tickets {tickets}, "
-            f"track {entry['track_count']}, completed {len(entry['completed'])}."
-        )
-        parts.append(f"{name}'s yard: {yard or 'empty'}.")
-    return " ".join(parts)
+        parts.append(kit.fill_in(
+            "{who}: {points} pts, hand {hand}, tickets {tickets}, track {track}, completed {done}.", who=name,
+            points=entry["points"], hand=entry["hand_count"], tickets=tickets, track=entry["track_count"],
+            done=len(entry["completed"])))
+        parts.append(kit.fill_in("{who}'s yard: {yard}.", who=name, yard=yard or kit.tr(N_("empty"))))
+    return _sentences(parts)
 
 
-# ---------------------------------------------------------------------------- Japanese
-
-
-ALT_OPENING = "Ticket to Ride: The Card Game, public table."
-
-
-def _alt_text() -> dict[str, str]:
-    """Patterns that take `describe`'s one-line alt text apart: the whole line by its number of
-    sentences, a seat's sentence by its number of yard rows (each piece is then translated alone)."""
-    entries = {}
-    for count in range(1, 16):
-        english = ". ".join(f"{{p{i}}}" for i in range(count))
-        japanese = "。".join(f"{{p{i}}}" for i in range(count))
-        entries[f"{ALT_OPENING} {english}."] = f"チケット・トゥ・ライド カードゲーム（公開の卓）。{japanese}。"
-    entries["{who}: {points} pts, hand {hand}, tickets {tickets}, track {track}, completed {done}"] = (
-        "{who}：{points} 点、手札 {hand} 枚、目的地カード {tickets} 枚、トラックスタック {track} 枚、達成 {done} 枚"
-    )
-    entries["{who}'s yard: {yard}"] = "{who} のレールヤード：{yard}"
-    for count in range(2, len(COLOURS) + 1):
-        rows = [f"r{i}" for i in range(count)]
-        entries["{who}'s yard: " + ", ".join(f"{{{r}}}" for r in rows)] = "{who} のレールヤード：" + "、".join(
-            f"{{{r}}}" for r in rows
-        )
-    for count in range(2, 5):
-        names = [f"p{i}" for i in range(count)]
-        entries["Game over: " + ", ".join(f"{{{n}}}" for n in names)] = "ゲーム終了：" + "、".join(
-            f"{{{n}}}" for n in names
-        )
-    for english, japanese in (("Keep step: waiting for {who}", "目的地カードの選択：{who} を待っています"),
-                              ("Scoring: waiting for {who} to pick tickets",
-                               "得点計算：{who} が目的地カードを選ぶのを待っています"),
-                              ("Final round, still to play: {who}", "最終ターン、残りの手番：{who}")):
-        entries.update(seat_lists(english, japanese))
-    return entries
-
-
-def _last_actions() -> dict[str, str]:
-    """The engine's last-action texts after "Last: " (image header and alt text)."""
-    rob = "{who} plays {cards}, robbing {victim}'s {colour} row ({n} {colour}"
-    rob_ja = "{who} がレールヤードに{cards}を置き、{victim} の{colour}の列を電車強奪（{colour} {n} 枚"
-    entries = {
-        "{who} has chosen": "{who} が選択済み",
-        "{who} drew from the deck": "{who} が山札から引いた",
-        "{who} took {kind} (slot {slot})": "{who} が{kind}を取った（{slot} 番目）",
-        "{who} plays {cards}": "{who} がレールヤードに{cards}を置いた",
-        rob + ")": rob_ja + "）",
-        rob + " + {m} loco)": rob_ja + "＋機関車 {m} 枚）",
-        "{who} drew {n} tickets": "{who} が目的地カードを {n} 枚引いた",
-        "{who} kept {n} of the drawn tickets": "{who} が引いた目的地カードのうち {n} 枚を残した",
-        "{who} passed (no legal move)": "{who} がパス（出せる手なし）",
-        "Final scoring": "最終得点計算",
-        "Intermediate scoring; deck 2 dealt": "中間得点計算。2 つ目の山札を配った",
-    }
-    # Prefixed: a bare "{who} plays {cards}" would also catch other games' lines in the bot's catalog.
-    return {f"Last: {english}": f"直前：{japanese}" for english, japanese in entries.items()}
-
-
-# Image labels and alt text (English exactly as drawn -> Japanese); terms as in rules/ttr_cards/ja.py.
-JA: dict[str, str] = {
-    **KIND_JA,
-    **card_lists(),
-    **yard_sets(),
-    **_alt_text(),
-    **_last_actions(),
-    ", ": "、",
-    "none": "なし",
-    "nothing": "なし",
-    "empty": "空",
-    "1st": "1 位",
-    "2nd": "2 位",
-    "3rd": "3 位",
-    "4th": "4 位",
-    **{f"{ordinal} {{rest}}": f"{rank} 位 {{rest}}" for rank, ordinal in ORDINAL.items()},
-    "{rank} {who} {score}": "{rank} {who} {score} 点",
-    "{n} pts": "{n} 点",
-    "+{n} pts": "+{n} 点",
-    "{n} cards": "{n} 枚",
-    "{n} tickets": "{n} 枚",
-    "1 card": "1 枚",
-    "1 ticket": "1 枚",
-    "1 pt": "1 点",
-    "{cards} in hand": "手札 {cards}",
-    "{cards} in hand, {tickets}": "手札 {cards}、目的地カード {tickets}",
-    # the turn card
-    "{who} to play": "{who} の手番",
-    "{who}: keeping tickets": "{who}：目的地カードを選択中",
-    "Keep tickets: waiting for {who}": "目的地カードの選択：{who} を待っています",
-    "Scoring: waiting for {who}": "得点計算：{who} を待っています",
-    "Game over: {who} wins": "ゲーム終了：{who} の勝利",
-    "Game over: {who} win": "ゲーム終了：{who} の勝利",
-    "Discard: {cards}": "捨て札：{cards}",
-    # header
-    "Ticket to Ride: The Card Game": "チケット・トゥ・ライド カードゲーム",
-    "Ticket to Ride: The Card Game  -  Deck {n} of 2": "チケット・トゥ・ライド カードゲーム ― 山札 {n}/2",
-    "Keep step: waiting for {who}": "目的地カードの選択：{who} を待っています",
-    "Scoring: waiting for {who} to pick tickets": "得点計算：{who} が目的地カードを選ぶのを待っています",
-    "Game over: {standings}": "ゲーム終了：{standings}",
-    "{who}: second card": "{who}：2 枚目のカードを引く",
-    "{who}: choosing among {n} tickets": "{who}：目的地カード {n} 枚から選択中",
-    "{who}: play to the rail yard or draw tickets": "{who}：レールヤードに置くか目的地カードを引く",
-    "{who}: draw 2 cards, play to the rail yard or draw tickets": (
-        "{who}：カードを 2 枚引く／レールヤードに置く／目的地カードを引く"
-    ),
-    "Last: {text}": "直前：{text}",
-    "FINAL ROUND - still to play: {who}": "最終ターン ― 残りの手番：{who}",
-    # display and piles
-    "Display": "表向きのカード",
-    "take {n} (refill)": "take {n}（補充）",
-    "Train deck": "電車カードの山札",
-    "Ticket deck": "目的地カードの山札",
-    "Set aside (used)": "除外（得点済み）",
-    "Closed (stall)": "閉じた山札",
-    "EMPTY": "空",
-    "drawing closed": "引けません",
-    "Big-city bonuses (completed tickets naming each city)": (
-        "ビッグシティボーナス（各都市を含む達成済み目的地カードの数）"
-    ),
-    # seat panels
-    "Hand: {cards}   Tickets: {tickets}": "手札 {cards}   目的地カード {tickets}",
-    "(choosing)": "（選択中）",
-    "(done)": "（選択済み）",
-    "drawing {n}": "{n} 枚を検討中",
-    "Completed: {tickets} ({points})": "達成 {tickets}（{points}）",
-    ": ": "：",
-    "Rail yard": "レールヤード",
-    "+ {n} loco": "＋機関車 {n}",
-    "robbed by {who}": "{who} が強奪",
-    "Track stack": "トラックスタック",
-    "face down: nobody may look": "裏向き：誰も見られません",
-    "Scoring: choosing which tickets to complete": "得点計算：達成する目的地カードを選択中",
-    "Scoring: nothing to choose / done": "得点計算：選択なし／完了",
-    "Tickets in hand (revealed): {ids}": "手札の目的地カード（公開）：{ids}",
-    # final scoring
-    "Track stack revealed:": "トラックスタック：",
-    "-{n}  not completed": "-{n}  未達成",
-    "Big cities: {cities}": "ビッグシティ：{cities}",
-    "Big cities: none": "ビッグシティ：なし",
-    "{rank}: {score} points  (tickets {tickets}, failed {failed}, cities {cities})": (
-        "{rank}：{score} 点（達成 {tickets}、未達成 {failed}、ビッグシティ {cities}）"
-    ),
-    "{rank}: {score} points  (deck 1 {deck1}, tickets {tickets}, failed {failed}, cities {cities})": (
-        "{rank}：{score} 点（1 回目 {deck1}、達成 {tickets}、未達成 {failed}、ビッグシティ {cities}）"
-    ),
-    # hand
-    "{who} - your hand (private)": "{who} の手札（非公開）",
-    "Train cards: {n}": "電車カード：{n} 枚",
-    "Your track stack: {cards} (face down: you may not look)": (
-        "あなたのトラックスタック：{cards}（裏向き：自分でも見られません）"
-    ),
-    "Your track stack: {cards} (face up: {face})": "あなたのトラックスタック：{cards}（表向き：{face}）",
-    "Your tickets ({n})": "あなたの目的地カード（{n} 枚）",
-    "Your tickets (0): none": "あなたの目的地カード：なし",
-    "Drawn tickets: answer with `keep ID ID ...` (at least 1)": (
-        "引いた目的地カード：`keep ID ID ...` で残すカードを答えてください（1 枚以上）"
-    ),
-    "Drawn tickets: answer with `keep ID ID ...` or `keep none`": (
-        "引いた目的地カード：`keep ID ID ...` または `keep none` で答えてください"
-    ),
-    "You keep: {ids} (waiting for the others)": "残すカード：{ids}（他のプレイヤーを待っています）",
-    "Picked: {picked}   Still fits: {fits}": "選んだカード：{picked}   まだ達成できる：{fits}",
-    "nothing (send `done`)": "なし（`done` を送ってください）",
-    "Completed at this scoring: {ids} (nothing to choose)": "今回の得点計算で達成：{ids}（選ぶものなし）",
-    "* = big city": "* = ビッグシティ",
-    # intermediate scoring (4 players)
-    "Intermediate scoring (end of deck 1)": "中間得点計算（1 つ目の山札の終わり）",
-    "Track stacks revealed. Completed tickets score now; their cards are set aside. "
-    "Other tickets stay secret in hand.": (
-        "トラックスタックを公開。達成した目的地カードは今得点になり、使ったカードは除外されます。"
-        "他の目的地カードは公開せずに手札に残ります。"
-    ),
-    "empty track stack": "トラックスタックは空",
-    "no ticket completed": "達成した目的地カードなし",
-    # alt text sentences (see describe)
-    "Deck {n} of 2": "山札 {n}/2",
-    "Final round, still to play: {who}": "最終ターン、残りの手番：{who}",
-    "Display: {a}, {b}, {c}, {d}, {e}": "表向きのカード：{a}、{b}、{c}、{d}、{e}",
-    "Deck {deck}, tickets {tickets}": "山札 {deck} 枚、目的地カード {tickets} 枚",
-    "{colour} {n} + {m} loco": "{colour} {n}＋機関車 {m}",
-}
+def _sentences(parts: list[str]) -> str:
+    """Sentences in a row, the image language's way (a space between them in English)."""
+    text = parts[0]
+    for part in parts[1:]:
+        # TRANSLATORS: two sentences in a row (English puts a space between them)
+        text = kit.fill_in("{a} {b}", a=text, b=part)
+    return text

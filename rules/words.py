@@ -13,6 +13,7 @@ A parameter is one of:
 - `Seat(i)`: a seat, shown as its player's display name (never translated);
 - `Term(word)`: a word the catalog translates (a colour, a card kind, a railroad, a category);
 - `Items([...], kind)`: a list joined the reader's way ("a, b and c", "a、b、c"); items are parameters too;
+  `Items([...], sep=N_("; "))` joins with a separator the catalogs translate (a line's parts: "a; b" or "a／b");
 - another `Msg` (a message inside a message, translated in turn);
 - anything else (`str`, `int`): shown exactly as given. Names, numbers, cities as the board prints them and
   move notation are plain values, so they are never translated.
@@ -62,23 +63,29 @@ LIST_KINDS = ("and", "or", "comma")
 @dataclass(frozen=True, slots=True)
 class Items:
     """A list of parameters joined the reader's way. `english` overrides how str() joins (the engines'
-    own English, kept byte for byte); the translations join with the language's list pattern."""
+    own English, kept byte for byte); the translations join with the language's list pattern, or with the
+    translation of `sep` when it is given (a separator that is a message id of its own: "; ", ": ")."""
 
     items: tuple[Any, ...]
     kind: str = "and"
     english: str | None = None  # a separator for every gap in English (", " or " and "); None: by kind
+    sep: str | None = None  # a separator every language translates (English: itself, unless `english`)
 
-    def __init__(self, items: Iterable[Any], kind: str = "and", english: str | None = None) -> None:
+    def __init__(self, items: Iterable[Any], kind: str = "and", english: str | None = None,
+                 sep: str | None = None) -> None:
         if kind not in LIST_KINDS:
             raise ValueError(f"unknown list kind {kind!r}")
         object.__setattr__(self, "items", tuple(items))
         object.__setattr__(self, "kind", kind)
         object.__setattr__(self, "english", english)
+        object.__setattr__(self, "sep", sep)
 
     def join(self, parts: list[str]) -> str:
         """The parts joined in English."""
         if self.english is not None:
             return self.english.join(parts)
+        if self.sep is not None:
+            return self.sep.join(parts)
         if self.kind == "comma" or len(parts) < 2:
             return ", ".join(parts)
         word = " and " if self.kind == "and" else " or "
@@ -213,6 +220,8 @@ def _value_to_json(value: Any) -> Any:
         data: dict[str, Any] = {"items": [_value_to_json(item) for item in value.items], "kind": value.kind}
         if value.english is not None:
             data["en"] = value.english
+        if value.sep is not None:
+            data["sep"] = value.sep
         return data
     if value is None or isinstance(value, (str, int, float, bool)):
         return value
@@ -228,5 +237,6 @@ def _value_from_json(data: Any) -> Any:
         if "msg" in data:
             return Msg.from_json(data["msg"])
         if "items" in data:
-            return Items([_value_from_json(item) for item in data["items"]], data["kind"], data.get("en"))
+            return Items([_value_from_json(item) for item in data["items"]], data["kind"], data.get("en"),
+                         data.get("sep"))
     return data

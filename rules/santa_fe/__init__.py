@@ -5,8 +5,9 @@ from __future__ import annotations
 from rules.engine import GameDefinition, Option, RandomAI
 from rules.santa_fe.ai import GreedyAI, hard_ai
 from rules.santa_fe.state import SantaFeState
+from rules.words import N_
 
-SUMMARY = (
+SUMMARY = N_(
     "Nobody owns a railroad: on every placement you may extend any of the five lines west from the "
     "Mississippi. Each round everyone secretly plays a city card (or a double-turn card for two "
     "placements per pass), then two lay passes follow. Reaching a city first pays $2 and a railroad's "
@@ -25,13 +26,13 @@ DEFINITION = GameDefinition(
             "advanced",
             "bool",
             False,
-            "Advanced game: $5 start, terrain costs, engineers, passing allowed, branch cards $2.",
+            N_("Advanced game: $5 start, terrain costs, engineers, passing allowed, branch cards $2."),
         ),
         Option(
             "tile_buying",
             "bool",
             False,
-            "Buy one track tile for $1 per round; once the supply is empty, bought tiles are laid.",
+            N_("Buy one track tile for $1 per round; once the supply is empty, bought tiles are laid."),
         ),
     ),
     state_class=SantaFeState,

@@ -4,22 +4,24 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from rules.engine import IllegalMove, Move, check_move_text, plural, quote, read_number
+from rules.engine import IllegalMove, Move, check_move_text, quote, read_number
 from rules.santa_fe.board import BOARD, RAILROADS
 from rules.santa_fe.moves import Branch, BuyTile, Draw, EngineerChoice, Exchange, Lay, Pass, Play
+from rules.words import N_, Items, Msg, Plural, Term
 
 if TYPE_CHECKING:
     from rules.santa_fe.state import SantaFeState
 
+# The steps in a player's words (translated as terms: a refusal and the images name the step).
 PHASE_NAMES = {
-    "engineer": "engineer step",
-    "choose": "choose cards",
-    "lay1": "lay pass 1",
-    "exchange": "double-turn exchange",
-    "lay2": "lay pass 2",
-    "draw": "draw",
-    "buy": "buy tiles",
-    "over": "game over",
+    "engineer": N_("engineer step"),
+    "choose": N_("choose cards"),
+    "lay1": N_("lay pass 1"),
+    "exchange": N_("double-turn exchange"),
+    "lay2": N_("lay pass 2"),
+    "draw": N_("draw"),
+    "buy": N_("buy tiles"),
+    "over": N_("game over"),
 }
 
 _DOUBLE_WORDS = ("double", "dt", "double-turn", "doubleturn")
@@ -57,8 +59,8 @@ def _cities(tokens: list[str]) -> list[str]:
             start = tokens[i]
             options = sorted(cid for cid in BOARD.cities if cid.startswith(start))
             if len(options) > 1:
-                raise IllegalMove(f"Which city: {' or '.join(options)}?")
-            raise IllegalMove(f"Unknown city {quote(start)!r}.")
+                raise IllegalMove(Msg("Which city: {options}?", options=Items(options, "or", english=" or ")))
+            raise IllegalMove(Msg("Unknown city {text}.", text=repr(quote(start))))
     return found
 
 
@@ -69,13 +71,17 @@ def _rr(token: str) -> str:
     for rr, railroad in BOARD.railroads.items():
         if railroad.name.lower().replace(" ", "") == token:
             return rr
-    raise IllegalMove(f"Unknown railroad {quote(token)!r}; use one of {', '.join(RAILROADS)}.")
+    raise IllegalMove(_unknown_railroad(token))
+
+
+def _unknown_railroad(token: str) -> Msg:
+    return Msg("Unknown railroad {text}; use one of {keys}.", text=repr(quote(token)), keys=", ".join(RAILROADS))
 
 
 def parse(state: SantaFeState, text: str) -> Move:
     tokens = check_move_text(text).lower().replace(",", " ").split()
     if not tokens:
-        raise IllegalMove("Empty move.")
+        raise IllegalMove(Msg("Empty move."))
     verb, rest = tokens[0], tokens[1:]
     try:
         if verb == "pass" and not rest:
@@ -94,7 +100,7 @@ def parse(state: SantaFeState, text: str) -> Move:
             card = "double" if "-".join(rest) in _DOUBLE_WORDS else _cities(rest)
             if isinstance(card, list):
                 if len(card) != 1:
-                    raise IllegalMove("Play one city card (or double).")
+                    raise IllegalMove(Msg("Play one city card (or double)."))
                 card = card[0]
             return Play(card, branch)
         if verb == "exchange" and rest:
@@ -126,7 +132,8 @@ def parse(state: SantaFeState, text: str) -> Move:
                 return Branch(rr, cities[0], cities[1])
     except IndexError:
         pass
-    raise IllegalMove(f"Cannot read {quote(text)!r}; moves look like `lay sf 1 wichita` or `play denver`.")
+    raise IllegalMove(Msg("Cannot read {text}; moves look like `lay sf 1 wichita` or `play denver`.",
+                          text=repr(quote(text))))
 
 
 def _guess_line(state: SantaFeState, rr: str, city: str) -> int:
@@ -139,17 +146,17 @@ def _guess_line(state: SantaFeState, rr: str, city: str) -> int:
             continue
         fits.append(number)
     if len(fits) > 1:
-        options = " or ".join(f"lay {rr} {n} {city}" for n in fits)
-        raise IllegalMove(f"Say which {rr.upper()} line: {options}.")
+        options = Items((f"lay {rr} {n} {city}" for n in fits), "or", english=" or ")
+        raise IllegalMove(Msg("Say which {rr} line: {options}.", rr=rr.upper(), options=options))
     return fits[0] if fits else 1
 
 
-def _unknown_name(move: Move) -> str | None:
+def _unknown_name(move: Move) -> Msg | None:
     """The reason a (hand-built) move names a railroad or city the board does not have, else None."""
     railroads = [getattr(move, "rr", None)] + ([move.branch] if isinstance(move, Play) else [])
     for rr in railroads:
         if rr is not None and rr not in RAILROADS:
-            return f"Unknown railroad {quote(str(rr))!r}; use one of {', '.join(RAILROADS)}."
+            return _unknown_railroad(str(rr))
     cities: list[object] = []
     if isinstance(move, Lay):
         cities = [move.city]
@@ -161,36 +168,36 @@ def _unknown_name(move: Move) -> str | None:
         cities = list(move.cities)
     for city in cities:
         if city not in BOARD.cities:
-            return f"Unknown city {quote(str(city))!r}."
+            return Msg("Unknown city {text}.", text=repr(quote(str(city))))
     return None
 
 
-def why_illegal(state: SantaFeState, seat: int, move: Move) -> str:
+def why_illegal(state: SantaFeState, seat: int, move: Move) -> Msg:
     """The one-line reason a move that is not in legal_moves is refused."""
     unknown = _unknown_name(move)
     if unknown is not None:
         return unknown
     phase = state.phase
-    wrong = f"That move is not allowed now (step: {phase_name(phase)})."
+    wrong = Msg("That move is not allowed now (step: {step}).", step=Term(phase_name(phase)))
     if isinstance(move, EngineerChoice):
         if phase != "engineer":
             return wrong
-        return f"You need ${4} for an engineer; you have ${state.money[seat]}."
+        return Msg("You need ${price} for an engineer; you have ${money}.", price=4, money=state.money[seat])
     if isinstance(move, Play):
         if phase != "choose":
             return wrong
         held = state.branch[seat]
         if move.card == "double":
             if state.round == 1:
-                return "In round 1 you must play a city card."
+                return Msg("In round 1 you must play a city card.")
             if not state.dt[seat]:
-                return "You have no double-turn card."
+                return Msg("You have no double-turn card.")
         elif move.card not in state.cities[seat]:
-            return f"You have no {BOARD.name(move.card)} card."
+            return Msg("You have no {city} card.", city=BOARD.name(move.card))
         if held is not None and move.branch is None:
-            return "You must play your branch card this round."
+            return Msg("You must play your branch card this round.")
         if move.branch is not None and held != move.branch:
-            return f"You hold no {move.branch.upper()} branch card."
+            return Msg("You hold no {rr} branch card.", rr=move.branch.upper())
         return wrong
     if isinstance(move, Exchange):
         if phase != "exchange":
@@ -198,60 +205,59 @@ def why_illegal(state: SantaFeState, seat: int, move: Move) -> str:
         hand = list(state.cities[seat])
         for city in move.cities:
             if city not in hand:
-                return f"You have no {BOARD.name(city)} card to exchange."
+                return Msg("You have no {city} card to exchange.", city=BOARD.name(city))
             hand.remove(city)
-        if len(state.deck) == 1:  # singular and plural as whole sentences (each has its translation)
-            return "The deck holds only 1 card."
-        return f"The deck holds only {plural(len(state.deck), 'card')}."
+        return Plural("The deck holds only {n} card.", "The deck holds only {n} cards.", n=len(state.deck))
     if isinstance(move, Lay | Branch | Pass):
         if phase not in ("lay1", "lay2"):
             return wrong
         if isinstance(move, Pass):
-            return "You must lay a tile while you can; passing is only allowed in the advanced game."
+            return Msg("You must lay a tile while you can; passing is only allowed in the advanced game.")
         rr = move.rr
         if isinstance(move, Branch):
             if state.round_branch[seat] != rr:
-                return f"You have not played a {rr.upper()} branch card this round."
+                return Msg("You have not played a {rr} branch card this round.", rr=rr.upper())
             if state.branch_used[seat]:
-                return "You have already used your branch card this round."
+                return Msg("You have already used your branch card this round.")
         if state.tiles_for(seat, rr) <= 0:
             if state.bought_phase():
-                return f"You have no bought {rr.upper()} tile."
-            return f"{rr.upper()} has no tiles left."
+                return Msg("You have no bought {rr} tile.", rr=rr.upper())
+            return Msg("{rr} has no tiles left.", rr=rr.upper())
         try:
             sid, _, start, index = state._target(move)
         except IllegalMove as error:
-            return error.reason
+            return error.reason if isinstance(error.reason, Msg) else Msg("{text}", text=error.reason)
         cost = state.space_cost(seat, sid, start, index)
-        return f"You need ${cost} for this space; you have ${state.money[seat]}."
+        return Msg("You need ${cost} for this space; you have ${money}.", cost=cost, money=state.money[seat])
     if isinstance(move, Draw):
         if phase != "draw":
             return wrong
         if state.hand_size(seat) >= state.hand_limit[seat]:
-            return "Your hand is full."
+            return Msg("Your hand is full.")
         if move.kind == "city":
-            return "The deck is empty."
+            return Msg("The deck is empty.")
         if move.kind == "double":
-            return "The double-turn pile is empty."
+            return Msg("The double-turn pile is empty.")
         if move.kind == "none":
-            return "You may stop drawing only when a branch card is the only draw left."
+            return Msg("You may stop drawing only when a branch card is the only draw left.")
         if move.kind == "engineer":
             if not state.advanced:
-                return "Engineers are only used in the advanced game."
+                return Msg("Engineers are only used in the advanced game.")
             if state.engineer[seat]:
-                return "You already have an engineer."
-            return "No engineer is left."
+                return Msg("You already have an engineer.")
+            return Msg("No engineer is left.")
         if state.branch[seat] is not None:
-            return "You already hold a branch card."
+            return Msg("You already hold a branch card.")
         if move.rr is not None and not state.branch_piles[move.rr]:
-            return f"The {move.rr.upper()} branch pile is empty."
-        return f"You need ${state.branch_price()} for a branch card; you have ${state.money[seat]}."
+            return Msg("The {rr} branch pile is empty.", rr=move.rr.upper())
+        return Msg("You need ${price} for a branch card; you have ${money}.", price=state.branch_price(),
+                   money=state.money[seat])
     if isinstance(move, BuyTile):
         if phase != "buy":
             return wrong
         if state.money[seat] < 1:
-            return f"You need $1 to buy a tile; you have ${state.money[seat]}."
-        return f"{(move.rr or '').upper()} has no tiles left."
+            return Msg("You need ${price} to buy a tile; you have ${money}.", price=1, money=state.money[seat])
+        return Msg("{rr} has no tiles left.", rr=(move.rr or "").upper())
     return wrong
 
 

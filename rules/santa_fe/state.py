@@ -15,13 +15,12 @@ from rules.engine import (
     Move,
     Result,
     SeatResult,
-    plural,
     rank_by,
-    seat_token,
 )
 from rules.santa_fe.board import BOARD, RAILROADS
 from rules.santa_fe.moves import Branch, BuyTile, Draw, EngineerChoice, Exchange, Lay, Pass, Play
 from rules.santa_fe.notation import parse, why_illegal
+from rules.words import N_, Items, Msg, Plural, Seat, Term
 
 ADVANCED_START_MONEY = 5
 BASIC_START_MONEY = 2
@@ -37,17 +36,23 @@ def rr_name(rr: str) -> str:
     return rr.upper()
 
 
-def _s(seat: int) -> str:
-    return seat_token(seat)
+def automatic(line: Msg, auto: bool) -> Msg:
+    """A line the engine says about a forced move it made for the seat gets the tag " (automatic)"."""
+    return Msg("{line} (automatic)", line=line) if auto else line
 
 
-# The result's detail key in a player's words (ja.py translates it).
-RESULT_LABELS = {"value_7_cards": "city cards of value 7"}
+# How a list of this game's lines separates its items (Items kind "comma": bonuses, scores, buyers).
+N_(", ")
+
+# The result's detail key in a player's words (the catalogs translate the words).
+RESULT_LABELS = {"value_7_cards": N_("city cards of value 7")}
+# Breakdown categories besides the played city cards (named by the board's city names and numbers).
+CATEGORIES = (N_("money"),)
 # How the game ended, in words for the standings (the state keeps the spec's code, E1-E3).
 ENDINGS = {
-    "E1": "The game ended: every track tile was laid.",
-    "E2": "The game ended: a player could not lay any track.",
-    "E3": "The game ended: everyone passed in a lay pass.",
+    "E1": N_("The game ended: every track tile was laid."),
+    "E2": N_("The game ended: a player could not lay any track."),
+    "E3": N_("The game ended: everyone passed in a lay pass."),
 }
 
 
@@ -131,7 +136,7 @@ class SantaFeState(GameState):
         state.dt_pile = in_play - num_seats
         state.dt_box = BOARD.dt_in_box - in_play
         state.first = rng.randrange(num_seats)  # D6
-        events: list[Event] = [Event(f"{_s(state.first)} is the first player.")]
+        events: list[Event] = [Event(Msg("{who} is the first player.", who=Seat(state.first)))]
         if state.advanced:
             state.phase = "engineer"
         else:
@@ -166,7 +171,8 @@ class SantaFeState(GameState):
         self.ledger[seat][category] = self.ledger[seat].get(category, 0) + amount
 
     def _remember(self, events: list[Event]) -> None:
-        self.log = [[e.text, None if e.seats is None else sorted(e.seats)] for e in events]
+        """The last apply's events as message data (the view's log; the images translate them)."""
+        self.log = [[e.msg.to_json(), None if e.seats is None else sorted(e.seats)] for e in events]
 
     def railroads_at(self, city: str) -> list[str]:
         return [rr for rr in RAILROADS if city in self.connected[rr]]
@@ -189,18 +195,18 @@ class SantaFeState(GameState):
         section = BOARD.sections[sid]
         return city in (section.a, section.b) and not self.rr_on(sid, rr) and self.free_lane(sid) is not None
 
-    def _blocked_reason(self, rr: str, sid: int) -> str:
+    def _blocked_reason(self, rr: str, sid: int) -> Msg:
         """Why section sid is not open to rr (it is assumed not to be)."""
         name = BOARD.section_name(sid)
         if self.rr_on(sid, rr):
-            return f"{rr_name(rr)} already has track on {name}."
+            return Msg("{rr} already has track on {section}.", rr=rr_name(rr), section=name)
         if BOARD.sections[sid].double:
-            return f"Both lanes of {name} are taken."
+            return Msg("Both lanes of {section} are taken.", section=name)
         lane = self.lanes[sid][0]
         assert lane is not None
         if lane[3] < BOARD.sections[sid].spaces:
-            return f"{name} is already being built by {rr_name(lane[0])}."
-        return f"{name} is already built by {rr_name(lane[0])}."
+            return Msg("{section} is already being built by {rr}.", section=name, rr=rr_name(lane[0]))
+        return Msg("{section} is already built by {rr}.", section=name, rr=rr_name(lane[0]))
 
     def tiles_for(self, seat: int, rr: str) -> int:
         """Tiles of rr this seat may lay now: the supply, or its own bought tiles in the bought phase."""
@@ -215,7 +221,7 @@ class SantaFeState(GameState):
         if isinstance(move, Lay):
             lines = self.lines[rr]
             if not 1 <= move.line <= len(lines):
-                raise IllegalMove(f"{rr_name(rr)} has no line {move.line}.")
+                raise IllegalMove(Msg("{rr} has no line {n}.", rr=rr_name(rr), n=move.line))
             head = lines[move.line - 1]
             if "sec" in head:
                 sid, lane_index = head["sec"], head["lane"]
@@ -223,20 +229,19 @@ class SantaFeState(GameState):
                 assert lane is not None
                 far = BOARD.sections[sid].other(lane[2])
                 if move.city != far:
-                    raise IllegalMove(
-                        f"{rr_name(rr)} line {move.line} must continue toward {BOARD.name(far)}."
-                    )
+                    raise IllegalMove(Msg("{rr} line {n} must continue toward {city}.", rr=rr_name(rr),
+                                          n=move.line, city=BOARD.name(far)))
                 return sid, lane_index, lane[2], lane[3]
             start = head["at"]
         else:
             if len(self.lines[rr]) >= MAX_LINES:
-                raise IllegalMove(f"{rr_name(rr)} already has {MAX_LINES} lines.")
+                raise IllegalMove(Msg("{rr} already has {n} lines.", rr=rr_name(rr), n=MAX_LINES))
             start = move.start
             if start not in self.connected[rr]:
-                raise IllegalMove(f"{rr_name(rr)} is not connected to {BOARD.name(start)}.")
+                raise IllegalMove(Msg("{rr} is not connected to {city}.", rr=rr_name(rr), city=BOARD.name(start)))
         sid = BOARD.between.get(frozenset((start, move.city)))
         if sid is None:
-            raise IllegalMove(f"There is no section from {BOARD.name(start)} to {BOARD.name(move.city)}.")
+            raise IllegalMove(Msg("There is no section from {a} to {b}.", a=BOARD.name(start), b=BOARD.name(move.city)))
         if not self.is_open(rr, sid, start):
             raise IllegalMove(self._blocked_reason(rr, sid))
         lane_index = self.free_lane(sid)
@@ -340,10 +345,9 @@ class SantaFeState(GameState):
 
     def _place(self, seat: int, move: Move, events: list[Event], auto: bool = False) -> None:
         """Apply a validated placement (lay, branch or pass) and its money."""
-        tag = " (automatic)" if auto else ""
         self.placements_left -= 1
         if isinstance(move, Pass):
-            events.append(Event(f"{_s(seat)} passes.{tag}"))
+            events.append(Event(automatic(Msg("{who} passes.", who=Seat(seat)), auto)))
             return
         assert isinstance(move, Lay | Branch)
         rr = move.rr
@@ -366,36 +370,43 @@ class SantaFeState(GameState):
         section = BOARD.sections[sid]
         lane = self.lanes[sid][lane_index]
         assert lane is not None
-        verb = (
-            f"starts {rr_name(rr)} line {len(self.lines[rr])} at {BOARD.name(move.start)}"
-            if isinstance(move, Branch)
-            else f"lays {rr_name(rr)} {move.line}"
-        )
-        text = f"{_s(seat)} {verb} toward {BOARD.name(far)} ({BOARD.section_name(sid)} {lane[3]}/{section.spaces})"
-        if cost:
-            text += f", pays ${cost}"
-        text += f".{tag}"
-        events.append(Event(text))
+        where = {"who": Seat(seat), "rr": rr_name(rr), "city": BOARD.name(far), "section": BOARD.section_name(sid),
+                 "done": lane[3], "spaces": section.spaces}
+        if isinstance(move, Branch) and cost:
+            text = Msg("{who} starts {rr} line {line} at {start} toward {city} ({section} {done}/{spaces}), "
+                       "pays ${cost}.", line=len(self.lines[rr]), start=BOARD.name(move.start), cost=cost, **where)
+        elif isinstance(move, Branch):
+            text = Msg("{who} starts {rr} line {line} at {start} toward {city} ({section} {done}/{spaces}).",
+                       line=len(self.lines[rr]), start=BOARD.name(move.start), **where)
+        elif cost:
+            text = Msg("{who} lays {rr} {line} toward {city} ({section} {done}/{spaces}), pays ${cost}.",
+                       line=move.line, cost=cost, **where)
+        else:
+            text = Msg("{who} lays {rr} {line} toward {city} ({section} {done}/{spaces}).", line=move.line, **where)
+        events.append(Event(automatic(text, auto)))
         if reached is not None:
             multiplier = BOARD.bonus_multiplier if self.round_dt[seat] else 1
             bonus = 0
-            parts = []
+            parts: list[Msg] = []
             if first_ever and BOARD.cities[reached].value > 0:
                 bonus += BOARD.bonus_first * multiplier
-                parts.append(f"${BOARD.bonus_first * multiplier} first to {BOARD.name(reached)}")
+                parts.append(Msg("${money} first to {city}", money=BOARD.bonus_first * multiplier,
+                                 city=BOARD.name(reached)))
                 self._earn(seat, BOARD.bonus_first * multiplier, "first")
             if BOARD.railroads[rr].bonus_city == reached:
                 bonus += BOARD.bonus_railroad * multiplier
-                parts.append(f"${BOARD.bonus_railroad * multiplier} {rr_name(rr)} bonus")
+                parts.append(Msg("${money} {rr} bonus", money=BOARD.bonus_railroad * multiplier, rr=rr_name(rr)))
                 self._earn(seat, BOARD.bonus_railroad * multiplier, "railroad")
-            line = f"{rr_name(rr)} reaches {BOARD.name(reached)}."
             if bonus:
-                line += f" {_s(seat)} earns ${bonus} ({', '.join(parts)})."
-            events.append(Event(line))
+                events.append(Event(Msg("{rr} reaches {city}. {who} earns ${bonus} ({parts}).", rr=rr_name(rr),
+                                        city=BOARD.name(reached), who=Seat(seat), bonus=bonus,
+                                        parts=Items(parts, "comma"))))
+            else:
+                events.append(Event(Msg("{rr} reaches {city}.", rr=rr_name(rr), city=BOARD.name(reached))))
         if not any(self.supply.values()) and not (
             self.tile_buying and any(sum(b.values()) for b in self.bought)
         ):
-            self._end("E1", events, "The last track tile has been laid.")
+            self._end("E1", events, Msg("Game over: The last track tile has been laid."))
 
     # ------------------------------------------------------------------ card choice (5.0, 5.1)
 
@@ -418,30 +429,29 @@ class SantaFeState(GameState):
     def _choose(self, seat: int, move: Play, events: list[Event], auto: bool = False) -> None:
         self.choice[seat] = str(move)
         self.chosen[seat] = True
-        events.append(Event(f"{_s(seat)} has chosen.{' (automatic)' if auto else ''}"))
-        events.append(Event(f"Your choice: {move}.", frozenset((seat,))))
+        events.append(Event(automatic(Msg("{who} has chosen.", who=Seat(seat)), auto)))
+        events.append(Event(Msg("Your choice: {move}.", move=str(move)), frozenset((seat,))))
 
     def _reveal(self, events: list[Event]) -> None:
-        parts = []
+        parts: list[Msg] = []
         for seat in self.order():
             text = self.choice[seat]
             if text is None:
                 if self.branch[seat] is not None:
                     # D8: a branch card that cannot be paired leaves the game.
-                    parts.append(
-                        f"{_s(seat)} plays nothing (branch card {rr_name(self.branch[seat])} discarded)"
-                    )
+                    parts.append(Msg("{who} plays nothing (branch card {rr} discarded)", who=Seat(seat),
+                                     rr=rr_name(self.branch[seat])))
                     self.branch[seat] = None
                     self.branch_removed += 1
                 else:
-                    parts.append(f"{_s(seat)} plays nothing")
+                    parts.append(Msg("{who} plays nothing", who=Seat(seat)))
                 continue
             move = self.parse_play(text)
             if move.card == "double":
                 self.dt[seat] -= 1
                 self.round_dt[seat] = True
                 self.dt_in_play += 1
-                shown = "a double-turn card"
+                shown = None
             else:
                 self.cities[seat].remove(move.card)
                 self.played[seat].append(move.card)
@@ -450,12 +460,24 @@ class SantaFeState(GameState):
             if move.branch:
                 self.branch[seat] = None
                 self.round_branch[seat] = move.branch
-                shown += f" + {rr_name(move.branch)} branch card"
-            parts.append(f"{_s(seat)} plays {shown}")
-        events.append(Event(f"Round {self.round} reveal: " + "; ".join(parts) + "."))
+            parts.append(self._shown_play(seat, shown, move.branch))
+        plays = Items(parts, sep=N_("; "))
+        events.append(Event(Msg("Round {n} reveal: {plays}.", n=self.round, plays=plays)))
         self.choice = [None] * self.num_seats
         self.phase = "lay1"
         self._begin_pass()
+
+    @staticmethod
+    def _shown_play(seat: int, city: str | None, branch: str | None) -> Msg:
+        """What a seat's revealed play says: a city (None: a double-turn card), with its branch card."""
+        if city is None and branch:
+            return Msg("{who} plays a double-turn card + {rr} branch card", who=Seat(seat), rr=rr_name(branch))
+        if city is None:
+            return Msg("{who} plays a double-turn card", who=Seat(seat))
+        if branch:
+            return Msg("{who} plays {card}", who=Seat(seat),
+                       card=Msg("{card} + {rr} branch card", card=city, rr=rr_name(branch)))
+        return Msg("{who} plays {card}", who=Seat(seat), card=city)
 
     def parse_play(self, text: str) -> Play:
         tokens = text.split()
@@ -475,7 +497,7 @@ class SantaFeState(GameState):
         self.branch_used = [False] * n
         self.exchange_done = [False] * n
         self.exchanged = [0] * n
-        events.append(Event(f"Round {self.round} begins; {_s(self.first)} is first player."))
+        events.append(Event(Msg("Round {n} begins; {who} is first player.", n=self.round, who=Seat(self.first))))
 
     def _begin_pass(self) -> None:
         self.turn = 0
@@ -495,7 +517,7 @@ class SantaFeState(GameState):
     def _exchange(self, seat: int, move: Exchange, events: list[Event], auto: bool = False) -> None:
         self.exchange_done[seat] = True
         if not move.cities:
-            events.append(Event(f"{_s(seat)} exchanges no cards.{' (automatic)' if auto else ''}"))
+            events.append(Event(automatic(Msg("{who} exchanges no cards.", who=Seat(seat)), auto)))
             return
         for city in move.cities:
             self.cities[seat].remove(city)
@@ -505,18 +527,11 @@ class SantaFeState(GameState):
         self.cities[seat] = sorted(self.cities[seat] + drawn)
         self.exchanged[seat] = len(drawn)
         self.exchange_history[seat].append({"round": self.round, "out": list(move.cities), "in": drawn})
-        # Singular and plural as whole sentences, so each has its own translation.
-        if len(drawn) == 1:
-            events.append(Event(f"{_s(seat)} exchanged 1 card."))
-        else:
-            events.append(Event(f"{_s(seat)} exchanged {plural(len(drawn), 'card')}."))
-        events.append(
-            Event(
-                f"You discarded {', '.join(BOARD.name(c) for c in move.cities)} and drew "
-                f"{', '.join(BOARD.name(c) for c in drawn)}.",
-                frozenset((seat,)),
-            )
-        )
+        events.append(Event(Plural("{who} exchanged {n} card.", "{who} exchanged {n} cards.", n=len(drawn),
+                                   who=Seat(seat))))
+        events.append(Event(Msg("You discarded {out} and drew {drawn}.",
+                                out=Items((BOARD.name(c) for c in move.cities), "comma"),
+                                drawn=Items((BOARD.name(c) for c in drawn), "comma")), frozenset((seat,))))
 
     # ------------------------------------------------------------------ draw (5.6) and buy (5.7)
 
@@ -542,35 +557,32 @@ class SantaFeState(GameState):
         return sorted(moves, key=str)
 
     def _draw(self, seat: int, move: Draw, events: list[Event], auto: bool = False) -> None:
-        tag = " (automatic)" if auto else ""
         if move.kind == "none":
             # Only paid draws were left (D11): the seat's draw step ends with its hand below the limit.
             self.turn += 1
-            events.append(Event(f"{_s(seat)} stops drawing this round."))
+            events.append(Event(Msg("{who} stops drawing this round.", who=Seat(seat))))
         elif move.kind == "city":
             city = self.deck.pop(0)
             self.cities[seat] = sorted(self.cities[seat] + [city])
-            events.append(Event(f"{_s(seat)} draws a city card.{tag}"))
-            events.append(Event(f"You drew {BOARD.name(city)}.", frozenset((seat,))))
+            events.append(Event(automatic(Msg("{who} draws a city card.", who=Seat(seat)), auto)))
+            events.append(Event(Msg("You drew {city}.", city=BOARD.name(city)), frozenset((seat,))))
         elif move.kind == "double":
             self.dt_pile -= 1
             self.dt[seat] += 1
-            events.append(Event(f"{_s(seat)} draws a double-turn card.{tag}"))
+            events.append(Event(automatic(Msg("{who} draws a double-turn card.", who=Seat(seat)), auto)))
         elif move.kind == "branch":
             assert move.rr is not None
             self.branch_piles[move.rr] -= 1
             self.branch[seat] = move.rr
             self._pay(seat, self.branch_price(), "branch")
-            events.append(
-                Event(f"{_s(seat)} pays ${self.branch_price()} for a {rr_name(move.rr)} branch card.{tag}")
-            )
+            events.append(Event(automatic(Msg("{who} pays ${price} for a {rr} branch card.", who=Seat(seat),
+                                              price=self.branch_price(), rr=rr_name(move.rr)), auto)))
         else:
             self.engineers_left -= 1
             self.engineer[seat] = True
             self.hand_limit[seat] = ENGINEER_HAND_LIMIT
-            events.append(
-                Event(f"{_s(seat)} takes an engineer; hand limit is now {ENGINEER_HAND_LIMIT}.{tag}")
-            )
+            events.append(Event(automatic(Msg("{who} takes an engineer; hand limit is now {n}.", who=Seat(seat),
+                                              n=ENGINEER_HAND_LIMIT), auto)))
 
     def buy_moves(self, seat: int) -> list[BuyTile]:
         moves = [BuyTile(None)]
@@ -579,36 +591,33 @@ class SantaFeState(GameState):
         return sorted(moves, key=str)
 
     def _buy(self, seat: int, move: BuyTile, events: list[Event], auto: bool = False) -> None:
-        tag = " (automatic)" if auto else ""
         if move.rr is None:
-            events.append(Event(f"{_s(seat)} buys nothing.{tag}"))
+            events.append(Event(automatic(Msg("{who} buys nothing.", who=Seat(seat)), auto)))
             return
         self._pay(seat, TILE_PRICE, "tiles")
         self.supply[move.rr] -= 1
         self.bought[seat][move.rr] += 1
-        events.append(Event(f"{_s(seat)} buys a {rr_name(move.rr)} tile for ${TILE_PRICE}.{tag}"))
+        events.append(Event(automatic(Msg("{who} buys a {rr} tile for ${price}.", who=Seat(seat), rr=rr_name(move.rr),
+                                          price=TILE_PRICE), auto)))
 
     # ------------------------------------------------------------------ flow
 
-    def _end(self, code: str, events: list[Event], why: str) -> None:
+    def _end(self, code: str, events: list[Event], why: Msg) -> None:
+        """The game ends (`why`: the line that says so)."""
         self.phase = "over"
         self.ended_by = code
-        events.append(Event(f"Game over: {why}"))
+        events.append(Event(why))
         result = self.result()
         assert result is not None
-        events.append(
-            Event("Final scores: " + ", ".join(f"{_s(r.seat)} {r.score}" for r in result.seats) + ".")
-        )
+        scores = Items((Msg("{who} {score}", who=Seat(r.seat), score=r.score) for r in result.seats), "comma")
+        events.append(Event(Msg("Final scores: {scores}.", scores=scores)))
 
     def _cleanup(self, events: list[Event]) -> None:
         for seat in range(self.num_seats):
             if self.round_branch[seat] is not None and not self.branch_used[seat]:
                 self.branch_removed += 1
-                events.append(
-                    Event(
-                        f"{_s(seat)}'s unused {rr_name(self.round_branch[seat])} branch card leaves the game."
-                    )
-                )
+                events.append(Event(Msg("{who}'s unused {rr} branch card leaves the game.", who=Seat(seat),
+                                        rr=rr_name(self.round_branch[seat]))))
                 self.round_branch[seat] = None
         self.dt_pile += self.dt_in_play
         self.dt_in_play = 0
@@ -627,8 +636,8 @@ class SantaFeState(GameState):
                     self._pay(seat, ENGINEER_PRICE, "engineer")
                     self.engineer[seat] = True
                     self.engineers_left -= 1
-                names = ", ".join(_s(s) for s in buyers) or "nobody"
-                events.append(Event(f"Engineers bought by: {names}."))
+                names = Items((Seat(s) for s in buyers), "comma") if buyers else Term(N_("nobody"))
+                events.append(Event(Msg("Engineers bought by: {who}.", who=names)))
                 self._start_round(events)
                 continue
             if self.phase == "choose":
@@ -662,7 +671,7 @@ class SantaFeState(GameState):
                         self.placements_left = 2 if self.round_dt[self.current()] else 1
                         continue
                     if not self.pass_laid:
-                        self._end("E3", events, "every seat passed in this lay pass.")
+                        self._end("E3", events, Msg("Game over: every seat passed in this lay pass."))
                         return
                     if self.phase == "lay1" and any(self.round_dt):
                         self.phase = "exchange"
@@ -675,7 +684,7 @@ class SantaFeState(GameState):
                 seat = self.current()
                 possible = self.possible_placements(seat)
                 if not possible and not self.bought_phase():
-                    self._end("E2", events, f"{_s(seat)} cannot lay any track.")
+                    self._end("E2", events, Msg("Game over: {who} cannot lay any track.", who=Seat(seat)))
                     return
                 legal = self.placement_moves(seat, possible)
                 if len(legal) == 1:
@@ -757,8 +766,8 @@ class SantaFeState(GameState):
         self.last_tiles = []
         if isinstance(move, EngineerChoice):
             self.engineer_choice[seat] = move.buy
-            events.append(Event(f"{_s(seat)} has decided about the engineer."))
-            events.append(Event(f"Your choice: {move}.", frozenset((seat,))))
+            events.append(Event(Msg("{who} has decided about the engineer.", who=Seat(seat))))
+            events.append(Event(Msg("Your choice: {move}.", move=str(move)), frozenset((seat,))))
         elif isinstance(move, Play):
             self._choose(seat, move, events)
         elif isinstance(move, Exchange):
@@ -774,7 +783,7 @@ class SantaFeState(GameState):
         self._remember(events)
         return events
 
-    def why_illegal(self, seat: int, move: Move) -> str:
+    def why_illegal(self, seat: int, move: Move) -> Msg:
         return why_illegal(self, seat, move)
 
     def timeout_move(self, seat: int) -> Move | None:

@@ -6,8 +6,9 @@ from rules.engine import GameDefinition, Option, RandomAI
 from rules.ttr_cards.ai import GreedyAI, hard_ai
 from rules.ttr_cards.setup import create
 from rules.ttr_cards.state import TTRCardsState
+from rules.words import N_
 
-SUMMARY = (
+SUMMARY = N_(
     "Collect train cards, then lay sets of one colour (2+ cards, locomotives wild) or 3 different "
     "colours into your rail yard; a bigger set of a colour robs another player's row of it.\n"
     "Each turn starts by moving the top card of every row of your yard onto your face-down track "
@@ -28,13 +29,13 @@ DEFINITION = GameDefinition(
             "open_track_stack",
             "bool",
             False,
-            "Beginners: the track stacks are face up for everyone",
+            N_("Beginners: the track stacks are face up for everyone"),
         ),
         Option(
             "completion",
             "choice",
             "auto",
-            "auto: the engine completes the best tickets; choose: players pick them at each scoring",
+            N_("auto: the engine completes the best tickets; choose: players pick them at each scoring"),
             choices=("auto", "choose"),
         ),
     ),

@@ -5,9 +5,15 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
-COLOURS: tuple[str, ...] = ("black", "blue", "green", "orange", "purple", "red", "white", "yellow")
-LOCO = "loco"
+from rules.words import N_, Items, Msg, Term
+
+# The card kinds: engine values and move notation, and words the catalogs translate (as a Term).
+COLOURS: tuple[str, ...] = (
+    N_("black"), N_("blue"), N_("green"), N_("orange"), N_("purple"), N_("red"), N_("white"), N_("yellow"),
+)  # fmt: skip
+LOCO = N_("loco")
 KINDS: tuple[str, ...] = COLOURS + (LOCO,)
 CARDS_PER_COLOUR = 10
 LOCOMOTIVES = 16
@@ -86,7 +92,13 @@ def full_set() -> dict[str, int]:
     return counts
 
 
-def describe(counts: dict[str, int]) -> str:
-    """'blue 2, loco 1' in canonical order; 'nothing' when empty."""
-    parts = [f"{kind} {counts[kind]}" for kind in KINDS if counts.get(kind)]
-    return ", ".join(parts) if parts else "nothing"
+def describe(counts: dict[str, int]) -> Any:
+    """Card counts as a message parameter: 'blue 2, loco 1' in canonical order (each kind a term); 'nothing'
+    when empty."""
+    parts = [Msg("{kind} {n}", kind=Term(kind), n=counts[kind]) for kind in KINDS if counts.get(kind)]
+    return Items(parts, "comma") if parts else Term(N_("nothing"))
+
+
+def cards_played(cards: tuple[str, ...] | list[str]) -> Items:
+    """The cards of a play, one term each, as the move writes them ('red red loco')."""
+    return Items((Term(card) for card in cards), "comma", english=" ")

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 
 from rules.engine import IllegalMove, Move, check_move_text, quote, read_number
 from rules.ttr_cards.cards import KINDS, LOCO
+from rules.words import Items, Msg
 
 
 @dataclass(frozen=True, eq=False)
@@ -110,17 +111,17 @@ def _expand(words: list[str]) -> list[str]:
         number = read_number(word)
         if number is not None:
             if repeat is not None:
-                raise IllegalMove(f"unreadable cards: a number must be followed by a card ({quote(word)})")
+                raise IllegalMove(Msg("unreadable cards: a number must be followed by a card ({word})", word=quote(word)))
             repeat = number
             continue
         if word not in KINDS:
-            raise IllegalMove(f"unknown card {quote(word)!r}: use {', '.join(KINDS)}")
+            raise IllegalMove(Msg("unknown card {word}: use {kinds}", word=repr(quote(word)), kinds=Items(KINDS, "comma")))
         if len(out) + (1 if repeat is None else repeat) > MAX_CARDS:
-            raise IllegalMove("too many cards")  # before building the list: `yard 100000000 red`
+            raise IllegalMove(Msg("too many cards"))  # before building the list: `yard 100000000 red`
         out.extend([word] * (1 if repeat is None else repeat))
         repeat = None
     if repeat is not None:
-        raise IllegalMove("unreadable cards: a number must be followed by a card")
+        raise IllegalMove(Msg("unreadable cards: a number must be followed by a card"))
     return out
 
 
@@ -128,7 +129,7 @@ def parse(text: str, display: list[str]) -> Move:
     """Read one move; `display` resolves `take N` / `draw N` (slot N from the left)."""
     words = _words(check_move_text(text))
     if not words:
-        raise IllegalMove("empty move")
+        raise IllegalMove(Msg("empty move"))
     head, rest = words[0], words[1:]
     if head == "draw" and rest == ["deck"]:
         return DrawDeck()
@@ -137,16 +138,16 @@ def parse(text: str, display: list[str]) -> Move:
         slot = read_number(word)
         if slot is not None:
             if not 1 <= slot <= len(display):
-                raise IllegalMove(f"the display has slots 1 to {len(display)}")
+                raise IllegalMove(Msg("the display has slots {first} to {last}", first=1, last=len(display)))
             kind = display[slot - 1]
             return Take(kind, None if display.index(kind) == slot - 1 else slot - 1)
         if word in KINDS:
             return Take(word)
-        raise IllegalMove(f"unknown card {quote(word)!r}: use {', '.join(KINDS)}")
+        raise IllegalMove(Msg("unknown card {word}: use {kinds}", word=repr(quote(word)), kinds=Items(KINDS, "comma")))
     if head == "yard":
         cards = _expand(rest)
         if not cards:
-            raise IllegalMove("name the cards to play, e.g. `yard red red loco`")
+            raise IllegalMove(Msg("name the cards to play, e.g. `yard red red loco`"))
         return yard_move(cards)
     if head == "tickets" and not rest:
         return DrawTickets()
@@ -157,7 +158,7 @@ def parse(text: str, display: list[str]) -> Move:
             return Keep((), every=True)
         ids = [read_number(word) for word in rest]
         if not ids or None in ids:
-            raise IllegalMove("write `keep` and ticket numbers, e.g. `keep 7 44`, or `keep none`")
+            raise IllegalMove(Msg("write `keep` and ticket numbers, e.g. `keep 7 44`, or `keep none`"))
         return Keep(tuple(sorted({i for i in ids if i is not None})))
     if head == "complete" and len(rest) == 1 and read_number(rest[0]) is not None:
         return Complete(int(rest[0]))
@@ -165,6 +166,6 @@ def parse(text: str, display: list[str]) -> Move:
         return Undo()
     if head == "done" and not rest:
         return Done()
-    raise IllegalMove(
-        f"unknown move {quote(text)!r}: try `draw deck`, `take red`, `yard red red`, `tickets`, `keep 7 44`"
-    )
+    raise IllegalMove(Msg(
+        "unknown move {text}: try `draw deck`, `take red`, `yard red red`, `tickets`, `keep 7 44`",
+        text=repr(quote(text))))

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 
 from rules.ttr_cards.cards import BIG_CITIES, COLOURS, LOCO, TICKETS
+from rules.words import N_
 
 _NEEDS: dict[int, tuple[int, ...]] = {
     tid: tuple(t.cards.get(c, 0) for c in COLOURS) for tid, t in TICKETS.items()
@@ -481,13 +482,13 @@ def big_city_winners(completed_by_seat: list[list[int]]) -> dict[str, list[int]]
 
 # The result's keys in a player's words (bot posts and files show these; ja.py translates them).
 RESULT_LABELS: dict[str, str] = {
-    "tickets_deck1": "points for tickets at the first scoring",
-    "tickets_final": "points for completed tickets",
-    "tickets_failed": "points lost for failed tickets",
-    "big_cities": "Big City bonuses",
-    "big_city_cards": "Big City bonus cards",
-    "completed": "number of tickets completed",
-    "completed_ids": "completed ticket numbers",
-    "failed_ids": "failed ticket numbers",
-    "deck": "The game ended: the train deck ran out and everyone had a last turn.",
+    "tickets_deck1": N_("points for tickets at the first scoring"),
+    "tickets_final": N_("points for completed tickets"),
+    "tickets_failed": N_("points lost for failed tickets"),
+    "big_cities": N_("Big City bonuses"),
+    "big_city_cards": N_("Big City bonus cards"),
+    "completed": N_("number of tickets completed"),
+    "completed_ids": N_("completed ticket numbers"),
+    "failed_ids": N_("failed ticket numbers"),
+    "deck": N_("The game ended: the train deck ran out and everyone had a last turn."),
 }

@@ -16,6 +16,7 @@ from rules.ttr_cards.cards import (
     full_set,
 )
 from rules.ttr_cards.state import TTRCardsState
+from rules.words import Items, Msg, Term
 
 
 def create(num_seats: int, options: dict[str, Any], seed: int) -> TTRCardsState:
@@ -41,18 +42,14 @@ def create(num_seats: int, options: dict[str, Any], seed: int) -> TTRCardsState:
     state.phase = "keep_setup"
     # The first post of a new game (read by the platform through GameState.opening_events).
     opening = [
-        Event(
-            f"Each player holds 1 Locomotive and 7 cards. Display: {', '.join(state.display)}. "
-            "Everyone keeps 1 to 6 of their 6 tickets (simultaneously): `keep ID ID ...`."
-        )
+        Event(Msg("Each player holds 1 Locomotive and 7 cards. Display: {display}. "
+                  "Everyone keeps 1 to 6 of their 6 tickets (simultaneously): `keep ID ID ...`.",
+                  display=Items((Term(card) for card in state.display), "comma")))
     ]
     for seat in range(num_seats):
         opening.append(
-            Event(
-                f"Your cards: {describe(state.hands[seat])}. Your tickets to choose from: "
-                f"{', '.join(map(str, sorted(state.pending[seat])))}.",
-                frozenset((seat,)),
-            )
+            Event(Msg("Your cards: {cards}. Your tickets to choose from: {ids}.", cards=describe(state.hands[seat]),
+                      ids=", ".join(map(str, sorted(state.pending[seat])))), frozenset((seat,)))
         )
     state._opening_events = opening
     return state

@@ -17,7 +17,6 @@ from rules.engine import (
     SeatResult,
     quote,
     rank_by,
-    seat_token,
 )
 from rules.ttr_cards.cards import (
     BIG_CITIES,
@@ -27,6 +26,7 @@ from rules.ttr_cards.cards import (
     RESTART_DEAL,
     TICKET_DRAW,
     TICKETS,
+    cards_played,
     counts_of,
     describe,
     empty_counts,
@@ -52,19 +52,23 @@ from rules.ttr_cards.scoring import (
     fits,
     fitting_alone,
 )
+from rules.words import N_, Items, Msg, Plural, Seat, Term
 
-DECK_EMPTY = "the train deck is empty: play to your rail yard or draw tickets"
-SHAPE = "play 2+ cards of one colour (locomotives allowed) or 3 cards of 3 different colours"
-LOCO_SECOND = "a face-up locomotive counts as two cards: take it only as your first card"
+DECK_EMPTY = N_("the train deck is empty: play to your rail yard or draw tickets")
+SHAPE = N_("play 2+ cards of one colour (locomotives allowed) or 3 cards of 3 different colours")
+LOCO_SECOND = N_("a face-up locomotive counts as two cards: take it only as your first card")
+# How a list of this game's lines separates its items (Items kind "comma": card lists, seats, standings).
+N_(", ")
 
 
-def _p(seat: int) -> str:
-    return seat_token(seat)
+def per_seat(parts: dict[int, Any]) -> Items:
+    """A line's part per seat: "{s0}: blue 2; {s1}: nothing" (the separators are catalog entries too)."""
+    return Items((Items((Seat(s), part), sep=N_(": ")) for s, part in parts.items()), sep=N_("; "))
 
 
-def _count(number: int, noun: str) -> str:
-    """"1 card", "3 cards": one phrase a translation can take whole (rules/ttr_cards/ja.py)."""
-    return f"{number} {noun}" + ("" if number == 1 else "s")
+def seats(seat_list: list[int]) -> Items:
+    """Seats named in a line, joined with commas ("{s0}, {s2}")."""
+    return Items((Seat(s) for s in seat_list), "comma")
 
 
 class TTRCardsState(GameState):
@@ -260,7 +264,7 @@ class TTRCardsState(GameState):
     def _apply(self, seat: int, move: Move) -> list[Event]:
         if self.phase == "keep_setup":
             if not isinstance(move, Keep):
-                raise IllegalMove("first choose which of your 6 tickets to keep, e.g. `keep 3 17`")
+                raise IllegalMove(Msg("first choose which of your 6 tickets to keep, e.g. `keep 3 17`"))
             return self._setup_keep(seat, move)
         if self.phase == "choose":
             if isinstance(move, Complete):
@@ -269,17 +273,17 @@ class TTRCardsState(GameState):
                 return self._undo(seat)
             if isinstance(move, Done):
                 return self._done(seat)
-            raise IllegalMove("the scoring is on: pick tickets with `complete ID`, `undo` or `done`")
+            raise IllegalMove(Msg("the scoring is on: pick tickets with `complete ID`, `undo` or `done`"))
         if isinstance(move, (Complete, Undo, Done)):
-            raise IllegalMove("`complete`, `undo` and `done` are only for choosing tickets at a scoring")
+            raise IllegalMove(Msg("`complete`, `undo` and `done` are only for choosing tickets at a scoring"))
         if self.step == "keep":
             if not isinstance(move, Keep):
-                raise IllegalMove("first choose which drawn tickets to keep, e.g. `keep 7 44` or `keep none`")
+                raise IllegalMove(Msg("first choose which drawn tickets to keep, e.g. `keep 7 44` or `keep none`"))
             return self._keep(seat, move)
         if isinstance(move, Keep):
-            raise IllegalMove("you have no drawn tickets to keep: draw with `tickets` first")
+            raise IllegalMove(Msg("you have no drawn tickets to keep: draw with `tickets` first"))
         if self.step == "second_draw" and not isinstance(move, (DrawDeck, Take)):
-            raise IllegalMove("take your second card first: `draw deck` or `take KIND`")
+            raise IllegalMove(Msg("take your second card first: `draw deck` or `take KIND`"))
         if isinstance(move, DrawDeck):
             return self._draw_deck(seat)
         if isinstance(move, Take):
@@ -288,7 +292,7 @@ class TTRCardsState(GameState):
             return self._yard(seat, move)
         if isinstance(move, DrawTickets):
             return self._draw_tickets(seat)
-        raise IllegalMove("that move is not possible now")
+        raise IllegalMove(Msg("that move is not possible now"))
 
     # -- setup
 
@@ -296,15 +300,15 @@ class TTRCardsState(GameState):
         ids = tuple(sorted(self.pending[seat])) if move.every else move.ids
         for tid in ids:
             if tid not in self.pending[seat]:
-                raise IllegalMove(f"ticket {tid} is not among the tickets you drew")
+                raise IllegalMove(Msg("ticket {id} is not among the tickets you drew", id=tid))
         if not ids:
-            raise IllegalMove("keep at least 1 ticket")
+            raise IllegalMove(Msg("keep at least 1 ticket"))
         self.setup_choice[seat] = sorted(ids)
         events = [
-            Event(f"{_p(seat)} has chosen their tickets."),
-            Event(f"You keep tickets {', '.join(map(str, sorted(ids)))}.", frozenset((seat,))),
+            Event(Msg("{who} has chosen their tickets.", who=Seat(seat))),
+            Event(Msg("You keep tickets {ids}.", ids=", ".join(map(str, sorted(ids)))), frozenset((seat,))),
         ]
-        self.last_action = {"seat": seat, "type": "setup", "text": f"{_p(seat)} has chosen"}
+        self._last({"seat": seat, "type": "setup"}, Msg("{who} has chosen", who=Seat(seat)))
         if all(choice is not None for choice in self.setup_choice):
             returned: list[int] = []
             for s in range(self.num_seats):
@@ -314,8 +318,9 @@ class TTRCardsState(GameState):
                 self.pending[s] = []
             self.ticket_deck.extend(returned)
             self.rng.shuffle(self.ticket_deck)
-            counts = ", ".join(f"{_p(s)} {len(self.tickets[s])}" for s in range(self.num_seats))
-            events.append(Event(f"Everyone has chosen. Tickets kept: {counts}."))
+            counts = Items((Msg("{who} {n}", who=Seat(s), n=len(self.tickets[s])) for s in range(self.num_seats)),
+                           "comma")
+            events.append(Event(Msg("Everyone has chosen. Tickets kept: {who}.", who=counts)))
             self.phase = "turn"
             self._start_turn(0, events)
         return events
@@ -324,47 +329,46 @@ class TTRCardsState(GameState):
 
     def _check_draw(self, seat: int) -> None:
         if self.step not in ("action", "second_draw"):
-            raise IllegalMove("you cannot draw train cards now")
+            raise IllegalMove(Msg("you cannot draw train cards now"))
         if not self.deck:
-            raise IllegalMove(DECK_EMPTY)
+            raise IllegalMove(Msg(DECK_EMPTY))
 
     def _draw_deck(self, seat: int) -> list[Event]:
         self._check_draw(seat)
         card = self.deck.pop(0)
         self.hands[seat][card] += 1
         events = [
-            Event(f"{_p(seat)} draws a card from the deck."),
-            Event(f"You drew {card}.", frozenset((seat,))),
+            Event(Msg("{who} draws a card from the deck.", who=Seat(seat))),
+            Event(Msg("You drew {card}.", card=Term(card)), frozenset((seat,))),
         ]
-        self.last_action = {"seat": seat, "type": "draw_deck", "text": f"{_p(seat)} drew from the deck"}
+        self._last({"seat": seat, "type": "draw_deck"}, Msg("{who} drew from the deck", who=Seat(seat)))
         self._after_card(seat, first_loco=False, events=events)
         return events
 
     def _take(self, seat: int, kind: str, slot: int | None = None) -> list[Event]:
         self._check_draw(seat)
         if kind not in self.display:
-            raise IllegalMove(f"there is no {kind} in the display")
+            raise IllegalMove(Msg("there is no {kind} in the display", kind=Term(kind)))
         if slot is not None and not (0 <= slot < len(self.display) and self.display[slot] == kind):
-            raise IllegalMove(f"there is no {kind} in slot {slot + 1} of the display")
+            raise IllegalMove(Msg("there is no {kind} in slot {slot} of the display", kind=Term(kind), slot=slot + 1))
         if self.step == "second_draw" and kind == LOCO:
-            raise IllegalMove(LOCO_SECOND)
+            raise IllegalMove(Msg(LOCO_SECOND))
         if slot is None:
             slot = self.display.index(kind)
         self.hands[seat][kind] += 1
         refill = self.deck.pop(0)
         self.display[slot] = refill
-        events = [Event(f"{_p(seat)} takes {kind} from the display; {refill} fills slot {slot + 1}.")]
-        self.last_action = {
-            "seat": seat, "type": "take", "kind": kind, "slot": slot, "refill": refill,
-            "text": f"{_p(seat)} took {kind} (slot {slot + 1})",
-        }  # fmt: skip
+        events = [Event(Msg("{who} takes {kind} from the display; {refill} fills slot {slot}.", who=Seat(seat),
+                            kind=Term(kind), refill=Term(refill), slot=slot + 1))]
+        self._last({"seat": seat, "type": "take", "kind": kind, "slot": slot, "refill": refill},
+                   Msg("{who} took {kind} (slot {slot})", who=Seat(seat), kind=Term(kind), slot=slot + 1))
         self._after_card(seat, first_loco=kind == LOCO and self.step == "action", events=events)
         return events
 
     def _after_card(self, seat: int, first_loco: bool, events: list[Event]) -> None:
         if not self.deck:
             self.trigger = True
-            events.append(Event("The train deck is empty: the draw ends."))
+            events.append(Event(Msg("The train deck is empty: the draw ends.")))
             self._end_turn(seat, events, idle=False)
         elif first_loco or self.step == "second_draw":
             self._end_turn(seat, events, idle=False)
@@ -373,41 +377,42 @@ class TTRCardsState(GameState):
 
     # -- yard
 
-    def yard_reason(self, seat: int, move: Yard) -> str | None:
+    def yard_reason(self, seat: int, move: Yard) -> Msg | None:
         """Why this yard play is illegal for the seat (checks in the spec's order), or None."""
         hand = self.hands[seat]
         unknown = next((card for card in move.cards if card not in KINDS), None)
         if unknown is not None:  # a hand-built move: no such card
-            return f"there is no card called {quote(str(unknown))}"
+            return Msg("there is no card called {card}", card=quote(str(unknown)))
         wanted = counts_of(list(move.cards))
         for kind in KINDS:
             if wanted[kind] > hand[kind]:
-                return f"you do not have {wanted[kind]} {kind} in your hand (you have {hand[kind]})"
+                return Msg("you do not have {n} {kind} in your hand (you have {have})", n=wanted[kind],
+                           kind=Term(kind), have=hand[kind])
         colours = move.colours
         distinct = sorted(set(colours))
         if not colours:
-            return "a set needs at least one coloured card"
+            return Msg("a set needs at least one coloured card")
         if len(distinct) == 1 and len(move.cards) >= 2:
             colour = distinct[0]
             if colour in self.yards[seat]:
-                return f"you already have a {colour} row"
+                return Msg("you already have a {colour} row", colour=Term(colour))
             size = len(move.cards)
             for other in range(self.num_seats):
                 row = self.yards[other].get(colour)
                 if other != seat and row is not None and sum(row) >= size:
-                    return (
-                        f"your {colour} set must be larger than {_p(other)}'s {colour} row ({sum(row)} cards)"
-                    )
+                    return Msg("your {colour} set must be larger than {other}'s {colour} row ({n} cards)",
+                               colour=Term(colour), other=Seat(other), n=sum(row))
             return None
         if len(distinct) == 3 and len(move.cards) == 3:
             for colour in distinct:
                 if colour in self.yards[seat]:
-                    return f"you already have a {colour} row"
+                    return Msg("you already have a {colour} row", colour=Term(colour))
             for colour in distinct:
                 if any(colour in self.yards[s] for s in range(self.num_seats) if s != seat):
-                    return f"{colour} is in another rail yard: a single card cannot beat that row"
+                    return Msg("{colour} is in another rail yard: a single card cannot beat that row",
+                               colour=Term(colour))
             return None
-        return SHAPE
+        return Msg(SHAPE)
 
     def _yard(self, seat: int, move: Yard) -> list[Event]:
         reason = self.yard_reason(seat, move)
@@ -429,19 +434,28 @@ class TTRCardsState(GameState):
         else:
             for colour in distinct:
                 self.yards[seat][colour] = [0, 1]
-        text = f"{_p(seat)} plays {' '.join(move.cards)} to the rail yard"
-        for rob in robbed:
-            text += (
-                f", robbing {_p(rob['seat'])}'s {rob['colour']} row "
-                f"({rob['coloured']} {rob['colour']}"
-                + (f" + {rob['locos']} loco" if rob["locos"] else "")
-                + ")"
-            )
-        events = [Event(text + ".")]
-        self.last_action = {
-            "seat": seat, "type": "yard", "cards": list(move.cards), "rows": distinct, "robbed": robbed,
-            "text": text.replace(" to the rail yard", ""),
-        }  # fmt: skip
+        # A colour lies in one rail yard at most (a row of it is robbed, a trio may not add it), so a play robs
+        # one row at most.
+        assert len(robbed) <= 1
+        played = {"who": Seat(seat), "cards": cards_played(move.cards)}
+        if not robbed:
+            line = Msg("{who} plays {cards} to the rail yard.", **played)
+            last = Msg("{who} plays {cards}", **played)
+        else:
+            rob = robbed[0]
+            rows = {"victim": Seat(rob["seat"]), "colour": Term(rob["colour"]), "n": rob["coloured"]}
+            if rob["locos"]:
+                line = Msg("{who} plays {cards} to the rail yard, robbing {victim}'s {colour} row ({n} {colour} + {m} "
+                           "loco).", m=rob["locos"], **played, **rows)
+                last = Msg("{who} plays {cards}, robbing {victim}'s {colour} row ({n} {colour} + {m} loco)",
+                           m=rob["locos"], **played, **rows)
+            else:
+                line = Msg("{who} plays {cards} to the rail yard, robbing {victim}'s {colour} row ({n} {colour}).",
+                           **played, **rows)
+                last = Msg("{who} plays {cards}, robbing {victim}'s {colour} row ({n} {colour})", **played, **rows)
+        events = [Event(line)]
+        self._last({"seat": seat, "type": "yard", "cards": list(move.cards), "rows": distinct, "robbed": robbed},
+                   last)
         self._end_turn(seat, events, idle=False)
         return events
 
@@ -449,16 +463,16 @@ class TTRCardsState(GameState):
 
     def _draw_tickets(self, seat: int) -> list[Event]:
         if not self.ticket_deck:
-            raise IllegalMove("the ticket deck is empty")
+            raise IllegalMove(Msg("the ticket deck is empty"))
         drawn = self.ticket_deck[:TICKET_DRAW]
         del self.ticket_deck[:TICKET_DRAW]
         self.pending[seat] = drawn
         self.step = "keep"
-        self.last_action = {"seat": seat, "type": "tickets", "count": len(drawn),
-                            "text": f"{_p(seat)} drew {len(drawn)} tickets"}  # fmt: skip
+        self._last({"seat": seat, "type": "tickets", "count": len(drawn)},
+                   Msg("{who} drew {n} tickets", who=Seat(seat), n=len(drawn)))
         return [
-            Event(f"{_p(seat)} draws {len(drawn)} tickets."),
-            Event(f"You drew tickets {', '.join(map(str, drawn))}.", frozenset((seat,))),
+            Event(Msg("{who} draws {n} tickets.", who=Seat(seat), n=len(drawn))),
+            Event(Msg("You drew tickets {ids}.", ids=", ".join(map(str, drawn))), frozenset((seat,))),
         ]
 
     def _keep(self, seat: int, move: Keep) -> list[Event]:
@@ -466,18 +480,22 @@ class TTRCardsState(GameState):
         ids = tuple(sorted(pending)) if move.every else move.ids
         for tid in ids:
             if tid not in pending:
-                raise IllegalMove(f"ticket {tid} is not among the tickets you drew")
+                raise IllegalMove(Msg("ticket {id} is not among the tickets you drew", id=tid))
         self.tickets[seat] = sorted(self.tickets[seat] + list(ids))
         # Returned tickets go to the bottom in the order they were drawn (D17).
         self.ticket_deck.extend(t for t in pending if t not in ids)
         self.pending[seat] = []
-        events = [Event(f"{_p(seat)} keeps {_count(len(ids), 'ticket')}.")]
+        events = [Event(Plural("{who} keeps {n} ticket.", "{who} keeps {n} tickets.", n=len(ids), who=Seat(seat)))]
         if ids:
-            events.append(Event(f"You keep tickets {', '.join(map(str, ids))}.", frozenset((seat,))))
-        self.last_action = {"seat": seat, "type": "keep", "count": len(ids),
-                            "text": f"{_p(seat)} kept {len(ids)} of the drawn tickets"}  # fmt: skip
+            events.append(Event(Msg("You keep tickets {ids}.", ids=", ".join(map(str, ids))), frozenset((seat,))))
+        self._last({"seat": seat, "type": "keep", "count": len(ids)},
+                   Msg("{who} kept {n} of the drawn tickets", who=Seat(seat), n=len(ids)))
         self._end_turn(seat, events, idle=not ids)
         return events
+
+    def _last(self, action: dict[str, Any], said: Msg) -> None:
+        """What the images show as the last action: its facts, and what happened as message data."""
+        self.last_action = {**action, "msg": said.to_json()}
 
     # ------------------------------------------------------------------ turn flow
 
@@ -505,17 +523,19 @@ class TTRCardsState(GameState):
             for kind in KINDS:
                 self.tracks[seat][kind] += moved[kind]
             total = sum(self.tracks[seat].values())
-            # Two whole sentences (not a suffix glued on) so that each one translates as a pattern.
             if self.options["open_track_stack"]:
-                events.append(Event(
-                    f"{_p(seat)} moves {_count(count, 'card')} to the track stack (now {total}): {describe(moved)}."
-                ))
+                events.append(Event(Plural(
+                    "{who} moves {n} card to the track stack (now {total}): {moved}.",
+                    "{who} moves {n} cards to the track stack (now {total}): {moved}.",
+                    n=count, who=Seat(seat), total=total, moved=describe(moved))))
             else:
-                events.append(Event(f"{_p(seat)} moves {_count(count, 'card')} to the track stack (now {total})."))
+                events.append(Event(Plural("{who} moves {n} card to the track stack (now {total}).",
+                                           "{who} moves {n} cards to the track stack (now {total}).",
+                                           n=count, who=Seat(seat), total=total)))
         if not self._has_legal_move(seat):
             self.passes += 1
-            events.append(Event(f"{_p(seat)} has no legal move and passes."))
-            self.last_action = {"seat": seat, "type": "pass", "text": f"{_p(seat)} passed (no legal move)"}
+            events.append(Event(Msg("{who} has no legal move and passes.", who=Seat(seat))))
+            self._last({"seat": seat, "type": "pass"}, Msg("{who} passed (no legal move)", who=Seat(seat)))
             self._end_turn(seat, events, idle=False)
 
     def _end_turn(self, seat: int, events: list[Event], idle: bool) -> None:
@@ -529,11 +549,9 @@ class TTRCardsState(GameState):
                 closed = len(self.deck)
                 self.deck = []
                 self.trigger = True
-                events.append(
-                    Event(
-                        f"{4 * n} turns in a row kept no ticket: the deck is closed ({closed} cards set face down)."
-                    )
-                )
+                events.append(Event(Msg(
+                    "{turns} turns in a row kept no ticket: the deck is closed ({n} cards set face down).",
+                    turns=4 * n, n=closed)))
         if self.final_round is not None:
             self.final_round.pop(0)
             if not self.final_round:
@@ -544,8 +562,7 @@ class TTRCardsState(GameState):
         if self.trigger:
             self.trigger = False
             self.final_round = [(seat + k) % n for k in range(1, n + 1)]
-            order = ", ".join(_p(s) for s in self.final_round)
-            events.append(Event(f"Final round: {order} play one more turn each."))
+            events.append(Event(Msg("Final round: {who} play one more turn each.", who=seats(self.final_round))))
             self._start_turn(self.final_round[0], events)
             return
         self._start_turn((seat + 1) % n, events)
@@ -558,15 +575,14 @@ class TTRCardsState(GameState):
         self.active = last_seat
         self.step = None
         self.final_round = None
-        stacks = "; ".join(f"{_p(s)}: {describe(self.tracks[s])}" for s in range(self.num_seats))
-        events.append(
-            Event(f"{'Intermediate' if kind == 'intermediate' else 'Final'} scoring. Track stacks: {stacks}.")
-        )
+        stacks = per_seat({s: describe(self.tracks[s]) for s in range(self.num_seats)})
+        if kind == "intermediate":
+            events.append(Event(Msg("Intermediate scoring. Track stacks: {stacks}.", stacks=stacks)))
+        else:
+            events.append(Event(Msg("Final scoring. Track stacks: {stacks}.", stacks=stacks)))
         if kind == "final":
-            hands = "; ".join(
-                f"{_p(s)}: {', '.join(map(str, self.tickets[s])) or 'none'}" for s in range(self.num_seats)
-            )
-            events.append(Event(f"Tickets in hand: {hands}."))
+            hands = per_seat({s: ", ".join(map(str, self.tickets[s])) or Term(N_("none")) for s in range(self.num_seats)})
+            events.append(Event(Msg("Tickets in hand: {hands}.", hands=hands)))
         for seat in range(self.num_seats):
             if self.options["completion"] == "choose":
                 fitting = fitting_alone(self.tickets[seat], self.tracks[seat])
@@ -579,32 +595,32 @@ class TTRCardsState(GameState):
                 self.picks[seat] = best_completion(self.tickets[seat], self.tracks[seat])
         if any(self.deciding):
             self.phase = "choose"
-            waiting = ", ".join(_p(s) for s in range(self.num_seats) if self.deciding[s])
-            events.append(Event(f"Choosing completed tickets: {waiting}."))
+            waiting = seats([s for s in range(self.num_seats) if self.deciding[s]])
+            events.append(Event(Msg("Choosing completed tickets: {who}.", who=waiting)))
             return
         self._resolve_scoring(events)
 
     def _complete(self, seat: int, ticket: int) -> list[Event]:
         if ticket not in self.tickets[seat]:
-            raise IllegalMove(f"ticket {ticket} is not in your hand")
+            raise IllegalMove(Msg("ticket {id} is not in your hand", id=ticket))
         if ticket in self.picks[seat]:
-            raise IllegalMove(f"you already picked ticket {ticket}")
+            raise IllegalMove(Msg("you already picked ticket {id}", id=ticket))
         if not fits([*self.picks[seat], ticket], self.tracks[seat]):
-            raise IllegalMove(f"ticket {ticket} does not fit together with your picks")
+            raise IllegalMove(Msg("ticket {id} does not fit together with your picks", id=ticket))
         self.picks[seat].append(ticket)
-        return [Event(f"You pick ticket {ticket}.", frozenset((seat,)))]
+        return [Event(Msg("You pick ticket {id}.", id=ticket), frozenset((seat,)))]
 
     def _undo(self, seat: int) -> list[Event]:
         if not self.picks[seat]:
-            raise IllegalMove("there is no pick to undo")
+            raise IllegalMove(Msg("there is no pick to undo"))
         ticket = self.picks[seat].pop()
-        return [Event(f"You drop ticket {ticket}.", frozenset((seat,)))]
+        return [Event(Msg("You drop ticket {id}.", id=ticket), frozenset((seat,)))]
 
     def _done(self, seat: int) -> list[Event]:
         if self._pickable(seat):
-            raise IllegalMove("another ticket still fits: pick it (completing more never costs you)")
+            raise IllegalMove(Msg("another ticket still fits: pick it (completing more never costs you)"))
         self.deciding[seat] = False
-        events = [Event(f"{_p(seat)} has chosen.")]
+        events = [Event(Msg("{who} has chosen.", who=Seat(seat)))]
         if not any(self.deciding):
             self._resolve_scoring(events)
         return events
@@ -627,8 +643,12 @@ class TTRCardsState(GameState):
                 entry["failed"] = list(self.tickets[seat])
                 entry["failed_points"] = -sum(TICKETS[t].points for t in self.tickets[seat])
             record["seats"].append(entry)
-            done = ", ".join(map(str, chosen)) or "nothing"
-            events.append(Event(f"{_p(seat)} completes {done} for {points} points."))
+            if chosen:
+                events.append(Event(Msg("{who} completes {ids} for {points} points.", who=Seat(seat),
+                                        ids=", ".join(map(str, chosen)), points=points)))
+            else:
+                events.append(Event(Msg("{who} completes nothing for {points} points.", who=Seat(seat),
+                                        points=points)))
             self.picks[seat] = []
         if kind == "intermediate":
             self.scorings.append(record)
@@ -637,19 +657,19 @@ class TTRCardsState(GameState):
         winners = big_city_winners(self.completed)
         record["big_cities"] = winners
         self.scorings.append(record)
-        for city, seats in winners.items():
-            if seats:
-                events.append(
-                    Event(f"{city} bonus ({BIG_CITIES[city][0]}): {', '.join(_p(s) for s in seats)}.")
-                )
+        for city, winners_of in winners.items():
+            if winners_of:
+                events.append(Event(Msg("{city} bonus ({value}): {who}.", city=city, value=BIG_CITIES[city][0],
+                                        who=seats(winners_of))))
         self.phase = "over"
         self.step = None
         self.scoring_kind = None
-        self.last_action = {"seat": None, "type": "scoring", "text": "Final scoring"}
+        self._last({"seat": None, "type": "scoring"}, Msg("Final scoring"))
         result = self.result()
         assert result is not None
-        standings = ", ".join(f"{s.rank}. {_p(s.seat)} {s.score}" for s in result.seats)
-        events.append(Event(f"Game over: {standings}."))
+        # "1. {s2} 61, 2. {s0} 47": rank, name and score as they are in every language
+        standings = Items((Items((f"{s.rank}.", Seat(s.seat), s.score), sep=" ") for s in result.seats), "comma")
+        events.append(Event(Msg("Game over: {who}.", who=standings)))
 
     def _restart(self, events: list[Event]) -> None:
         """4 players after deck 1 (7.2): set aside used cards, rebuild the deck, deal 4 each."""
@@ -688,15 +708,14 @@ class TTRCardsState(GameState):
         self.trigger = False
         self.scoring_kind = None
         self.phase = "turn"
-        events.append(
-            Event(f"Deck 2: {len(self.deck)} cards after dealing up to {RESTART_DEAL} to each seat.")
-        )
+        events.append(Event(Msg("Deck 2: {n} cards after dealing up to {deal} to each seat.", n=len(self.deck),
+                                deal=RESTART_DEAL)))
         for seat in range(n):
-            events.append(Event(f"You are dealt {describe(dealt[seat])}.", frozenset((seat,))))
-        self.last_action = {"seat": None, "type": "scoring", "text": "Intermediate scoring; deck 2 dealt"}
+            events.append(Event(Msg("You are dealt {cards}.", cards=describe(dealt[seat])), frozenset((seat,))))
+        self._last({"seat": None, "type": "scoring"}, Msg("Intermediate scoring; deck 2 dealt"))
         if not self.deck:
             self.final_round = list(order)
-            events.append(Event(f"The new deck is empty. Final round: {', '.join(_p(s) for s in order)}."))
+            events.append(Event(Msg("The new deck is empty. Final round: {who}.", who=seats(order))))
         self._start_turn(start, events)
 
     def result(self) -> Result | None:

@@ -7,7 +7,9 @@ import importlib
 
 import pytest
 
+import locales
 from bot import i18n
+from locales import catalogs
 from render import kit, module_for
 from rules.registry import GAME_KEYS
 from tests.i18n.support import placeholder_problems
@@ -15,7 +17,14 @@ from tests.i18n.support import placeholder_problems
 
 @pytest.mark.parametrize("game_key", GAME_KEYS)
 def test_the_game_catalogs_keep_every_placeholder(game_key: str) -> None:
-    engine = importlib.import_module(f"rules.{game_key}.ja").JA
+    try:
+        engine = importlib.import_module(f"rules.{game_key}.ja").JA
+    except ModuleNotFoundError:
+        # A game converted to messages: its texts live in its .po only, checked as every catalog is (no
+        # placeholder the English lacks; a translation may leave one out, as gettext allows).
+        assert locales.entries("ja", game_key)
+        assert [p for p in catalogs.problems(["ja"]) if p.startswith(f"ja/{game_key}:")] == []
+        return
     images = module_for(game_key).JA
     assert engine and images
     assert placeholder_problems(engine) == []

@@ -73,3 +73,14 @@ def test_the_japanese_catalogs_are_read_from_po_files() -> None:
     assert locales.gettext("ja", "Game over") == "ゲーム終了"
     assert locales.gettext("ja", "You joined.") == "参加しました。"
     assert locales.gettext("en", "You joined.") == "You joined."
+
+
+def test_a_list_may_join_with_a_separator_the_catalogs_translate() -> None:
+    parts = Items([Items([Seat(0), "blue 2"], sep=N_(": ")), Items([Seat(1), "nothing"], sep=N_(": "))], sep=N_("; "))
+    msg = Msg("Track stacks: {stacks}.", stacks=parts)
+    assert str(msg) == "Track stacks: {s0}: blue 2; {s1}: nothing."
+    words = _japanese({"Track stacks: {stacks}.": "トラックスタック：{stacks}。", "; ": "／", ": ": "："})
+    words.lang = "ja"
+    assert words.say(msg, ["Ann", "Deck"], ("g",)) == "トラックスタック：Ann：blue 2／Deck：nothing。"
+    again = Msg.from_json(msg.to_json())
+    assert again == msg and str(again) == str(msg)

@@ -97,7 +97,7 @@ def test_take_slot_refills_that_slot_not_the_leftmost_card_of_its_kind() -> None
     events = state.apply(0, "take 4")
     assert state.display == ["red", "green", "blue", "black", "loco"]
     assert state.hands[0]["red"] == 1
-    assert "{s0} takes red from the display; black fills slot 4." in [e.text for e in events]
+    assert "{s0} takes red from the display; black fills slot 4." in [str(e.text) for e in events]
     state.apply(0, "take 1")
     assert state.display == ["white", "green", "blue", "black", "loco"]
 
