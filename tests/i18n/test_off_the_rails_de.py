@@ -102,3 +102,14 @@ def test_the_alt_text_is_german_in_every_phase() -> None:
                                    SEAT_NAMES)
     assert first == ("Off the Rails, Zug 1 (Abbau). Punkte: Ann 6, Bob 6. "
                      "Ann: Aktionsphase, 0 von 4 Aktionen genutzt.")
+
+
+def test_names_that_are_words_are_drawn_as_typed() -> None:
+    names = ["Black", "Gold", "Rot", "Deck"]  # English and German words of this game, and a word of the images
+    with vocabulary.speaking("de"):
+        for state in corpus.in_every_phase():
+            drawn = "\n".join(vocabulary.drawn_texts(lambda state=state: render.board_png(state.view(None), names, "de")))
+            for seat in range(state.num_seats):
+                assert names[seat] in drawn, (state.phase, names[seat])
+            alt = render.in_language("de", KEY, otr_render.describe, state.view(None), names)
+            assert all(f"{names[seat]} " in alt for seat in range(state.num_seats)), alt

@@ -3,10 +3,13 @@ translated by the catalog (locales/ja/LC_MESSAGES/off_the_rails.po), with the wo
 
 from __future__ import annotations
 
+import json
+
 import locales
 import render
 from locales import catalogs
 from render import off_the_rails as otr_render
+from rules.engine import Event
 from rules.off_the_rails import DEFINITION, texts
 from rules.words import Msg, Seat, Term
 from tests.i18n import off_the_rails_corpus as corpus
@@ -104,3 +107,20 @@ def test_the_alt_text_is_translated_in_every_phase() -> None:
         assert support.english_left(alt, [*SEAT_NAMES, *corpus.NOTATION]) == [], alt
     first = render.in_language("ja", KEY, otr_render.describe, DEFINITION.new_game(2, {}, 1).view(None), SEAT_NAMES)
     assert first == "オフ・ザ・レールズ、手番 1（採掘）。得点：Ann 6, Bob 6。Ann：アクションフェーズ（4 回中 0 回使用）。"
+
+
+def test_a_stored_line_reads_the_same() -> None:
+    # events go to the outbox and the log as JSON: the message comes back whole, gem lists and all
+    lines, _ = corpus.played(1)
+    for line in lines:
+        back = Event.from_json(json.loads(json.dumps(Event(line).to_json())))
+        assert str(back.text) == str(line)
+        assert ja(back.msg) == ja(line)
+
+
+def test_names_that_are_words_are_drawn_as_typed() -> None:
+    names = ["Black", "gold", "ruby", "Deck"]  # words of the catalog: never looked up
+    for state in corpus.in_every_phase():
+        drawn = "\n".join(vocabulary.drawn_texts(lambda state=state: render.board_png(state.view(None), names, "ja")))
+        for seat in range(state.num_seats):
+            assert names[seat] in drawn, (state.phase, names[seat])
