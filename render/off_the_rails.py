@@ -52,32 +52,32 @@ RIFT_FILL: kit.RGB = (25, 20, 25)
 BOARD_BG: kit.RGB = (236, 228, 212)
 
 
-# How a cart's last run ended (view["last_paths"][i]["outcome"]), as the panel and the turn card say it.
-OUTCOMES: dict[str, str] = {
-    "stopped": N_("stopped"),
-    "delivered": N_("delivered"),
-    "derailed": N_("derailed"),
-    "fell": N_("fell"),
-    "collided head-on": N_("collided head-on"),
-    "collided rear": N_("collided rear"),
-    "collided side": N_("collided side"),
+# A cart's last run by how it ended (view["last_paths"][i]["outcome"]), as the panel and the turn card say it:
+# "white: c3-c4-c5 (stopped)", and with the square it could not enter "(derailed at c6)".
+RUNS: dict[str, tuple[str, str]] = {
+    "stopped": (N_("{cart}: {route} (stopped)"), N_("{cart}: {route} (stopped at {target})")),
+    "delivered": (N_("{cart}: {route} (delivered)"), N_("{cart}: {route} (delivered at {target})")),
+    "derailed": (N_("{cart}: {route} (derailed)"), N_("{cart}: {route} (derailed at {target})")),
+    "fell": (N_("{cart}: {route} (fell)"), N_("{cart}: {route} (fell at {target})")),
+    "collided head-on": (N_("{cart}: {route} (collided head-on)"), N_("{cart}: {route} (collided head-on at {target})")),
+    "collided rear": (N_("{cart}: {route} (collided rear)"), N_("{cart}: {route} (collided rear at {target})")),
+    "collided side": (N_("{cart}: {route} (collided side)"), N_("{cart}: {route} (collided side at {target})")),
 }
 STAGES: dict[str, str] = {"mining": N_("mining"), "collapse": N_("collapse card drawn"), "chasm": N_("chasm open")}
 
 
 def _run(path: dict[str, Any]) -> Msg:
     """One cart's last run: "white: c3-c4-c5 (derailed at c6)"."""
+    plain, at = RUNS[path["outcome"]]
     route = "-".join(path["path"])
-    outcome = Term(OUTCOMES[path["outcome"]])
     if path["target"]:
-        return Msg("{cart}: {route} ({outcome} at {target})", cart=Term(path["cart"]), route=route, outcome=outcome,
-                   target=path["target"])
-    return Msg("{cart}: {route} ({outcome})", cart=Term(path["cart"]), route=route, outcome=outcome)
+        return Msg(at, cart=Term(path["cart"]), route=route, target=path["target"])
+    return Msg(plain, cart=Term(path["cart"]), route=route)
 
 
 def _clan(colour: str) -> str:
     """A seat's clan colour in brackets, in the image's language."""
-    return kit.words(Msg("({colour})", colour=Term(colour)))
+    return kit.words(Msg(texts.CLAN_LABELS[colour]))
 
 
 def _origin(square: str) -> tuple[int, int]:
@@ -571,8 +571,7 @@ def _panel(page: kit.Page, view: dict[str, Any], names: list[str], private: bool
         if view["face_up"]:
             panel.line(N_("Missions (4 pts each)"), 19, bold=True)
             for mission in view["face_up"]:
-                line = Msg("{mission}: {condition}", mission=mission, condition=texts.mission_condition(mission))
-                panel.wrapped(kit.words(line), 17, kit.INK, indent=8, translate=False)
+                panel.wrapped(kit.words(texts.mission_line(mission)), 17, kit.INK, indent=8, translate=False)
             panel.gap(4)
         rifts = " ".join(f"{LETTER[c]}{n}" for c, n in view["rift_supply"].items())
         supply = view["tile_supply"]

@@ -29,19 +29,27 @@ MISSION_NAMES = (
     N_("GEM COLLECTOR!"), N_("BEHIND ENEMY LINES!"), N_("JEWEL HEIST!"), N_("BUMPER CARTS!"), N_("HEAD TO HEAD!"),
     N_("THE SPICE OF LIFE!"), N_("DIRTY GOBLINS!"),
 )
-MISSION_CONDITIONS = (
-    N_("one delivered load has at least 4 rubies"),
-    N_("one delivered load has at least 2 emeralds"),
-    N_("one delivered load has at least 2 gold"),
-    N_("one delivered load has at least 1 diamond"),
-    N_("one delivered load is 5 gems, none of them a rock"),
-    N_("a load of at least 1 gem delivered at a start square whose colour belongs to another seated player"),
-    N_("your moving cart hits another player's cart and at least 1 of its gems is dropped"),
-    N_("your moving cart hits another player's cart and that cart derails"),
-    N_("your moving cart has a head-on collision with another player's cart"),
-    N_("when your movement phase ends your stockpile holds at least 1 rock, ruby, emerald, gold and diamond"),
-    N_("most rocks in stockpile (at least 1); all tied players score it"),
+# Each mission card's line on the images: its id (what `claim` reads) and what it asks. Whole lines, not a
+# "{mission}: {condition}" template: the bot still reads composed English by pattern, and a template of
+# placeholders and punctuation would match any "x: y" line of any game.
+MISSION_LINES = (
+    N_("red-leader: one delivered load has at least 4 rubies"),
+    N_("green-fingers: one delivered load has at least 2 emeralds"),
+    N_("gold-hills: one delivered load has at least 2 gold"),
+    N_("diamonds: one delivered load has at least 1 diamond"),
+    N_("gem-collector: one delivered load is 5 gems, none of them a rock"),
+    N_("enemy-lines: a load of at least 1 gem delivered at a start square whose colour belongs to another seated "
+       "player"),
+    N_("jewel-heist: your moving cart hits another player's cart and at least 1 of its gems is dropped"),
+    N_("bumper-carts: your moving cart hits another player's cart and that cart derails"),
+    N_("head-to-head: your moving cart has a head-on collision with another player's cart"),
+    N_("spice-of-life: when your movement phase ends your stockpile holds at least 1 rock, ruby, emerald, gold and "
+       "diamond"),
+    N_("dirty-goblins: most rocks in stockpile (at least 1); all tied players score it"),
 )
+# A seat's clan colour in brackets, as the images put it after a name.
+CLAN_LABELS: dict[str, str] = {"red": N_("(red)"), "yellow": N_("(yellow)"), "blue": N_("(blue)"),
+                               "green": N_("(green)")}
 
 # How the game ends (state.ended_by, the result's ended_by key) and the words a result shows.
 RIFTS_GONE = N_("the rift supply is empty")
@@ -107,19 +115,24 @@ def cart(seat: int, name: str) -> Msg:
     return Msg("{who}'s {cart} cart", who=Seat(seat), cart=Term(name))
 
 
+# TRANSLATORS: a deposit card: the colour of its mine and its number ("red-3").
+_CARDS: dict[str, str] = {"red": N_("red-{number}"), "yellow": N_("yellow-{number}"), "blue": N_("blue-{number}"),
+                          "green": N_("green-{number}")}
+
+
 def card(card_id: str) -> Msg:
     """A deposit card as the players read it: its mine's colour and number ("red-3")."""
     info = board.CARDS[card_id]
-    # TRANSLATORS: a deposit card: the colour of its mine and its number ("red-3").
-    return Msg("{colour}-{number}", colour=Term(info["colour"]), number=info["number"])
+    return Msg(_CARDS[info["colour"]], number=info["number"])
 
 
 def mission_name(mission: str) -> Term:
     return Term(board.MISSIONS[mission]["name"])
 
 
-def mission_condition(mission: str) -> Term:
-    return Term(board.MISSIONS[mission]["condition"])
+def mission_line(mission: str) -> Msg:
+    """A mission card's line: its id and what it asks ("red-leader: one delivered load has ...")."""
+    return Msg(f"{mission}: {board.MISSIONS[mission]['condition']}")
 
 
 def gem_count(n: int) -> Msg:

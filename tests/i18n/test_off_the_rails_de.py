@@ -7,7 +7,7 @@ import locales
 import render
 from locales import catalogs
 from render import off_the_rails as otr_render
-from rules.off_the_rails import DEFINITION, texts
+from rules.off_the_rails import DEFINITION, board, texts
 from rules.words import Msg, Seat, Term
 from tests.i18n import off_the_rails_corpus as corpus
 from tests.i18n import vocabulary
@@ -113,3 +113,12 @@ def test_names_that_are_words_are_drawn_as_typed() -> None:
                 assert names[seat] in drawn, (state.phase, names[seat])
             alt = render.in_language("de", KEY, otr_render.describe, state.view(None), names)
             assert all(f"{names[seat]} " in alt for seat in range(state.num_seats)), alt
+
+
+def test_the_words_listed_for_the_catalog_are_the_games_words() -> None:
+    # texts.py spells out the words of the board data (extraction reads the code, not the JSON)
+    assert set(texts.MISSION_NAMES) == {m["name"] for m in board.MISSIONS.values()}
+    assert set(texts.MISSION_LINES) == {f"{key}: {m['condition']}" for key, m in board.MISSIONS.items()}
+    assert set(texts.GEMS) == set(board.GEM_KINDS)
+    assert set(texts.COLOURS) == set(board.COLOURS)
+    assert set(texts.CARTS) == set(board.CART_NAMES)
