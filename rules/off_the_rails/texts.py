@@ -20,7 +20,8 @@ COMMA = N_(", ")
 # Words the engine and the images use as `Term`s (extracted here so every catalog has them).
 GEMS = (N_("rock"), N_("ruby"), N_("emerald"), N_("gold"), N_("diamond"))
 COLOURS = (N_("red"), N_("yellow"), N_("blue"), N_("green"))  # the clans (seats), mines and rifts
-# TRANSLATORS: a cart's name (the white cart, the black cart): each player has one of each.
+# TRANSLATORS: a cart's name (the white cart, the black cart): each player has one of each. It stands
+# before the word for cart in every line that uses it ("the {cart} cart"): translate it in that form.
 CARTS = (N_("white"), N_("black"))
 
 # The missions as the cards print them, and what each asks (the images list the face-up ones).
@@ -112,6 +113,8 @@ def run(name: str) -> Msg:
 
 def cart(seat: int, name: str) -> Msg:
     """A seat's cart as the lines name it ("{s0}'s white cart")."""
+    # TRANSLATORS: a player's cart as the lines name it; the lines put an article before it where a language
+    # needs one ("{cart} runs from ..." is "Die {cart} fährt ..." in German).
     return Msg("{who}'s {cart} cart", who=Seat(seat), cart=Term(name))
 
 
