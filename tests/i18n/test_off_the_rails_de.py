@@ -3,6 +3,8 @@ decision, refusal, result word, image text and alt text a German player reads is
 
 from __future__ import annotations
 
+import pytest
+
 import locales
 import render
 from locales import catalogs
@@ -34,6 +36,7 @@ def english_in(lines: list[Msg], names: list[str] = SEAT_NAMES) -> dict[str, lis
     return out
 
 
+@pytest.mark.slow  # seconds: plays or draws whole games, or extracts every domain
 def test_the_catalog_is_complete() -> None:
     assert [p for p in catalogs.problems(["de"]) if "/off_the_rails:" in p] == []
 
@@ -73,6 +76,7 @@ def test_lines_read_as_german() -> None:
     assert de(pick) == "Ann: Wähle links (2 Edelsteine) oder rechts (1 Edelstein)"
 
 
+@pytest.mark.slow  # seconds: plays or draws whole games, or extracts every domain
 def test_player_names_that_are_words_stay_as_typed() -> None:
     lines, _ = corpus.played(1)
     names = ["Black", "weiße", "Gold", "Deck"]  # a cart in English and in German, a gem, a word of the images
@@ -80,6 +84,7 @@ def test_player_names_that_are_words_stay_as_typed() -> None:
     vocabulary.assert_names_kept(corpus.decisions(), list(vocabulary.WORDLIKE_NAMES), "de", KEY)
 
 
+@pytest.mark.slow  # seconds: plays or draws whole games, or extracts every domain
 def test_images_draw_german() -> None:
     english = vocabulary.english_only("de", KEY, KEEP)
     with vocabulary.speaking("de"):
@@ -104,6 +109,7 @@ def test_the_alt_text_is_german_in_every_phase() -> None:
                      "Ann: Aktionsphase, 0 von 4 Aktionen genutzt.")
 
 
+@pytest.mark.slow  # seconds: plays or draws whole games, or extracts every domain
 def test_names_that_are_words_are_drawn_as_typed() -> None:
     names = ["Black", "Gold", "Rot", "Deck"]  # English and German words of this game, and a word of the images
     with vocabulary.speaking("de"):

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 import locales
 import render
 from locales import catalogs
@@ -34,16 +36,19 @@ def english_in(lines: list[Msg], names: list[str] = SEAT_NAMES) -> dict[str, lis
     return out
 
 
+@pytest.mark.slow  # seconds: plays or draws whole games, or extracts every domain
 def test_the_catalog_is_complete() -> None:
     assert [p for p in catalogs.problems(["ja"]) if "/off_the_rails:" in p] == []
 
 
+@pytest.mark.slow  # seconds: plays or draws whole games, or extracts every domain
 def test_every_line_of_played_games_is_translated() -> None:
     lines, _ = corpus.played()
     assert len({str(line) for line in lines}) > 500
     assert english_in(list(lines)) == {}
 
 
+@pytest.mark.slow  # seconds: plays or draws whole games, or extracts every domain
 def test_every_decision_refusal_option_and_result_word_is_translated() -> None:
     refusals = corpus.refusals()
     assert len(refusals) >= 25  # different reasons
@@ -84,6 +89,7 @@ def test_a_refusal_keeps_the_notation_in_backticks() -> None:
     assert state.decision_msg().seats() == {0}
 
 
+@pytest.mark.slow  # seconds: plays or draws whole games, or extracts every domain
 def test_player_names_that_are_words_stay_as_typed() -> None:
     lines, _ = corpus.played(1)
     names = ["Black", "white", "gold", "Deck"]  # a colour, a cart, a gem and a word of the images
@@ -91,6 +97,7 @@ def test_player_names_that_are_words_stay_as_typed() -> None:
     vocabulary.assert_names_kept(corpus.decisions(), list(vocabulary.WORDLIKE_NAMES), "ja", KEY)
 
 
+@pytest.mark.slow  # seconds: plays or draws whole games, or extracts every domain
 def test_images_draw_no_english_word() -> None:
     states = corpus.in_every_phase()
     assert {s.phase for s in states} >= {"run", "take", "go", "split", "pick", "claim", "rift", "over"}
@@ -118,6 +125,7 @@ def test_a_stored_line_reads_the_same() -> None:
         assert ja(back.msg) == ja(line)
 
 
+@pytest.mark.slow  # seconds: plays or draws whole games, or extracts every domain
 def test_names_that_are_words_are_drawn_as_typed() -> None:
     names = ["Black", "gold", "ruby", "Deck"]  # words of the catalog: never looked up
     for state in corpus.in_every_phase():
