@@ -356,6 +356,13 @@ def plain(s: str) -> str:
     return "".join(ch if ch in FONT_CHARS else (_ascii_form(ch) or "?") for ch in s)
 
 
+def _accents_matter(s: str) -> bool:
+    """Whether `s` has letters the bundled font lacks that must keep their accents: in any language but
+    English the words are spelt with them ("Städte" is not "Stadte"), so such a text is drawn in the
+    shipped font, which has them."""
+    return current_language() != locales.SOURCE and any(ch.isalpha() and ch not in FONT_CHARS for ch in s)
+
+
 def shown(s: str, size: int, bold: bool = False, translate: bool = True) -> tuple[str, ImageFont.FreeTypeFont]:
     """What `text()` draws for `s`, and in which font.
 
@@ -370,7 +377,7 @@ def shown(s: str, size: int, bold: bool = False, translate: bool = True) -> tupl
     if all(ch in FONT_CHARS for ch in s):
         return s, font(size, bold)
     forms = [ch if ch in FONT_CHARS else _ascii_form(ch) for ch in s]
-    if all(form is not None for form in forms) and _LANGUAGE.get()[0] == locales.SOURCE:
+    if all(form is not None for form in forms) and not _accents_matter(s):
         return "".join(forms), font(size, bold)  # type: ignore[arg-type]
     cover = cjk_chars()
     out = []

@@ -14,9 +14,9 @@ from PIL import Image, ImageDraw
 
 from render import kit
 from render.describe import seat_name
-from rules.engine import name_seats, seat_token
 from rules.off_the_rails import board as geo
-from rules.off_the_rails import ja as engine_ja
+from rules.off_the_rails import texts
+from rules.words import N_, Msg, Seat, Term
 
 # Phone first: the 14x14 board takes the whole page width (80 px squares), the turn card above it
 # and the details below (kit.Page).
@@ -52,78 +52,32 @@ RIFT_FILL: kit.RGB = (25, 20, 25)
 BOARD_BG: kit.RGB = (236, 228, 212)
 
 
-def _labels_ja() -> dict[str, str]:
-    """Image labels that come in families (one per cart, outcome, mission...), as exact entries or
-    patterns whose literal text is specific: the bot merges this catalog with every other game's."""
-    out: dict[str, str] = {}
-    outcomes = {
-        "stopped": "停止",
-        "delivered": "持ち帰り",
-        "derailed": "脱線",
-        "fell": "裂け目に転落",
-        "collided head-on": "正面衝突",
-        "collided rear": "後ろから衝突",
-        "collided side": "横から衝突",
-    }
-    for cart, cart_ja in engine_ja.CART_JA.items():
-        for outcome, outcome_ja in outcomes.items():
-            out[f"{cart}: {{route}} ({outcome})"] = f"{cart_ja}：{{route}}（{outcome_ja}）"
-            out[f"{cart}: {{route}} ({outcome} at {{target}})"] = f"{cart_ja}：{{route}}（{{target}} で{outcome_ja}）"
-        out[f"{cart}: reserve; empty"] = f"{cart_ja}：手元"
-        out[f"{cart}: lost; empty"] = f"{cart_ja}：失われた"
-        out[f"{cart}: on {{square}}, speed {{speed}}; empty"] = f"{cart_ja}：{{square}}、スピード {{speed}}、空"
-        out[f"{cart}: on {{square}}, speed {{speed}}; {{load}}"] = f"{cart_ja}：{{square}}、スピード {{speed}}、{{load}}"
-    for colour, colour_ja in engine_ja.COLOUR_JA.items():
-        out[f"({colour})"] = f"（{colour_ja}）"
-    for mission, info in geo.MISSIONS.items():
-        out[f"{mission}: {info['condition']}"] = f"{mission}：{engine_ja.MISSION_CONDITION_JA[info['condition']]}"
-    for kind, kind_ja in engine_ja.GEM_JA.items():
-        out[f"{kind} {geo.GEM_POINTS[kind]}"] = f"{kind_ja} {geo.GEM_POINTS[kind]}"
-    return out
-
-
-# Every word label the images draw, in Japanese. The panel also shows the engine's pending decision
-# and its words (gems, colours, card ids), so the engine's catalog comes first.
-JA: dict[str, str] = {
-    **engine_ja.JA,
-    **_labels_ja(),
-    "Off the Rails - turn {n}": "オフ・ザ・レールズ - 手番 {n}",
-    # the alt text (describe)
-    "Off the Rails, turn {turn} ({stage}). Scores: {scores}. {now}.": "オフ・ザ・レールズ、手番 {turn}（{stage}）。得点：{scores}。{now}。",
-    "mining": "採掘",
-    "collapse card drawn": "崩壊カードが引かれた",
-    "chasm open": "鉱山の崩壊中",
-    "Stage: mining": "段階：採掘",
-    "Stage: chasm open": "段階：鉱山の崩壊中",
-    "Stage: collapse! chasm opens at {who}'s turn": "段階：崩壊カード！{who} の手番で崩壊が始まる",
-    "Game over: {reason}": "ゲーム終了：{reason}",
-    "{who}: action phase, {used} of {total} actions used": "{who}：アクションフェーズ（{total} 回中 {used} 回使用）",
-    "carts: {hand} in hand": "トロッコ：手元 {hand}",
-    "carts: {hand} in hand, {out} out": "トロッコ：手元 {hand}・盤上 {out}",
-    "carts: {hand} in hand, {lost} lost": "トロッコ：手元 {hand}・喪失 {lost}",
-    "carts: {hand} in hand, {out} out, {lost} lost": "トロッコ：手元 {hand}・盤上 {out}・喪失 {lost}",
-    "missions: {missions}": "ミッション：{missions}",
-    "Missions (4 pts each)": "ミッション（各 4 点）",
-    "Deck {deck}  Last card {card}  Rift supply {rifts}": "山札 {deck}  最後のカード {card}  裂け目トークン {rifts}",
-    "Tiles: straight {straight}, curve {curve}, T {t}, cross {cross}":
-        "線路タイル：直線 {straight}、曲線 {curve}、T字 {t}、十字 {cross}",
-    "Bag:": "バッグ：",
-    "Last run (magenta path)": "前回の移動（マゼンタの線）",
-    "Private to {who}": "{who} だけに見える情報",
-    "Your split: left {left} | right {right}": "あなたの分け方：左手 {left} | 右手 {right}",
-    "W/B cart, arrow = front, box = speed; framed gems = its load; loose gems lie on the square; dark hole = rift":
-        "W/B：白/黒トロッコ　矢印：向き　四角の数字：スピード　枠の中の宝石：積み荷　枠のない宝石：マスの上　黒い穴：裂け目",
-    "Last: {who} played {move}": "直前：{who} が {move}",
-    "Game start: each player has 4 actions a turn": "ゲーム開始：各プレイヤーは手番ごとに 4 アクション",
-    "gems {n}": "宝石 {n}",
-    "most rubies +{n}": "ルビー最多 +{n}",
-    "missions {n}": "ミッション {n}",
-    "Dirty Goblins (most rocks) +{n}": "汚いゴブリン達だ!（岩最多）+{n}",
-    "carts in hand {n}": "手元のトロッコ {n}",
-    "Most rubies: +{ruby} to each player with the most (at least 1).":
-        "ルビー最多ボーナス：ルビーが最も多いプレイヤー全員に +{ruby}（1 個以上）。",
-    "Dirty Goblins: +{n} to each player with the most rocks.": "汚いゴブリン達だ!：岩が最も多いプレイヤー全員に +{n}。",
+# A cart's last run by how it ended (view["last_paths"][i]["outcome"]), as the panel and the turn card say it:
+# "white: c3-c4-c5 (stopped)", and with the square it could not enter "(derailed at c6)".
+RUNS: dict[str, tuple[str, str]] = {
+    "stopped": (N_("{cart}: {route} (stopped)"), N_("{cart}: {route} (stopped at {target})")),
+    "delivered": (N_("{cart}: {route} (delivered)"), N_("{cart}: {route} (delivered at {target})")),
+    "derailed": (N_("{cart}: {route} (derailed)"), N_("{cart}: {route} (derailed at {target})")),
+    "fell": (N_("{cart}: {route} (fell)"), N_("{cart}: {route} (fell at {target})")),
+    "collided head-on": (N_("{cart}: {route} (collided head-on)"), N_("{cart}: {route} (collided head-on at {target})")),
+    "collided rear": (N_("{cart}: {route} (collided rear)"), N_("{cart}: {route} (collided rear at {target})")),
+    "collided side": (N_("{cart}: {route} (collided side)"), N_("{cart}: {route} (collided side at {target})")),
 }
+STAGES: dict[str, str] = {"mining": N_("mining"), "collapse": N_("collapse card drawn"), "chasm": N_("chasm open")}
+
+
+def _run(path: dict[str, Any]) -> Msg:
+    """One cart's last run: "white: c3-c4-c5 (derailed at c6)"."""
+    plain, at = RUNS[path["outcome"]]
+    route = "-".join(path["path"])
+    if path["target"]:
+        return Msg(at, cart=Term(path["cart"]), route=route, target=path["target"])
+    return Msg(plain, cart=Term(path["cart"]), route=route)
+
+
+def _clan(colour: str) -> str:
+    """A seat's clan colour in brackets, in the image's language."""
+    return kit.words(Msg(texts.CLAN_LABELS[colour]))
 
 
 def _origin(square: str) -> tuple[int, int]:
@@ -493,43 +447,50 @@ def _names(view: dict[str, Any], names: list[str]) -> list[str]:
     return [seat_name(names, s) for s in range(view["num_seats"])]
 
 
-def _headline(view: dict[str, Any], names: list[str]) -> tuple[str, str | None]:
-    """The turn card's headline: an English line (the turn card translates it) with the acting seat as
-    {who}, and the name that goes there."""
+def _pending(pending: dict[str, Any]) -> Msg:
+    """The pending decision the engine describes (a view from before messages carries only its English)."""
+    return Msg.from_json(pending["msg"]) if "msg" in pending else Msg("{text}", text=pending["text"])
+
+
+def _now(view: dict[str, Any]) -> Msg:
+    """What the game waits for: the end, the pending decision, or the active seat's actions."""
     if view["over"]:
-        return f"Game over: {view['ended_by']}", None
-    pending = view["pending"]
-    if pending:
-        seats = [s for s in range(view["num_seats"]) if seat_token(s) in pending["text"]]
-        if len(seats) == 1:
-            return pending["text"].replace(seat_token(seats[0]), "{who}"), names[seats[0]]
-        return kit.say(pending["text"], names), None
-    seat = view["active"]
-    used = view["actions_used"]
-    return f"{{who}}: action phase, {used} of {view['actions_max']} actions used", names[seat]
+        return Msg("Game over: {reason}", reason=Msg(view["ended_by"]))
+    if view["pending"]:
+        return _pending(view["pending"])
+    return Msg("{who}: action phase, {used} of {total} actions used", who=Seat(view["active"]),
+               used=view["actions_used"], total=view["actions_max"])
+
+
+def _headline(view: dict[str, Any], names: list[str]) -> tuple[str, str | None]:
+    """The turn card's headline in the image's language, the acting seat as {who}, and the name that goes
+    there (it gives way when the line is long)."""
+    now = _now(view)
+    seats = sorted(now.seats())
+    if len(seats) == 1:
+        slots = [("{who}" if s == seats[0] else n) for s, n in enumerate(names)]
+        return kit.say(now, slots), names[seats[0]]
+    return kit.say(now, names), None
 
 
 def _happened(view: dict[str, Any], names: list[str]) -> str:
     """What just happened, in the image's language: the last run of each cart, else the last action."""
-    runs = []
-    for path in view["last_paths"]:
-        route = "-".join(path["path"])
-        end = f" ({path['outcome']} at {path['target']})" if path["target"] else f" ({path['outcome']})"
-        runs.append(f"{names[path['seat']]} {kit.tr(path['cart'] + ': ' + route + end)}")
+    runs = [f"{names[path['seat']]} {kit.words(_run(path))}" for path in view["last_paths"]]
     if runs:
         return kit.join(runs)
     last = view.get("last_action")
     if last and last.get("seat") is not None:
         return kit.fill_in("Last: {who} played {move}", who=names[last["seat"]], move=last["move"])
-    return kit.tr("Game start: each player has 4 actions a turn")
+    return kit.tr(N_("Game start: each player has 4 actions a turn"))
 
 
 def _score_parts(breakdown: dict[str, int]) -> str:
     """How a score adds up, in words: gems, the ruby majority, missions, Dirty Goblins, carts in hand."""
     gems = sum(breakdown.get(kind, 0) for kind in geo.GEM_KINDS)
     parts = [kit.fill_in("gems {n}", n=gems)]
-    for category, label in (("ruby_majority", "most rubies +{n}"), ("missions", "missions {n}"),
-                            ("dirty_goblins", "Dirty Goblins (most rocks) +{n}"), ("carts", "carts in hand {n}")):
+    for category, label in (("ruby_majority", N_("most rubies +{n}")), ("missions", N_("missions {n}")),
+                            ("dirty_goblins", N_("Dirty Goblins (most rocks) +{n}")),
+                            ("carts", N_("carts in hand {n}"))):
         if breakdown.get(category):
             parts.append(kit.fill_in(label, n=breakdown[category]))
     return " + ".join(parts)
@@ -543,11 +504,11 @@ def _panel(page: kit.Page, view: dict[str, Any], names: list[str], private: bool
         short = [kit.fit(n, size, panel.width * 0.4, bold=True, translate=False) for n in names]
         stage = view["stage"]
         if stage == "collapse" and view["collapse_holder"] is not None:
-            stage_text = f"Stage: collapse! chasm opens at {seat_token(view['collapse_holder'])}'s turn"
+            stage_text = Msg("Stage: collapse! chasm opens at {who}'s turn", who=Seat(view["collapse_holder"]))
         elif stage == "chasm":
-            stage_text = "Stage: chasm open"
+            stage_text = Msg("Stage: chasm open")
         else:
-            stage_text = "Stage: mining"
+            stage_text = Msg("Stage: mining")
         panel.line(kit.fit(kit.fill_in("Off the Rails - turn {n}", n=view["turn"]), 24, panel.width, True,
                            translate=False), 24, bold=True, translate=False)
         _wrapped_as_is(panel, kit.say(stage_text, short), size, bold=stage != "mining")
@@ -569,7 +530,7 @@ def _panel(page: kit.Page, view: dict[str, Any], names: list[str], private: bool
             score = f"{player['score']}{rank}"
             score_w = kit.text_size(score, 24, True, translate=False)[0]
             # the name fitted on its own (never translated), then its clan colour in the image's language
-            clan = kit.tr(f"({colour})")
+            clan = _clan(colour)
             space = "" if clan.startswith("（") else " "  # a full-width bracket brings its own space
             room = panel.width - 40 - score_w - 16 - kit.text_size(space + clan, size, True, translate=False)[0]
             name_x = panel.x + 40
@@ -585,19 +546,21 @@ def _panel(page: kit.Page, view: dict[str, Any], names: list[str], private: bool
             x = name_x
             if any(player["stockpile"].values()):
                 x = _gem_row(draw, player["stockpile"], name_x, gems_y, 16, 18)
-            carts = f"carts: {player['reserve']} in hand"
+            carts = N_("carts: {hand} in hand")
             if player["on_board"] and player["lost"]:
-                carts = f"carts: {player['reserve']} in hand, {player['on_board']} out, {player['lost']} lost"
+                carts = N_("carts: {hand} in hand, {out} out, {lost} lost")
             elif player["on_board"]:
-                carts = f"carts: {player['reserve']} in hand, {player['on_board']} out"
+                carts = N_("carts: {hand} in hand, {out} out")
             elif player["lost"]:
-                carts = f"carts: {player['reserve']} in hand, {player['lost']} lost"
+                carts = N_("carts: {hand} in hand, {lost} lost")
             carts_x = x + 16 if any(player["stockpile"].values()) else name_x
-            carts = kit.fit(carts, 17, panel.right - panel.pad - carts_x)
+            carts = kit.fit(kit.fill_in(carts, hand=player["reserve"], out=player["on_board"], lost=player["lost"]), 17,
+                            panel.right - panel.pad - carts_x, translate=False)
             kit.text(draw, (carts_x, gems_y), carts, 17, kit.MUTED, anchor="lm", translate=False, kind="panel")
             panel.y = gems_y + 16
             if player["missions"]:
-                panel.wrapped("missions: " + ", ".join(player["missions"]), 17, kit.INK, indent=40)
+                panel.wrapped(kit.fill_in("missions: {missions}", missions=", ".join(player["missions"])), 17,
+                              kit.INK, indent=40, translate=False)
             panel.gap(8)
         bonus = kit.fill_in("Most rubies: +{ruby} to each player with the most (at least 1).", ruby=geo.RUBY_BONUS)
         if "dirty-goblins" in view["face_up"]:
@@ -606,35 +569,32 @@ def _panel(page: kit.Page, view: dict[str, Any], names: list[str], private: bool
         panel.wrapped(bonus, 17, kit.MUTED, translate=False)
         panel.rule()
         if view["face_up"]:
-            panel.line("Missions (4 pts each)", 19, bold=True)
+            panel.line(N_("Missions (4 pts each)"), 19, bold=True)
             for mission in view["face_up"]:
-                panel.wrapped(f"{mission}: {geo.MISSIONS[mission]['condition']}", 17, kit.INK, indent=8)
+                panel.wrapped(kit.words(texts.mission_line(mission)), 17, kit.INK, indent=8, translate=False)
             panel.gap(4)
         rifts = " ".join(f"{LETTER[c]}{n}" for c, n in view["rift_supply"].items())
         supply = view["tile_supply"]
-        panel.wrapped(f"Deck {view['deck_count']}  Last card {view['last_card'] or '-'}  Rift supply {rifts}", 17)
-        panel.wrapped(
-            f"Tiles: straight {supply['straight']}, curve {supply['curve']}, T {supply['t']}, cross {supply['cross']}",
-            17,
-        )
+        card = texts.card(view["last_card"]) if view["last_card"] else "-"
+        panel.wrapped(kit.words(Msg("Deck {deck}  Last card {card}  Rift supply {rifts}", deck=view["deck_count"],
+                                    card=card, rifts=rifts)), 17, translate=False)
+        panel.wrapped(kit.fill_in("Tiles: straight {straight}, curve {curve}, T {t}, cross {cross}", **supply), 17,
+                      translate=False)
         bag_y = panel.y + 12
-        kit.text(draw, (panel.x, bag_y), "Bag:", 17, kit.INK, anchor="lm", kind="panel")
-        _gem_row(draw, view["bag"], panel.x + kit.text_size("Bag:", 17)[0] + 12, bag_y, 16, 17)
+        bag = kit.tr(N_("Bag:"))
+        kit.text(draw, (panel.x, bag_y), bag, 17, kit.INK, anchor="lm", kind="panel", translate=False)
+        _gem_row(draw, view["bag"], panel.x + kit.text_size(bag, 17, translate=False)[0] + 12, bag_y, 16, 17)
         panel.gap(28)
         if view["last_paths"]:
-            panel.line("Last run (magenta path)", 19, bold=True)
+            panel.line(N_("Last run (magenta path)"), 19, bold=True)
             for path in view["last_paths"]:
-                route = "-".join(path["path"])
-                end = f" ({path['outcome']} at {path['target']})" if path["target"] else f" ({path['outcome']})"
-                # the player's name stays out of the label that is translated
-                line = f"{short[path['seat']]} {kit.tr(path['cart'] + ': ' + route + end)}"
-                _wrapped_as_is(panel, line, 17, kit.INK, indent=8)
+                _wrapped_as_is(panel, f"{short[path['seat']]} {kit.words(_run(path))}", 17, kit.INK, indent=8)
         if private and view.get("seat") is not None:
             _private_box(panel, view, short)
         panel.rule()
         x, y = panel.x, panel.y + 10
         for kind in geo.GEM_KINDS:
-            label = kit.tr(f"{kind} {geo.GEM_POINTS[kind]}")
+            label = kit.words(Msg("{gem} {points}", gem=Term(kind), points=geo.GEM_POINTS[kind]))
             width = 24 + kit.text_size(label, 17, translate=False)[0]
             if x + width > panel.right - panel.pad:
                 x, y = panel.x, y + 26
@@ -642,26 +602,34 @@ def _panel(page: kit.Page, view: dict[str, Any], names: list[str], private: bool
             kit.text(draw, (x + 21, y), label, 17, kit.INK, anchor="lm", translate=False, kind="panel")
             x += width + 18
         panel.y = y + 18
-        panel.wrapped("W/B cart, arrow = front, box = speed; framed gems = its load; loose gems lie on the "
-                      "square; dark hole = rift", 17, kit.MUTED)
+        panel.wrapped(N_("W/B cart, arrow = front, box = speed; framed gems = its load; loose gems lie on the "
+                         "square; dark hole = rift"), 17, kit.MUTED)
 
 
 def _private_box(panel: kit.Panel, view: dict[str, Any], names: list[str]) -> None:
     seat = view["seat"]
     panel.rule(kit.HIGHLIGHT)
-    _line_as_is(panel, kit.say(f"Private to {seat_token(seat)}", names), 20, kit.HIGHLIGHT, bold=True)
+    _line_as_is(panel, kit.say(Msg("Private to {who}", who=Seat(seat)), names), 20, kit.HIGHLIGHT, bold=True)
     pending = view["pending"] or {}
     if "left" in pending:
-        panel.wrapped(
-            f"Your split: left {', '.join(pending['left'])} | right {', '.join(pending['right'])}",
-            18,
-            kit.INK,
-            bold=True,
-        )
+        split = Msg("Your split: left {left} | right {right}", left=texts.gem_words(pending["left"]),
+                    right=texts.gem_words(pending["right"]))
+        _wrapped_as_is(panel, kit.words(split), 18, kit.INK, bold=True)
     for cart in view.get("my_carts", []):
-        where = cart["where"] if cart["where"] != "board" else f"on {cart['square']}, speed {cart['speed']}"
-        load = ", ".join(geo.gem_list(cart["load"])) or "empty"
-        panel.wrapped(f"{cart['name']}: {where}; {load}", 18)
+        _wrapped_as_is(panel, kit.words(_my_cart(cart)), 18)
+
+
+def _my_cart(cart: dict[str, Any]) -> Msg:
+    """One of the seat's own carts: where it is, its speed and its load."""
+    name = Term(cart["name"])
+    if cart["where"] == "reserve":
+        return Msg("{cart}: reserve; empty", cart=name)
+    if cart["where"] == "lost":
+        return Msg("{cart}: lost; empty", cart=name)
+    if not cart["load"]:
+        return Msg("{cart}: on {square}, speed {speed}; empty", cart=name, square=cart["square"], speed=cart["speed"])
+    return Msg("{cart}: on {square}, speed {speed}; {load}", cart=name, square=cart["square"], speed=cart["speed"],
+               load=texts.gem_words(geo.gem_list(cart["load"])))
 
 
 class _ClanPage(kit.Page):
@@ -714,11 +682,11 @@ def _draw_board(view: dict[str, Any], names: list[str], private: bool) -> bytes:
     seats = [
         kit.SeatScore(p["seat"], names[p["seat"]],
                       f"{p['score']}" + (f" #{ranks[p['seat']]}" if p["seat"] in ranks else ""),
-                      p["seat"] in view["to_act"], kit.tr(f"({p['colour']})"))
+                      p["seat"] in view["to_act"], _clan(p["colour"]))
         for p in view["players"]
     ]
     page.turn_card(headline, _happened(view, names), seats, who=who,
-                   headline_fill=kit.DANGER if view["over"] else kit.INK)
+                   headline_fill=kit.DANGER if view["over"] else kit.INK, translate=False)
     with page.block(lambda: kit.static_layer("off_the_rails/board", _static)) as image:
         draw = ImageDraw.Draw(image)
         carts = [c for c in view["carts"] if c["where"] == "board"]
@@ -763,21 +731,13 @@ def _draw_board(view: dict[str, Any], names: list[str], private: bool) -> bytes:
 
 
 def describe(view: dict[str, Any], names: list[str]) -> str:
-    """Alt text for the public board: the turn and stage, each player's score, and what is awaited now.
-
-    One line of fixed shape, so that the bot's catalog translates it whole (the JA pattern
-    "Off the Rails, turn {turn} ({stage}). ...") and its last part through the panel's own entries.
-    """
+    """Alt text for the public board, in the image's language: the turn and stage, each player's score, and
+    what is awaited now."""
     names = _names(view, names)
-    stage = {"mining": "mining", "collapse": "collapse card drawn", "chasm": "chasm open"}[view["stage"]]
     scores = ", ".join(f"{names[p['seat']]} {p['score']}" for p in view["players"])
-    if view["over"]:
-        now = f"Game over: {view['ended_by']}"
-    elif view["pending"]:
-        now = name_seats(view["pending"]["text"], names)
-    else:
-        now = f"{names[view['active']]}: action phase, {view['actions_used']} of {view['actions_max']} actions used"
-    return f"Off the Rails, turn {view['turn']} ({stage}). Scores: {scores}. {now}."
+    line = Msg("Off the Rails, turn {turn} ({stage}). Scores: {scores}. {now}.", turn=view["turn"],
+               stage=Term(STAGES[view["stage"]]), scores=scores, now=_now(view))
+    return kit.words(line, names)
 
 
 def board(view: dict[str, Any], names: list[str]) -> bytes:

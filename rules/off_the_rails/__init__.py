@@ -6,24 +6,25 @@ from rules.engine import GameDefinition, Option, RandomAI
 from rules.off_the_rails.ai import GreedyAI, hard_ai
 from rules.off_the_rails.setup import create
 from rules.off_the_rails.state import OffTheRailsState
+from rules.words import N_
 
 OPTIONS = (
     Option(
         "game_length",
         "choice",
         "auto",
-        "deposit deck size incl. the collapse card (auto: 13/17/21/25 for 1/2/3/4 players)",
+        N_("deposit deck size incl. the collapse card (auto: 13/17/21/25 for 1/2/3/4 players)"),
         choices=("auto", "13", "17", "21", "25"),
     ),
     Option(
-        "bumper_carts", "bool", False, "collisions stop and reverse carts but never derail them or drop gems"
+        "bumper_carts", "bool", False, N_("collisions stop and reverse carts but never derail them or drop gems")
     ),
-    Option("rift_die", "bool", False, "chasm tokens go on a d8-rolled mine square instead of a chosen one"),
-    Option("missions", "bool", True, "play with the mission cards"),
-    Option("auto_split", "bool", False, "the engine splits a hit cart's gems (no out-of-turn waits)"),
+    Option("rift_die", "bool", False, N_("chasm tokens go on a d8-rolled mine square instead of a chosen one")),
+    Option("missions", "bool", True, N_("play with the mission cards")),
+    Option("auto_split", "bool", False, N_("the engine splits a hit cart's gems (no out-of-turn waits)")),
 )
 
-SUMMARY = (
+SUMMARY = N_(
     "Lay track, put your two minecarts on your start squares and set their speed: up to 4 actions a turn. "
     "Then your carts run exactly their speed, picking up a gem on each square they pass and two where they "
     "stop; you choose the way at T and cross junctions. Bring gems back to any start square to score "
@@ -35,7 +36,7 @@ SUMMARY = (
 
 DEFINITION = GameDefinition(
     key="off_the_rails",
-    title="Off the Rails",
+    title=N_("Off the Rails"),
     min_players=1,
     max_players=4,
     options=OPTIONS,

@@ -54,15 +54,3 @@ def delivery_missions(load: Mapping[str, int], start_colour: str, colours: Seque
     }
     return [mission for mission, met in checks.items() if met]
 
-
-# The result's keys in a player's words (bot posts and files show these; ja.py translates them).
-RESULT_LABELS: dict[str, str] = {
-    "ruby_majority": "ruby majority bonus",
-    "missions": "missions",
-    "dirty_goblins": "Dirty Goblins bonus",
-    "carts": "carts in reserve",
-    "carts_in_reserve": "carts in reserve",
-    **{mission: data["name"] for mission, data in board.MISSIONS.items()},
-    "no cart is left on the board": "The game ended: no cart is left on the board.",
-    "the rift supply is empty": "The game ended: the rift supply is empty.",
-}

@@ -16,14 +16,13 @@ from rules.engine import (
     IllegalMove,
     Result,
     SeatResult,
-    plural,
     private,
     public,
     rank_by,
-    seat_token,
 )
-from rules.off_the_rails import board, scoring
+from rules.off_the_rails import board, scoring, texts
 from rules.off_the_rails.moves import LAYS_BY_SQUARE, OtrMove, parse
+from rules.words import Msg, Plural, Seat, Term
 
 MAX_ACTIONS = 4
 DELIVERY_MISSIONS = ("red-leader", "green-fingers", "gold-hills", "diamonds", "gem-collector", "enemy-lines")
@@ -87,12 +86,8 @@ def _sorted_gems(gems: Mapping[str, int]) -> dict[str, int]:
 
 
 def gems_text(gems: Mapping[str, int]) -> str:
-    parts = [f"{n} {k}" for k, n in _sorted_gems(gems).items()]
-    return ", ".join(parts) if parts else "nothing"
-
-
-def _gems(n: int) -> str:
-    return f"{n} gem" if n == 1 else f"{n} gems"
+    """Gems counted by kind in English ("1 ruby, 2 gold"; "nothing")."""
+    return str(texts.gems(gems)) or "nothing"
 
 
 def auto_split(load: Mapping[str, int]) -> list[str]:
@@ -165,11 +160,8 @@ class OffTheRailsState(GameState):
     def colour_of(self, seat: int) -> str:
         return self.colours[seat]
 
-    def _who(self, seat: int) -> str:
-        return seat_token(seat)
-
-    def _cart_name(self, cart: Cart) -> str:
-        return f"{self._who(cart.seat)}'s {cart.name} cart"
+    def _cart_name(self, cart: Cart) -> Msg:
+        return texts.cart(cart.seat, cart.name)
 
     def bound_turns(self) -> int:
         return (self.options_length() - 4) + self.num_seats + 16
@@ -330,20 +322,20 @@ class OffTheRailsState(GameState):
         starts = [m for text, m in legal.items() if text.startswith("cart ")]
         return ahead + speeds + upgrades + starts
 
-    def _upgrade_reason(self, square: str, old: str, new: str) -> str | None:
+    def _upgrade_reason(self, square: str, old: str, new: str) -> Msg | None:
         """Why `old` on `square` cannot become `new` (cart presence aside), or None."""
         old_type, new_type = board.TILE_TYPE_OF[old], board.TILE_TYPE_OF[new]
         if new_type == "cross":
             if old_type != "t":
-                return "only a T can be upgraded to a cross"
+                return Msg("only a T can be upgraded to a cross")
         elif old_type == "t":
-            return "a T can only be upgraded to a cross (nesw)"
+            return Msg("a T can only be upgraded to a cross (nesw)")
         elif old_type == "cross":
-            return f"{square} already has a cross"
+            return Msg("{square} already has a cross", square=square)
         elif not set(old) <= set(new):
-            return f"a T must keep the existing track {old}"
+            return Msg("a T must keep the existing track {old}", old=old)
         if self.tile_supply[new_type] <= 0:
-            return f"no {'T' if new_type == 't' else new_type} tiles left"
+            return Msg(texts.NO_TILES[new_type])
         return None
 
     def parse_move(self, text: str) -> OtrMove:
@@ -358,12 +350,14 @@ class OffTheRailsState(GameState):
         verb = move.verb
         if phase == "action":
             if verb not in ("lay", "upgrade", "cart", "speed", "undo", "end"):
-                raise IllegalMove(f"it is the action phase: {verb} is not an action (play actions or end)")
+                raise IllegalMove(Msg("it is the action phase: {verb} is not an action (play actions or end)",
+                                      verb=verb))
             return self._action(move)
         if verb in ("lay", "upgrade", "cart", "speed", "undo", "end"):
-            raise IllegalMove(f"the action phase is over; the pending decision is {self.decision_text()}")
+            raise IllegalMove(Msg("the action phase is over; the pending decision is {decision}",
+                                  decision=self.decision_msg()))
         if verb != phase:  # each pending decision is answered by the verb of the same name
-            raise IllegalMove(f"the pending decision is {self.decision_text()}")
+            raise IllegalMove(Msg("the pending decision is {decision}", decision=self.decision_msg()))
         events: list[Event] = []
         handler = getattr(self, f"_decide_{phase}")
         handler(move, events)
@@ -372,94 +366,96 @@ class OffTheRailsState(GameState):
 
     def _action(self, move: OtrMove) -> list[Event]:
         seat = self.active
-        who = self._who(seat)
+        who = Seat(seat)
         verb, args = move.verb, move.args
         if verb == "end":
-            events = [public(f"{who} ends the action phase after {plural(self.actions_used, 'action')}.")]
+            events = [public(Plural("{who} ends the action phase after {n} action.",
+                                    "{who} ends the action phase after {n} actions.", n=self.actions_used, who=who))]
             self.last_action = {"seat": seat, "move": "end", "square": None}
             self._start_movement(events)
             self._advance(events)
             return events
         if verb == "undo":
             if not self.undo_log:
-                raise IllegalMove("there is no action to undo this turn")
+                raise IllegalMove(Msg("there is no action to undo this turn"))
             self._undo(self.undo_log.pop())
             self.actions_used -= 1
             self.last_action = {"seat": seat, "move": "undo", "square": None}
-            return [public(f"{who} undoes the last action.")]
+            return [public(Msg("{who} undoes the last action.", who=who))]
         if self.actions_used >= MAX_ACTIONS:
-            raise IllegalMove(f"{MAX_ACTIONS} actions used")
+            raise IllegalMove(Msg("{n} actions used", n=MAX_ACTIONS))
         if verb == "lay":
             sq, edges = args
             self._check_square_for_track(sq)
             if sq in self.tiles:
-                raise IllegalMove(f"{sq} already has track")
+                raise IllegalMove(Msg("{square} already has track", square=sq))
             kind = board.TILE_TYPE_OF.get(edges)
             if kind not in ("straight", "curve"):
                 raise IllegalMove(
-                    "lay takes a straight or a curve (ns ew ne es sw nw); use upgrade for T and cross"
+                    Msg("lay takes a straight or a curve (ns ew ne es sw nw); use upgrade for T and cross")
                 )
             if self.tile_supply[kind] <= 0:
-                raise IllegalMove(f"no {kind} tiles left")
+                raise IllegalMove(Msg(texts.NO_TILES[kind]))
             self.tiles[sq] = edges
             self.tile_supply[kind] -= 1
             self.undo_log.append({"verb": "lay", "square": sq})
-            text = f"{who} lays {kind} {edges} on {sq}."
+            text = texts.laid(kind, who=who, edges=edges, square=sq)
         elif verb == "upgrade":
             sq, edges = args
             self._check_square_for_track(sq)
             if sq not in self.tiles:
-                raise IllegalMove(f"{sq} has no track to upgrade")
+                raise IllegalMove(Msg("{square} has no track to upgrade", square=sq))
             kind = board.TILE_TYPE_OF.get(edges)
             if kind not in ("t", "cross"):
-                raise IllegalMove("upgrade takes a T (nes new nsw esw) or a cross (nesw)")
+                raise IllegalMove(Msg("upgrade takes a T (nes new nsw esw) or a cross (nesw)"))
             old = self.tiles[sq]
             reason = self._upgrade_reason(sq, old, edges)
             if reason:
                 raise IllegalMove(reason)
             if self.cart_at(sq) is not None:
-                raise IllegalMove(f"a cart is on {sq}")
+                raise IllegalMove(Msg("a cart is on {square}", square=sq))
             self.tiles[sq] = edges
             self.tile_supply[kind] -= 1
             self.tile_supply[board.TILE_TYPE_OF[old]] += 1
             self.undo_log.append({"verb": "upgrade", "square": sq, "old": old})
-            text = f"{who} upgrades {sq} from {old} to {edges}."
+            text = Msg("{who} upgrades {square} from {old} to {edges}.", who=who, square=sq, old=old, edges=edges)
         elif verb == "cart":
             name, sq = args
             cart = self.carts[seat][name]
             if cart.where != "reserve":
-                raise IllegalMove(f"{name} is not in your reserve")
+                raise IllegalMove(Msg("{cart} is not in your reserve", cart=Term(name)))
             if sq not in board.START or board.START[sq][0] != self.colour_of(seat):
-                raise IllegalMove(f"{sq} is not one of your ({self.colour_of(seat)}) start squares")
+                raise IllegalMove(Msg("{square} is not one of your ({colour}) start squares", square=sq,
+                                      colour=Term(self.colour_of(seat))))
             if self.cart_at(sq) is not None:
-                raise IllegalMove(f"a cart is on {sq}")
+                raise IllegalMove(Msg("a cart is on {square}", square=sq))
             cart.where, cart.square, cart.front, cart.back = "board", sq, board.START[sq][1], None
             cart.speed, cart.load = board.START_SPEED, {}
             self.undo_log.append({"verb": "cart", "cart": name})
-            text = f"{who} puts the {name} cart on {sq}."
+            text = Msg("{who} puts the {cart} cart on {square}.", who=who, cart=Term(name), square=sq)
         else:  # speed
             name, direction = args
             cart = self.carts[seat][name]
             if cart.where != "board":
-                raise IllegalMove(f"{name} is not on the board")
+                raise IllegalMove(Msg("{cart} is not on the board", cart=Term(name)))
             delta = 1 if direction == "up" else -1
             if not board.MIN_SPEED <= cart.speed + delta <= board.MAX_SPEED:
-                raise IllegalMove(f"speed is already {cart.speed}")
+                raise IllegalMove(Msg("speed is already {n}", n=cart.speed))
             cart.speed += delta
             self.undo_log.append({"verb": "speed", "cart": name, "delta": delta})
             sq = cart.square
-            text = f"{who} sets the {name} cart's speed to {cart.speed}."
+            text = Msg("{who} sets the {cart} cart's speed to {n}.", who=who, cart=Term(name), n=cart.speed)
         self.actions_used += 1
         self.last_action = {"seat": seat, "move": str(move), "square": sq}
         return [public(text)]
 
     def _check_square_for_track(self, sq: str) -> None:
         if sq in board.CENTRES:
-            raise IllegalMove(f"{sq} is a mine centre")
+            raise IllegalMove(Msg("{square} is a mine centre", square=sq))
         if sq in board.START:
-            raise IllegalMove(f"{sq} is a start square")
+            raise IllegalMove(Msg("{square} is a start square", square=sq))
         if sq in self.rifts:
-            raise IllegalMove(f"{sq} is a rift")
+            raise IllegalMove(Msg("{square} is a rift", square=sq))
 
     def _undo(self, record: dict[str, Any]) -> None:
         verb = record["verb"]
@@ -542,7 +538,8 @@ class OffTheRailsState(GameState):
         self.last_paths.append(
             {"seat": cart.seat, "cart": name, "path": [cart.square], "outcome": "stopped", "target": None}
         )
-        events.append(public(f"{self._cart_name(cart)} runs from {cart.square} at speed {cart.speed}."))
+        events.append(public(Msg("{cart} runs from {square} at speed {n}.", cart=self._cart_name(cart),
+                                 square=cart.square, n=cart.speed)))
 
     def _continue_run(self, events: list[Event]) -> bool:
         """Steps of the moving cart; False when a decision is pending (phase set)."""
@@ -578,7 +575,7 @@ class OffTheRailsState(GameState):
                     self.phase = "go"
                     return False
             if flow["steps"] <= 0:
-                events.append(public(f"{self._cart_name(cart)} stops on {cart.square}."))
+                events.append(public(Msg("{cart} stops on {square}.", cart=self._cart_name(cart), square=cart.square)))
                 self._end_run(events)
                 return True
             if not self._step(cart, events):
@@ -590,7 +587,8 @@ class OffTheRailsState(GameState):
         _add(cart.load, kind)
         cart.load = _sorted_gems(cart.load)
         self.flow["pickups"] -= 1
-        events.append(public(f"{self._cart_name(cart)} picks up 1 {kind} on {cart.square}."))
+        events.append(public(Msg("{cart} picks up 1 {kind} on {square}.", cart=self._cart_name(cart), kind=Term(kind),
+                                 square=cart.square)))
 
     def _step(self, cart: Cart, events: list[Event]) -> bool:
         """One step of the step function; False when the run ended or paused on a collision decision."""
@@ -602,9 +600,10 @@ class OffTheRailsState(GameState):
         path = self.last_paths[-1]
         if target is None or target in board.CENTRES:
             path["target"] = target
-            self._derail(
-                cart, events, "runs off the track" if target is None else f"hits the mine at {target}"
-            )
+            if target is None:
+                self._derail(cart, events, "off")
+            else:
+                self._derail(cart, events, "mine", target=target)
             self._end_run(events)
             return False
         if target in self.rifts:
@@ -615,7 +614,7 @@ class OffTheRailsState(GameState):
         if target in board.START:
             if via != board.START[target][1]:
                 path["target"] = target
-                self._derail(cart, events, f"hits the side of start square {target}")
+                self._derail(cart, events, "start", target=target)
                 self._end_run(events)
                 return False
             hit = self.cart_at(target)
@@ -629,11 +628,10 @@ class OffTheRailsState(GameState):
         tile = self.tiles.get(target)
         if tile is None or via not in tile:
             path["target"] = target
-            self._derail(
-                cart,
-                events,
-                f"finds no track into {target}" if tile is None else f"finds no track from {via} on {target}",
-            )
+            if tile is None:
+                self._derail(cart, events, "no_track", target=target)
+            else:
+                self._derail(cart, events, "no_way", via=via, target=target)
             self._end_run(events)
             return False
         hit = self.cart_at(target)
@@ -648,14 +646,15 @@ class OffTheRailsState(GameState):
         flow["choose_dir"] = True
         return True
 
-    def _derail(self, cart: Cart, events: list[Event], why: str) -> None:
+    def _derail(self, cart: Cart, events: list[Event], why: str, **where: str) -> None:
+        """`why` a texts.derailed reason; `where` its squares and edge."""
         for kind, n in cart.load.items():
             self.bag[kind] += n
-        lost = gems_text(cart.load)
+        line = texts.derailed(why, self._cart_name(cart), dict(cart.load), **where)
         self._to_reserve(cart)
         if self._is_mover(cart):
             self.last_paths[-1]["outcome"] = "derailed"
-        events.append(public(f"{self._cart_name(cart)} {why} and derails; {lost} back to the bag."))
+        events.append(public(line))
 
     def _is_mover(self, cart: Cart) -> bool:
         return (
@@ -671,12 +670,16 @@ class OffTheRailsState(GameState):
     def _fall(self, cart: Cart, events: list[Event], square: str) -> None:
         for kind, n in cart.load.items():
             self.removed_gems[kind] += n
-        lost = gems_text(cart.load)
+        if any(cart.load.values()):
+            line = Msg("{cart} falls into the rift at {square} with {gems}.", cart=self._cart_name(cart), square=square,
+                       gems=texts.gems(cart.load))
+        else:
+            line = Msg("{cart} falls into the rift at {square} with nothing.", cart=self._cart_name(cart), square=square)
         cart.where, cart.square, cart.front, cart.back, cart.load = "lost", None, None, None, {}
         cart.speed = board.START_SPEED
         if self._is_mover(cart):
             self.last_paths[-1]["outcome"] = "fell"
-        events.append(public(f"{self._cart_name(cart)} falls into the rift at {square} with {lost}."))
+        events.append(public(line))
 
     def _deliver(self, cart: Cart, square: str, events: list[Event]) -> None:
         load = dict(cart.load)
@@ -685,7 +688,12 @@ class OffTheRailsState(GameState):
             self.stockpiles[seat][kind] += n
         self._to_reserve(cart)
         self.last_paths[-1]["outcome"] = "delivered"
-        events.append(public(f"{self._cart_name(cart)} delivers {gems_text(load)} at {square}."))
+        if load:
+            line = Msg("{cart} delivers {gems} at {square}.", cart=self._cart_name(cart), gems=texts.gems(load),
+                       square=square)
+        else:
+            line = Msg("{cart} delivers nothing at {square}.", cart=self._cart_name(cart), square=square)
+        events.append(public(line))
         met = scoring.delivery_missions(load, board.START[square][0], self.colours, self.colour_of(seat))
         self.flow["achieved"].extend(met)
 
@@ -702,12 +710,8 @@ class OffTheRailsState(GameState):
             mover.front, mover.back = mover.back, mover.front
         if kind == "head-on" and hit.back is not None:
             hit.front, hit.back = hit.back, hit.front
-        events.append(
-            public(
-                f"{self._cart_name(mover)} hits {self._cart_name(hit)} on {square} ({kind}); "
-                f"the {mover.name} cart reverses on {mover.square}."
-            )
-        )
+        events.append(public(texts.collision(kind, mover=self._cart_name(mover), hit=self._cart_name(hit), square=square,
+                                             cart=Term(mover.name), back=mover.square)))
         other = hit.seat != mover.seat
         achieved = self.flow["achieved"]
         if other and kind == "head-on":
@@ -717,14 +721,15 @@ class OffTheRailsState(GameState):
             return False
         load_size = board.gem_total(hit.load)
         if load_size == 0:
-            self._derail(hit, events, "is knocked off the rails")
+            self._derail(hit, events, "knocked")
             if other:
                 achieved.append("bumper-carts")
         elif load_size == 1:
             dropped = dict(hit.load)
             hit.load = {}
             self._put_gems(square, dropped)
-            events.append(public(f"{self._cart_name(hit)} drops {gems_text(dropped)} on {square}."))
+            events.append(public(Msg("{cart} drops {gems} on {square}.", cart=self._cart_name(hit),
+                                     gems=texts.gems(dropped), square=square)))
             if other:
                 achieved.append("jewel-heist")
         else:
@@ -753,13 +758,11 @@ class OffTheRailsState(GameState):
             right.remove(gem)
         collision["left"], collision["right"] = left, right
         collision.pop("split_options", None)
-        events.append(
-            public(
-                f"{self._who(hit.seat)} splits the {hit.name} cart's {len(left) + len(right)} gems: "
-                f"left {len(left)} | right {len(right)}."
-            )
-        )
-        events.append(private(hit.seat, f"Your split: left {', '.join(left)} | right {', '.join(right)}."))
+        events.append(public(Msg("{who} splits the {cart} cart's {n} gems: left {left} | right {right}.",
+                                 who=Seat(hit.seat), cart=Term(hit.name), n=len(left) + len(right),
+                                 left=len(left), right=len(right))))
+        events.append(private(hit.seat, Msg("Your split: left {left} | right {right}.", left=texts.gem_words(left),
+                                            right=texts.gem_words(right))))
 
     def _end_run(self, events: list[Event]) -> None:
         self.flow.pop("collision", None)
@@ -785,12 +788,8 @@ class OffTheRailsState(GameState):
         self.face_up.remove(mission)
         self.claimed[self.active].append(mission)
         self.flow["claimed_turn"] = True
-        events.append(
-            public(
-                f"{self._who(self.active)} claims {board.MISSIONS[mission]['name']} "
-                f"({mission}, {board.MISSION_POINTS} points)."
-            )
-        )
+        events.append(public(Msg("{who} claims {name} ({mission}, {n} points).", who=Seat(self.active),
+                                 name=texts.mission_name(mission), mission=mission, n=board.MISSION_POINTS)))
 
     # ------------------------------------------------------------------ decisions
 
@@ -799,7 +798,8 @@ class OffTheRailsState(GameState):
         if name not in self.flow["queue"]:
             cart = self.carts[self.active][name]
             raise IllegalMove(
-                f"{name} has already run" if cart.where == "board" else f"{name} is not on the board"
+                Msg("{cart} has already run", cart=Term(name)) if cart.where == "board"
+                else Msg("{cart} is not on the board", cart=Term(name))
             )
         self.phase = "movement"
         self._begin_run(name, events)
@@ -808,7 +808,7 @@ class OffTheRailsState(GameState):
         kind = move.args[0]
         cart = self.carts[self.active][self.flow["moving"]]
         if kind not in self.flow["take_options"]:
-            raise IllegalMove(f"no {kind} on {cart.square}")
+            raise IllegalMove(Msg("no {kind} on {square}", kind=Term(kind), square=cart.square))
         self.phase = "movement"
         del self.flow["take_options"]
         self._pick_up(cart, kind, events)
@@ -818,13 +818,13 @@ class OffTheRailsState(GameState):
         cart = self.carts[self.active][self.flow["moving"]]
         if edge not in self.flow["go_options"]:
             if edge == self.flow["via"]:
-                raise IllegalMove(f"the cart came in by {edge}")
-            raise IllegalMove(f"the track on {cart.square} has no exit {edge}")
+                raise IllegalMove(Msg("the cart came in by {edge}", edge=edge))
+            raise IllegalMove(Msg("the track on {square} has no exit {edge}", square=cart.square, edge=edge))
         self.phase = "movement"
         del self.flow["go_options"]
         cart.front = edge
         self.flow["choose_dir"] = False
-        events.append(public(f"{self._cart_name(cart)} turns {edge} on {cart.square}."))
+        events.append(public(texts.turned(edge, cart=self._cart_name(cart), square=cart.square)))
 
     def _decide_split(self, move: OtrMove, events: list[Event]) -> None:
         collision = self.flow["collision"]
@@ -832,7 +832,8 @@ class OffTheRailsState(GameState):
         if hand not in collision["split_options"]:
             hit = self.carts[collision["hit_seat"]][collision["hit_cart"]]
             size = (board.gem_total(hit.load) + 1) // 2
-            raise IllegalMove(f"the left hand must be {size} gems from the cart ({gems_text(hit.load)})")
+            raise IllegalMove(Msg("the left hand must be {n} gems from the cart ({gems})", n=size,
+                                  gems=texts.gems(hit.load)))
         self._set_split(hand, events)
         self.phase = "pick"
 
@@ -847,12 +848,8 @@ class OffTheRailsState(GameState):
             _sub(hit.load, gem)
         hit.load = _sorted_gems(hit.load)
         self._put_gems(collision["square"], dropped)
-        events.append(
-            public(
-                f"{self._who(self.active)} picks the {side} hand: {self._cart_name(hit)} drops "
-                f"{gems_text(dropped)} on {collision['square']}."
-            )
-        )
+        events.append(public(texts.picked(side, who=Seat(self.active), cart=self._cart_name(hit), gems=texts.gems(dropped),
+                                          square=collision["square"])))
         if collision["other"] and dropped:
             self.flow["achieved"].append("jewel-heist")
         self.phase = "movement"
@@ -861,7 +858,7 @@ class OffTheRailsState(GameState):
     def _decide_claim(self, move: OtrMove, events: list[Event]) -> None:
         mission = move.args[0]
         if mission not in self.flow["claim_options"]:
-            raise IllegalMove(f"{mission} was not achieved this turn")
+            raise IllegalMove(Msg("{mission} was not achieved this turn", mission=mission))
         self.phase = "movement"
         del self.flow["claim_options"]
         self.flow["achieved"] = []
@@ -873,7 +870,7 @@ class OffTheRailsState(GameState):
         square = move.args[0]
         colour = self.flow["rift_colour"]
         if square not in self.flow["rift_options"]:
-            raise IllegalMove(f"{square} is not next to a {colour} rift")
+            raise IllegalMove(Msg("{square} is not next to a {colour} rift", square=square, colour=Term(colour)))
         self.phase = "movement"
         del self.flow["rift_options"]
         self._place_rift(colour, square, events)
@@ -893,33 +890,30 @@ class OffTheRailsState(GameState):
 
     def _draw_deposit(self, events: list[Event]) -> None:
         if not self.deck:
-            events.append(public("The deposit deck is empty."))
+            events.append(public(Msg("The deposit deck is empty.")))
             return
         card = self.deck.pop(0)
         self.revealed.append(card)
         if card == board.COLLAPSE:
             self.stage = "collapse"
             self.collapse_holder = self.active
-            events.append(
-                public(
-                    f"{self._who(self.active)} draws the COLLAPSE card: the chasm opens at "
-                    f"{self._who(self.active)}'s next turn."
-                )
-            )
+            events.append(public(Msg("{who} draws the COLLAPSE card: the chasm opens at {holder}'s next turn.",
+                                     who=Seat(self.active), holder=Seat(self.active))))
             self._draw_deposit(events)
             return
         info = board.CARDS[card]
         drawn = self._draw_gems(info["gems"])
         self._put_gems(info["square"], drawn)
         self.last_card = card
-        events.append(public(f"Deposit {card}: {gems_text(drawn)} on {info['square']}."))
+        events.append(public(Msg("Deposit {card}: {gems} on {square}.", card=texts.card(card), gems=texts.gems(drawn),
+                                 square=info["square"])))
 
     def _open_chasm(self, events: list[Event]) -> None:
         self.stage = "chasm"
         cards = list(self.chasm_deck)
         self.chasm_deck = []
         self.chasm_revealed = cards
-        events.append(public("The chasm opens!"))
+        events.append(public(Msg("The chasm opens!")))
         by_colour = {board.CARDS[c]["colour"]: c for c in cards}
         for colour in board.COLOURS:
             card = by_colour[colour]
@@ -937,20 +931,20 @@ class OffTheRailsState(GameState):
                 break
             pick -= self.rift_supply[colour]
         self.rift_supply[colour] -= 1
-        events.append(public(f"{self._who(self.active)} draws a {colour} rift token."))
+        events.append(public(Msg("{who} draws a {colour} rift token.", who=Seat(self.active), colour=Term(colour))))
         if self.options.get("rift_die"):
             while True:
                 number = self.rng.randint(1, 8)
                 square = board.MINE_SQUARE[(colour, number)]
                 if square not in self.rifts:
                     break
-            events.append(public(f"The rift die shows {number}."))
+            events.append(public(Msg("The rift die shows {n}.", n=number)))
             self._place_rift(colour, square, events)
             return True
         options = self.rift_squares(colour)
         if not options:
             self.rifts_discarded[colour] += 1
-            events.append(public(f"No square can take the {colour} rift: the token is discarded."))
+            events.append(public(Msg("No square can take the {colour} rift: the token is discarded.", colour=Term(colour))))
             return True
         if len(options) == 1:
             self._place_rift(colour, options[0], events)
@@ -974,18 +968,25 @@ class OffTheRailsState(GameState):
 
     def _place_rift(self, colour: str, square: str, events: list[Event]) -> None:
         self.rifts[square] = colour
-        what = []
+        edges, gems = None, None
         if square in self.tiles:
             edges = self.tiles.pop(square)
             self.tiles_destroyed[board.TILE_TYPE_OF[edges]] += 1
-            what.append(f"track {edges}")
         if square in self.gems:
             gems = self.gems.pop(square)
             for kind, n in gems.items():
                 self.removed_gems[kind] += n
-            what.append(gems_text(gems))
-        destroyed = f", swallowing {' and '.join(what)}" if what else ""
-        events.append(public(f"A {colour} rift opens on {square}{destroyed}."))
+        where = {"colour": Term(colour), "square": square}
+        if edges and gems:
+            line = Msg("A {colour} rift opens on {square}, swallowing track {edges} and {gems}.", **where, edges=edges,
+                       gems=texts.gems(gems))
+        elif edges:
+            line = Msg("A {colour} rift opens on {square}, swallowing track {edges}.", **where, edges=edges)
+        elif gems:
+            line = Msg("A {colour} rift opens on {square}, swallowing {gems}.", **where, gems=texts.gems(gems))
+        else:
+            line = Msg("A {colour} rift opens on {square}.", **where)
+        events.append(public(line))
         cart = self.cart_at(square)
         if cart is not None:
             self._fall(cart, events, square)
@@ -995,31 +996,27 @@ class OffTheRailsState(GameState):
     def _end_turn(self, events: list[Event]) -> None:
         self.flow = {}
         if self.stage == "chasm" and (sum(self.rift_supply.values()) == 0 or not self.carts_on_board()):
-            self.ended_by = (
-                "the rift supply is empty"
-                if sum(self.rift_supply.values()) == 0
-                else "no cart is left on the board"
-            )
+            self.ended_by = texts.RIFTS_GONE if sum(self.rift_supply.values()) == 0 else texts.NO_CARTS
             for cart in self.carts_on_board():
                 for kind, n in cart.load.items():
                     self.removed_gems[kind] += n
-                events.append(
-                    public(
-                        f"{self._cart_name(cart)} is still on the board and is lost with "
-                        f"{gems_text(cart.load)}."
-                    )
-                )
+                if any(cart.load.values()):
+                    line = Msg("{cart} is still on the board and is lost with {gems}.", cart=self._cart_name(cart),
+                               gems=texts.gems(cart.load))
+                else:
+                    line = Msg("{cart} is still on the board and is lost with nothing.", cart=self._cart_name(cart))
+                events.append(public(line))
                 cart.where, cart.square, cart.front, cart.back, cart.load = "lost", None, None, None, {}
                 cart.speed = board.START_SPEED
             self.phase = "over"
-            events.append(public(f"Game over: {self.ended_by}."))
+            events.append(public(Msg("Game over: {reason}.", reason=Msg(self.ended_by))))
             return
         self.active = (self.active + 1) % self.num_seats
         self.turn += 1
         self.phase = "action"
         self.actions_used = 0
         self.undo_log = []
-        events.append(public(f"Turn {self.turn}: {self._who(self.active)} to act."))
+        events.append(public(Msg("Turn {n}: {who} to act.", n=self.turn, who=Seat(self.active))))
 
     def result(self) -> Result | None:
         if self.phase != "over":
@@ -1038,7 +1035,7 @@ class OffTheRailsState(GameState):
             seats.append(SeatResult(s, totals[s], points[s], ranks[s], details))
         seats.sort(key=lambda r: (r.rank, r.seat))
         # Colours, claimed missions, stockpiles and reserves are all on the table: nothing was secret.
-        return Result(tuple(seats), self.ended_by, labels=scoring.RESULT_LABELS, details_secret=False)
+        return Result(tuple(seats), self.ended_by, labels=texts.RESULT_LABELS, details_secret=False)
 
     def reserve_count(self, seat: int) -> int:
         return sum(1 for c in self.carts[seat].values() if c.where == "reserve")
@@ -1054,35 +1051,50 @@ class OffTheRailsState(GameState):
     # ------------------------------------------------------------------ views
 
     def decision_text(self) -> str:
+        """The pending decision in English, seats as {sN} tokens."""
+        return str(self.decision_msg())
+
+    def decision_msg(self) -> Msg:
+        """The pending decision: whose it is and what they choose from."""
         phase, flow = self.phase, self.flow
-        who = self._who(min(self.to_act())) if self.to_act() else ""
+        if phase == "over":
+            return Msg("game over")
+        who = Seat(min(self.to_act()))
         if phase == "action":
-            return f"{who}: up to {plural(MAX_ACTIONS - self.actions_used, 'more action')}, then end"
+            return Plural("{who}: up to {n} more action, then end", "{who}: up to {n} more actions, then end",
+                          n=MAX_ACTIONS - self.actions_used, who=who)
         if phase == "run":
-            return f"{who}: choose which cart runs first ({' | '.join('run ' + n for n in flow['queue'])})"
+            return Msg("{who}: choose which cart runs first ({options})", who=who,
+                       options=texts.choices(texts.run(n) for n in flow["queue"]))
         if phase == "take":
             cart = self.carts[self.active][flow["moving"]]
-            return f"{who}: choose a gem on {cart.square} ({' | '.join(flow['take_options'])})"
+            return Msg("{who}: choose a gem on {square} ({options})", who=who, square=cart.square,
+                       options=texts.choices(Term(k) for k in flow["take_options"]))
         if phase == "go":
             cart = self.carts[self.active][flow["moving"]]
-            return f"{who}: choose direction at {cart.square} ({'/'.join(flow['go_options'])})"
+            return Msg("{who}: choose direction at {square} ({options})", who=who, square=cart.square,
+                       options="/".join(flow["go_options"]))
         if phase == "split":
             hit = self.carts[flow["collision"]["hit_seat"]][flow["collision"]["hit_cart"]]
-            return f"{who}: split {board.gem_total(hit.load)} gems of the {hit.name} cart"
+            return Msg("{who}: split {n} gems of the {cart} cart", who=who, n=board.gem_total(hit.load),
+                       cart=Term(hit.name))
         if phase == "pick":
             c = flow["collision"]
-            return f"{who}: pick left ({_gems(len(c['left']))}) or right ({_gems(len(c['right']))})"
+            return Msg("{who}: pick left ({left}) or right ({right})", who=who, left=texts.gem_count(len(c["left"])),
+                       right=texts.gem_count(len(c["right"])))
         if phase == "claim":
-            return f"{who}: claim one mission ({' | '.join(flow['claim_options'])})"
-        if phase == "rift":
-            return f"{who}: place the {flow['rift_colour']} rift ({' '.join(flow['rift_options'])})"
-        return "game over"
+            return Msg("{who}: claim one mission ({options})", who=who, options=" | ".join(flow["claim_options"]))
+        # rift
+        return Msg("{who}: place the {colour} rift ({options})", who=who, colour=Term(flow["rift_colour"]),
+                   options=" ".join(flow["rift_options"]))
 
     def _pending_view(self, seat: int | None) -> dict[str, Any] | None:
         phase, flow = self.phase, self.flow
         if phase in ("action", "over"):
             return None
-        pending: dict[str, Any] = {"kind": phase, "seat": min(self.to_act()), "text": self.decision_text()}
+        decision = self.decision_msg()
+        pending: dict[str, Any] = {"kind": phase, "seat": min(self.to_act()), "text": str(decision),
+                                   "msg": decision.to_json()}
         if phase == "run":
             pending["options"] = list(flow["queue"])
         elif phase == "take":

@@ -83,7 +83,7 @@ def _all_greedy_events(players: int, seed: int) -> list[str]:
     play_out(
         state,
         {s: GreedyAI() for s in range(players)},
-        on_move=lambda _s, _m, events: lines.extend(e.text for e in events if e.seats is None),
+        on_move=lambda _s, _m, events: lines.extend(str(e.text) for e in events if e.seats is None),
     )
     assert state.is_over()
     return lines

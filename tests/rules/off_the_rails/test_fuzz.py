@@ -199,7 +199,7 @@ def play_checked(seed: int, every: int, greedy_share: float, full: bool = False)
             move = players[seat].choose({}, legal, ai_rng(state.seed, seat, state.moves_applied))
         events = state.apply(seat, move)
         for event in events:
-            if event.text.startswith("Your split"):
+            if str(event.text).startswith("Your split"):
                 assert event.seats is not None and len(event.seats) == 1
         seen[state.phase if state.phase != "action" else "turns"] += 1
         seen[str(move).split()[0]] += 1
