@@ -142,3 +142,22 @@ async def test_two_processes_end_a_season_once_and_post_its_results_once(db_path
         if second is not first:
             await second.close()
         await first.close()
+
+
+async def test_a_season_button_reads_only_its_own_servers_season(store):
+    """A leaderboard button carries its season's id (s<id>): read back on this server only."""
+    from types import SimpleNamespace
+
+    from bot.ui.leaderboard import board_of
+
+    season = await start_season(store, GUILD, 1, 700)
+
+    def clicked(guild: int):
+        return SimpleNamespace(guild_id=guild, client=SimpleNamespace(tables=SimpleNamespace(store=store)))
+
+    board = await board_of(clicked(GUILD), f"s{season.id}")
+    assert board.season == season and board.scope(GUILD) == season.scope and board.letter == f"s{season.id}"
+    assert await board_of(clicked(GUILD + 1), f"s{season.id}") is None  # another server's season
+    assert await board_of(clicked(GUILD), f"s{season.id + 1}") is None
+    assert (await board_of(clicked(GUILD), "w")).scope(GUILD) == "global"
+    assert (await board_of(clicked(GUILD), "g")).scope(GUILD) == f"guild:{GUILD}"
