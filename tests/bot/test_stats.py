@@ -112,17 +112,11 @@ async def test_a_profile_shows_the_players_reliability_over_every_server(store, 
     from bot.store.reliability import Reliability
     from bot.ui.profile import profile_text
     from tests.bot.guess_game import GAMES
-    from tests.bot.test_lobby_hygiene import finish, open_lobby
+    from tests.bot.test_lobby_hygiene import finished_and_conceded
 
     tables = Tables(store, games=GAMES)
     await tables.load()
-    done = await open_lobby(tables, users=(ANN, CID), options={"rounds": 1})
-    await tables.start(done, ANN)
-    await finish(tables, done)
-    left = await open_lobby(tables, users=(ANN, CID), channel=51, options={"rounds": 1})
-    await tables.start(left, ANN)
-    await tables.leave(left, CID)  # Cid concedes: the AI plays his seat to the end
-    await finish(tables, left)
+    await finished_and_conceded(tables)  # Cid finishes one game and concedes another
     figures = await stats.profile(store, CID, 9)
     assert figures.reliability == Reliability(1, 1, 0)
     assert (await stats.profile(store, CID, 8)).reliability == Reliability(1, 1, 0)  # every server
