@@ -5,8 +5,9 @@
 Writes `--games` finished 3-seat games among `--players` users straight into the tables (a tenth of them
 with a seat left to the AI, some timeouts), a season's ratings for every player, and `--lobbies` open
 lobbies, then times: `reliability(store, user)` (what /profile and a lobby's minimum ask; median of 50
-players), `season_standings` of a title with every player rated (what /season standings and the
-leaderboard's season read; median of 20), and `lobby_due_times(before=...)` (what each process looks at
+players), a season's leaderboard of a title with every player rated (what `/leaderboard season:` and
+`/season standings` read: the board's size, a player's own row and rank, a page in the middle; median of
+20) and its podium (what the season's end posts), and `lobby_due_times(before=...)` (what each process looks at
 every poll on a shared database; median of 20). PostgreSQL on a throwaway server (tests/pg_server.py),
 or JUNCTION_BENCH_PG. Prints figures; asserts nothing.
 """
@@ -25,9 +26,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bot.store import Store  # noqa: E402
+from bot.store import Store, stats  # noqa: E402
 from bot.store.reliability import reliability  # noqa: E402
-from bot.store.seasons import season_standings, start_season  # noqa: E402
+from bot.store.seasons import podium, start_season  # noqa: E402
 from bot.tables import Tables  # noqa: E402
 
 CHUNK = 5000
@@ -69,13 +70,21 @@ async def _fill(store: Store, games: int, players: int, lobbies: int) -> int:
     if store.dialect == "postgresql":
         async with store.db.transaction() as tx:
             await tx.fetch("SELECT setval('games_id_seq', (SELECT max(id) FROM games))")
-        await store.db.fetch("ANALYZE")
     season = await start_season(store, 1, 4, 700)
     await _insert(store, "INSERT INTO ratings (scope, game_key, user_id, mu, sigma, games, last_game_id, updated_at)"
                          " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                  [(season.scope, "trans_europa", u, rng.gauss(25, 3), rng.uniform(2, 8), rng.randint(1, 20), 1, now)
-                   for u in range(1, players + 1)])
+                  [(season.scope, "trans_europa", u, rng.gauss(25, 3), rng.uniform(2, 8),
+                    stats.MIN_RATED_GAMES + rng.randint(0, 17), 1, now) for u in range(1, players + 1)])
+    if store.dialect == "postgresql":
+        await store.db.fetch("ANALYZE")
     return season.id
+
+
+async def _season_board(store: Store, scope: str, user: int) -> list[stats.Standing]:
+    """What a season's leaderboard reads: its size, the viewer's row and rank, a page in the middle."""
+    total = await stats.board_size(store, scope, "trans_europa")
+    await stats.standing_of(store, scope, "trans_europa", user)
+    return await stats.board_page(store, scope, "trans_europa", total // stats.PAGE_SIZE // 2)
 
 
 def _median_ms(samples: list[float]) -> float:
@@ -96,12 +105,15 @@ async def _measure(target: str, games: int, players: int, lobbies: int) -> dict[
             records.append(await reliability(store, user))
             times.append(time.perf_counter() - started)
         assert sum(r.finished for r in records) and sum(r.abandoned for r in records)  # the query found games
-        standings = []
-        for _ in range(20):
+        standings, podiums = [], []
+        for user in rng.sample(range(1, players + 1), 20):
             started = time.perf_counter()
-            rows = await season_standings(store, season_id, "trans_europa", limit=10)
+            rows = await _season_board(store, f"season:{season_id}", user)
             standings.append(time.perf_counter() - started)
-        assert len(rows) == 10
+            started = time.perf_counter()
+            places = await podium(store, season_id, "trans_europa")
+            podiums.append(time.perf_counter() - started)
+        assert len(rows) == stats.PAGE_SIZE and places
         looks = []
         for _ in range(20):
             started = time.perf_counter()
@@ -109,7 +121,8 @@ async def _measure(target: str, games: int, players: int, lobbies: int) -> dict[
             looks.append(time.perf_counter() - started)
         return {"fill s": round(filled, 1), "games per player": round(3 * games / players, 1),
                 "reliability ms": _median_ms(times),
-                "season standings ms": _median_ms(standings), "idle-lobby look ms": _median_ms(looks)}
+                "season leaderboard ms": _median_ms(standings), "season podium ms": _median_ms(podiums),
+                "idle-lobby look ms": _median_ms(looks)}
     finally:
         await store.close()
 

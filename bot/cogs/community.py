@@ -14,7 +14,7 @@ from bot.cogs import NO_MENTIONS, reply
 from bot.i18n import t
 from bot.ui.community import LABELS, NUMBER_HELP, RECORD_HELP, REPORT_HELP
 from bot.ui.history import show_history
-from bot.ui.leaderboard import show_board
+from bot.ui.leaderboard import chosen_board, season_choices, show_board
 from bot.ui.profile import profile_answer
 
 if TYPE_CHECKING:
@@ -51,15 +51,23 @@ class CommunityCog(commands.Cog):
 
     @app_commands.command(name="leaderboard", description="The best players of a game, on this server or all servers")
     @app_commands.describe(game="Which game", scope="This server (default) or all servers",
+                           season="A season of this server: current, or its number",
                            post="Post it in the channel for everyone")
     @app_commands.choices(scope=[app_commands.Choice(name="this server", value="server"),
                                  app_commands.Choice(name="all servers", value="global")])
     @app_commands.guild_only()
     async def leaderboard(self, interaction: discord.Interaction, game: str,
-                          scope: Literal["server", "global"] = "server", post: bool = False) -> None:
-        await show_board(interaction, game, scope, post=post)
+                          scope: Literal["server", "global"] = "server", season: str | None = None,
+                          post: bool = False) -> None:
+        board = await chosen_board(interaction, scope, season)
+        if board is not None:
+            await show_board(interaction, game, board, post=post)
 
     leaderboard.autocomplete("game")(_game_keys)
+
+    @leaderboard.autocomplete("season")
+    async def _seasons(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+        return [app_commands.Choice(name=name, value=value) for name, value in await season_choices(interaction, current)]
 
     @app_commands.command(name="history", description="Finished games on this server, the latest first")
     @app_commands.describe(member="Only this member's games", game="Only this game",

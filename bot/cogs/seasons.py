@@ -1,4 +1,5 @@
-"""Server seasons: `/admin season start|stop` (admins), `/season standings`, and each season's end posted once.
+"""Server seasons: `/admin season start|stop` (admins), `/season standings` (the running season's leaderboard:
+the same view as `/leaderboard season:current`, bot/ui/leaderboard.py), and each season's end posted once.
 
 A season runs for some weeks; its games are rated from the base rating in a scope of their own
 (bot/store/seasons.py). Its end is a due time on a scheduler of its own (bot.scheduler, the bot's
@@ -34,7 +35,6 @@ from bot.store import Store, StoreError
 from bot.store.seasons import (
     MAX_WEEKS,
     Season,
-    Standing,
     claim_results,
     due_seasons,
     end_season,
@@ -43,23 +43,23 @@ from bot.store.seasons import (
     results_sent,
     running_season,
     season,
-    season_standings,
     start_season,
     stop_season,
     top_three,
 )
+from bot.store.stats import Standing
+from bot.ui.leaderboard import Board, show_board
 
 if TYPE_CHECKING:
     from bot.app import JunctionBot
 
 log = logging.getLogger("bot.seasons")
 RESULTS_LEASE = 60.0  # seconds a process holds a season's results post before another may take it over
-STANDINGS_ROWS = 10
 
 
 def podium_line(locale: Any, standing: Standing) -> str:
-    """One place of a podium or of the standings: rank, player (a mention, which pings nobody here), rating."""
-    values = {"rank": standing.rank, "player": f"<@{standing.user_id}>", "rating": standing.rating,
+    """One place of a podium: rank, player (a mention, which pings nobody here), rating."""
+    values = {"rank": standing.rank, "player": f"<@{standing.user_id}>", "rating": standing.display,
               "games": standing.games}
     if standing.games == 1:
         return i18n.t(locale, "{rank}. {player} · {rating} ({games} game)", **values)
@@ -243,22 +243,12 @@ class SeasonsCog(commands.Cog):
     @season_group.command(name="standings", description=_("The running season's standings for a game"))
     @app_commands.describe(game=_("Which game"))
     async def standings(self, interaction: discord.Interaction, game: str) -> None:
-        locale = interaction.locale
+        """The running season's leaderboard: one view (and code path) for every ranked list."""
         current = await running_season(self.store, interaction.guild_id)
         if current is None:
-            await reply(interaction, i18n.t(locale, "No season is running on this server."))
+            await reply(interaction, i18n.t(interaction.locale, "No season is running on this server."))
             return
-        definition = self.bot.tables.definition(game)
-        rows = await season_standings(self.store, current.id, game, limit=10_000)
-        lines = [i18n.t(locale, "**Season {number}** · {title} · ends {end}", number=current.number,
-                        title=i18n.localize(locale, definition.title, game=game), end=stamp(current.ends_at, "R"))]
-        lines += [podium_line(locale, row) for row in rows[:STANDINGS_ROWS]]
-        mine = next((row for row in rows if row.user_id == interaction.user.id), None)
-        if mine is not None and mine not in rows[:STANDINGS_ROWS]:
-            lines += ["…", podium_line(locale, mine)]
-        if not rows:
-            lines.append(i18n.t(locale, "Nobody has finished a rated game of it this season yet."))
-        await reply(interaction, "\n".join(lines))
+        await show_board(interaction, game, Board("season", current))
 
     @standings.autocomplete("game")
     async def _games(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:

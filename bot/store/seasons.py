@@ -7,7 +7,9 @@ lock (a game's update lands wholly before or after the end) and the next season 
 and channel. The results post is then owed: claimed under a lease (another process takes it over after
 a crash), sent under a stable nonce, and marked sent with its message id, so it is posted once.
 
-For other modules (the leaderboard's `season` option): `running_season`, `season_standings`.
+A season's ranked list is the leaderboard's (`bot.store.stats.board_page` in the scope `season:<id>`): the
+leaderboard's `season` option, `/season standings` and the podium all read it. For other modules:
+`running_season`, `season_numbered`, `seasons_of`.
 """
 
 from __future__ import annotations
@@ -15,12 +17,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from bot.db import Tx
-from bot.ratings import display_value
 from bot.store.core import Store
 from bot.store.rows import RATINGS_LOCK, StoreError
+from bot.store.stats import PAGE_SIZE, Standing, board_page
 
 WEEK = 7 * 24 * 3600.0
 MAX_WEEKS = 52
+PODIUM = 3  # the places a season's end posts
+PODIUM_GAMES = 1  # rated games of the season a player needs for its podium (the leaderboard needs MIN_RATED_GAMES)
 _COLUMNS = "id, guild_id, number, weeks, channel_id, starts_at, ends_at, status, results_message_id"
 
 
@@ -40,16 +44,6 @@ class Season:
     def scope(self) -> str:
         """The ratings scope of its games."""
         return f"season:{self.id}"
-
-
-@dataclass(frozen=True)
-class Standing:
-    """One row of a season's standings: ties share a rank."""
-
-    rank: int
-    user_id: int
-    rating: int  # the displayed number (bot.ratings.display_value)
-    games: int
 
 
 async def start_season(store: Store, guild_id: int, weeks: int, channel_id: int) -> Season:
@@ -88,6 +82,19 @@ async def running_season(store: Store, guild_id: int) -> Season | None:
 async def season(store: Store, season_id: int) -> Season | None:
     rows = await store.db.fetch(f"SELECT {_COLUMNS} FROM seasons WHERE id = ?", (season_id,))
     return Season(*rows[0]) if rows else None
+
+
+async def season_numbered(store: Store, guild_id: int, number: int) -> Season | None:
+    """The server's season by its number (1, 2, ...)."""
+    rows = await store.db.fetch(f"SELECT {_COLUMNS} FROM seasons WHERE guild_id = ? AND number = ?", (guild_id, number))
+    return Season(*rows[0]) if rows else None
+
+
+async def seasons_of(store: Store, guild_id: int, limit: int = 25) -> list[Season]:
+    """The server's seasons, the latest first."""
+    rows = await store.db.fetch(f"SELECT {_COLUMNS} FROM seasons WHERE guild_id = ? ORDER BY number DESC LIMIT ?",
+                                (guild_id, limit))
+    return [Season(*r) for r in rows]
 
 
 async def season_scopes(tx: Tx, guild_id: int | None, ended_at: float) -> tuple[str, ...]:
@@ -154,21 +161,6 @@ async def release_results(store: Store, season_id: int, owner: str) -> None:
                          " AND results_owner = ? RETURNING id", (season_id, owner))
 
 
-async def season_standings(store: Store, season_id: int, game_key: str, limit: int = 10,
-                           offset: int = 0) -> list[Standing]:
-    """A season's standings for one title, best first, ties sharing a rank (every player with a rated game)."""
-    rows = await store.db.fetch("SELECT user_id, mu, sigma, games FROM ratings WHERE scope = ? AND game_key = ?",
-                                (f"season:{season_id}", game_key))
-    rated = sorted(((display_value(mu, sigma), user_id, games) for user_id, mu, sigma, games in rows),
-                   key=lambda r: (-r[0], r[1]))
-    standings, rank = [], 0
-    for index, (value, user_id, games) in enumerate(rated):
-        if index == 0 or value != rated[index - 1][0]:
-            rank = index + 1
-        standings.append(Standing(rank, user_id, value, games))
-    return standings[offset:offset + limit]
-
-
 async def season_titles(store: Store, season_id: int) -> list[str]:
     """The titles rated in a season, most played first."""
     rows = await store.db.fetch("SELECT game_key, sum(games) FROM ratings WHERE scope = ? GROUP BY game_key"
@@ -176,7 +168,19 @@ async def season_titles(store: Store, season_id: int) -> list[str]:
     return [r[0] for r in rows]
 
 
+async def podium(store: Store, season_id: int, game_key: str) -> list[Standing]:
+    """A title's podium: the season's leaderboard (with PODIUM_GAMES) read up to its players ranked 1 to 3,
+    ties included."""
+    places: list[Standing] = []
+    page = 0
+    while True:
+        rows = await board_page(store, f"season:{season_id}", game_key, page, min_games=PODIUM_GAMES)
+        places += [row for row in rows if row.rank <= PODIUM]
+        if len(rows) < PAGE_SIZE or rows[-1].rank > PODIUM:
+            return places
+        page += 1
+
+
 async def top_three(store: Store, season_id: int) -> dict[str, list[Standing]]:
     """Each title's podium: the players ranked 1 to 3 (ties included)."""
-    return {key: [s for s in await season_standings(store, season_id, key, limit=1000) if s.rank <= 3]
-            for key in await season_titles(store, season_id)}
+    return {key: await podium(store, season_id, key) for key in await season_titles(store, season_id)}

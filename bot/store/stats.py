@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 
 from bot.ratings import PROVISIONAL_GAMES, Rating, display_value
 from bot.store.core import Store
+from bot.store.reliability import Reliability, reliability
 
 MIN_RATED_GAMES = 3  # rated games a player needs to appear on a leaderboard
 PAGE_SIZE = 10  # leaderboard rows or history entries on one page
@@ -218,6 +219,7 @@ class Profile:
     titles: list[TitleStats] = field(default_factory=list)
     recent: list[Played] = field(default_factory=list)
     changes: dict[int, int] = field(default_factory=dict)  # game id -> the shown rating's change
+    reliability: Reliability = Reliability()  # over every server, as a lobby's minimum checks it
 
     @property
     def favourite(self) -> str | None:
@@ -229,7 +231,8 @@ class Profile:
 
 async def profile(store: Store, user_id: int, guild_id: int | None, game_key: str | None = None) -> Profile:
     """A member's profile on a server: per title played, won, finished, timeouts, the average time per
-    turn, the rating and rank here and the global rating; the recent results with their rating change."""
+    turn, the rating and rank here and the global rating; the recent results with their rating change; the
+    reliability over every server (bot/store/reliability.py)."""
     games = await games_of(store, user_id, guild_id, game_key)
     titles: dict[str, TitleStats] = {}
     for game in games:
@@ -257,7 +260,7 @@ async def profile(store: Store, user_id: int, guild_id: int | None, game_key: st
         await _turn_times(store, games, titles)
     recent = [g for g in games if g.status == "over"][:RECENT]
     changes = await rating_changes(store, user_id, scope, [g.game_id for g in recent])
-    return Profile(user_id, shown, recent, changes)
+    return Profile(user_id, shown, recent, changes, await reliability(store, user_id))
 
 
 async def _timeouts(store: Store, user_id: int, games: list[Played], titles: dict[str, TitleStats]) -> None:

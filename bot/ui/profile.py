@@ -1,4 +1,4 @@
-"""/profile's answer: a member's figures per title on this server, their recent results, a head-to-head, and
+"""/profile's answer: a member's reliability, figures per title on this server, recent results, a head-to-head, and
 the rating-history chart (render/chart.py) with alt text that says the trend in words."""
 
 from __future__ import annotations
@@ -11,6 +11,7 @@ import discord
 
 from bot.i18n import localize, t
 from bot.store import stats
+from bot.store.reliability import Reliability
 from bot.ui.community import PROVISIONAL, length_words, mention, signed, stamp
 from bot.ui.listing import jump_url
 from render.chart import MAX_SERIES, Series, rating_chart
@@ -82,12 +83,21 @@ def trend_words(locale: Any, title: str, points: list[tuple[float, int]]) -> str
              title=title, end=end, n=games, best=best)
 
 
+def reliability_line(locale: Any, record: Reliability) -> str:
+    """Games finished against games left to the AI, and timeouts, over every server (what a lobby's minimum checks)."""
+    timeouts = (t(locale, "{n} timeout", n=record.timeouts) if record.timeouts == 1
+                else t(locale, "{n} timeouts", n=record.timeouts))
+    return t(locale, "Reliability **{percent}%** on all servers: {finished} finished · {abandoned} left to the AI · {timeouts}",
+             percent=record.percent, finished=record.finished, abandoned=record.abandoned, timeouts=timeouts)
+
+
 def profile_text(locale: Any, member_id: int, figures: stats.Profile, title: Callable[[str], str],
                  versus_line: str | None) -> str:
     """The profile in one message: the head, each title's two lines, the recent results, the head-to-head.
     When it would pass Discord's 2,000 characters (six long titles, five results with long links, a longer
     language), the oldest results go first; the rest always fits."""
-    lines = [t(locale, "**Profile of {member}** on this server", member=mention(member_id))]
+    lines = [t(locale, "**Profile of {member}** on this server", member=mention(member_id)),
+             reliability_line(locale, figures.reliability)]
     if not figures.titles:
         lines.append(t(locale, "No games played here yet."))
     else:

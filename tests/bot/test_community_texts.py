@@ -78,5 +78,8 @@ def test_page_buttons_read_back_every_page_and_nothing_more():
     assert len(longest) <= 100 and reads(COMMUNITY_ITEMS, longest)
     assert reads(COMMUNITY_ITEMS, "jn:hist:0:-:14285:n:p")  # 100,000 games at 7 a page
     assert reads(COMMUNITY_ITEMS, BoardPage("santa_fe", "w", 99_999, "e", "m").custom_id)
-    for forged in ("jn:hist:0:-:1234567:e:n", "jn:lb:Santa Fe:g:1:e:n", "jn:lb:santa_fe:x:1:e:n", "jn:rec:abc"):
+    season = BoardPage("x" * 32, f"s{10**18 - 1}", MAX_PAGE, "n", "m").custom_id  # a season's board: s<id>
+    assert len(season) <= 100 and reads(COMMUNITY_ITEMS, season)
+    for forged in ("jn:hist:0:-:1234567:e:n", "jn:lb:Santa Fe:g:1:e:n", "jn:lb:santa_fe:x:1:e:n", "jn:rec:abc",
+                   "jn:lb:guess:s:1:e:n", f"jn:lb:guess:s{10**18}:1:e:n", "jn:lb:guess:sx:1:e:n"):
         assert not reads(COMMUNITY_ITEMS, forged), forged

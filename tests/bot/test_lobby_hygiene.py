@@ -43,6 +43,17 @@ async def finish(tables: Tables, game_id: int, seed: int = 3) -> None:
         await play_one(tables, game_id, rng)
 
 
+async def finished_and_conceded(tables: Tables, first: tuple[int, ...] = (ANN, CID)) -> None:
+    """A game `first` play to the end, then one Ann and Cid start that Cid concedes (the AI plays his seat)."""
+    done = await open_lobby(tables, users=first, options={"rounds": 1})
+    await tables.start(done, ANN)
+    await finish(tables, done)
+    left = await open_lobby(tables, users=(ANN, CID), channel=51, options={"rounds": 1})
+    await tables.start(left, ANN)
+    await tables.leave(left, CID)
+    await finish(tables, left)
+
+
 async def closing_lines(store: Store) -> list[tuple[int, str]]:
     return [(p.game_id, line) for p in await store.pending_posts() for line in p.payload.get("lines", [])
             if "without activity" in line]
@@ -113,13 +124,7 @@ async def test_two_processes_closing_one_idle_lobby_close_it_once(db_path, clock
 
 async def test_reliability_counts_finished_games_games_left_to_the_ai_and_timeouts(timed, store, clock):
     assert await reliability(store, CID) == Reliability(0, 0, 0) and Reliability().percent == 100
-    done = await open_lobby(timed, users=(ANN, BOB, CID), options={"rounds": 1})
-    await timed.start(done, ANN)
-    await finish(timed, done)
-    left = await open_lobby(timed, users=(ANN, CID), channel=51, options={"rounds": 1})
-    await timed.start(left, ANN)
-    await timed.leave(left, CID)  # Cid concedes: the AI plays his seat to the end
-    await finish(timed, left)
+    await finished_and_conceded(timed, (ANN, BOB, CID))
     slow = await open_lobby(timed, users=(ANN, DAN), channel=52, clock={"turn_hours": 1, "max_timeouts": 2})
     await timed.start(slow, ANN)
     await timed.play(slow, ANN, "bid 1")

@@ -19,11 +19,11 @@ from bot.store.seasons import (
     results_owed,
     results_sent,
     running_season,
-    season_standings,
     start_season,
     stop_season,
     top_three,
 )
+from bot.store.stats import board_page
 from bot.tables import Tables
 from tests.bot.guess_game import GAMES
 from tests.bot.test_deadlines import T0, Clock
@@ -70,9 +70,10 @@ async def test_a_seasons_games_count_from_the_base_rating_and_its_end_comes_once
     games = {r[0]: r[1] for r in await store.db.fetch(
         "SELECT user_id, games FROM ratings WHERE scope = ?", (season.scope,))}
     assert games == {ANN: 2, BOB: 1, CID: 1}
-    standings = await season_standings(store, season.id, "guess")
+    standings = await board_page(store, season.scope, "guess", 0, min_games=1)
     assert sorted(s.user_id for s in standings) == [ANN, BOB, CID] and standings[0].rank == 1
-    assert [s.rating for s in standings] == sorted((s.rating for s in standings), reverse=True)
+    assert [s.display for s in standings] == sorted((s.display for s in standings), reverse=True)
+    assert await board_page(store, season.scope, "guess", 0) == []  # the leaderboard's minimum: 3 rated games
 
     clock.advance(2 * 7 * 24 - 1)
     assert await end_season(store, season.id) is None  # not due yet
@@ -89,15 +90,18 @@ async def test_a_seasons_games_count_from_the_base_rating_and_its_end_comes_once
     assert list(podium) == ["guess"] and len(podium["guess"]) == 3
 
 
-async def test_ties_share_a_rank(store):
+async def test_the_podium_keeps_ties_also_past_a_page(store):
+    """The podium is the season's leaderboard read up to rank 3: twelve players tied first (past a page of
+    ten) are all on it, the thirteenth (ranked 13) is not."""
     season = await start_season(store, GUILD, 1, 700)
-    rows = [(season.scope, "guess", user, mu, 5.0, 1, 1, 0.0) for user, mu in ((1, 30.0), (2, 30.0), (3, 20.0))]
+    players = [(user, 30.0) for user in range(1, 13)] + [(13, 20.0)]
+    rows = [(season.scope, "guess", user, mu, 5.0, 1, 1, 0.0) for user, mu in players]
     await store.db.write("INSERT INTO ratings (scope, game_key, user_id, mu, sigma, games, last_game_id, updated_at)"
                          " VALUES " + ", ".join("(?, ?, ?, ?, ?, ?, ?, ?)" for _ in rows) + " RETURNING user_id",
                          [v for row in rows for v in row])
-    standings = await season_standings(store, season.id, "guess")
-    assert [(s.rank, s.user_id, s.rating) for s in standings] == [
-        (1, 1, display_value(30.0, 5.0)), (1, 2, display_value(30.0, 5.0)), (3, 3, display_value(20.0, 5.0))]
+    [(key, places)] = (await top_three(store, season.id)).items()
+    assert key == "guess" and [(s.rank, s.user_id, s.display) for s in places] == [
+        (1, user, display_value(30.0, 5.0)) for user in range(1, 13)]
 
 
 async def test_stopped_seasons_end_without_results_and_long_downtime_starts_the_next_now(store, clock):
@@ -138,3 +142,22 @@ async def test_two_processes_end_a_season_once_and_post_its_results_once(db_path
         if second is not first:
             await second.close()
         await first.close()
+
+
+async def test_a_season_button_reads_only_its_own_servers_season(store):
+    """A leaderboard button carries its season's id (s<id>): read back on this server only."""
+    from types import SimpleNamespace
+
+    from bot.ui.leaderboard import board_of
+
+    season = await start_season(store, GUILD, 1, 700)
+
+    def clicked(guild: int):
+        return SimpleNamespace(guild_id=guild, client=SimpleNamespace(tables=SimpleNamespace(store=store)))
+
+    board = await board_of(clicked(GUILD), f"s{season.id}")
+    assert board.season == season and board.scope(GUILD) == season.scope and board.letter == f"s{season.id}"
+    assert await board_of(clicked(GUILD + 1), f"s{season.id}") is None  # another server's season
+    assert await board_of(clicked(GUILD), f"s{season.id + 1}") is None
+    assert (await board_of(clicked(GUILD), "w")).scope(GUILD) == "global"
+    assert (await board_of(clicked(GUILD), "g")).scope(GUILD) == f"guild:{GUILD}"

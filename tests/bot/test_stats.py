@@ -102,3 +102,32 @@ async def test_timeouts_are_counted_in_all_and_read_per_member(store):
     assert bob.timeouts == prefs[1].timeouts_total
     [ann] = (await stats.profile(store, ANN, 9)).titles
     assert ann.timeouts == 0 and ann.turn_seconds is not None
+
+
+async def test_a_profile_shows_the_players_reliability_over_every_server(store, monkeypatch):
+    """Item 6: /profile shows games finished against games left to the AI, and timeouts, over every server
+    (what a lobby's minimum checks), in every language."""
+    import locales
+    from bot.i18n import t
+    from bot.store.reliability import Reliability
+    from bot.ui.profile import profile_text
+    from tests.bot.guess_game import GAMES
+    from tests.bot.test_lobby_hygiene import finished_and_conceded
+
+    tables = Tables(store, games=GAMES)
+    await tables.load()
+    await finished_and_conceded(tables)  # Cid finishes one game and concedes another
+    figures = await stats.profile(store, CID, 9)
+    assert figures.reliability == Reliability(1, 1, 0)
+    assert (await stats.profile(store, CID, 8)).reliability == Reliability(1, 1, 0)  # every server
+    assert (await stats.profile(store, BOB, 9)).reliability == Reliability(0, 0, 0)  # a newcomer: 100%
+    text = profile_text("en", CID, figures, lambda key: key, None)
+    assert text.splitlines()[1] == "Reliability **50%** on all servers: 1 finished · 1 left to the AI · 0 timeouts"
+    assert "**50%**" in profile_text("ja", CID, figures, lambda key: key, None).splitlines()[1]
+    assert profile_text("ja", CID, figures, lambda key: key, None).splitlines()[1] == t(
+        "ja", "Reliability **{percent}%** on all servers: {finished} finished · {abandoned} left to the AI · {timeouts}",
+        percent=50, finished=1, abandoned=1, timeouts="時間切れ 0 回") == (
+        "全サーバーでの信頼度 **50%**: 最後まで遊んだゲーム 1 · AI に任せたゲーム 1 · 時間切れ 0 回")
+    monkeypatch.setattr(locales, "LANGUAGES", (*locales.LANGUAGES, "de"))  # German is not in LINGUAS yet
+    assert profile_text("de", CID, figures, lambda key: key, None).splitlines()[1] == (
+        "Zuverlässigkeit **50 %** auf allen Servern: 1 beendet · 1 der KI überlassen · 0-mal Zeit überschritten")

@@ -143,3 +143,72 @@ async def test_ten_thousand_players_page_within_discords_limits(fake_discord, tm
     # A profile of a player with a long history stays one message.
     ix = await fake.slash(ann, general, "profile")
     assert len(ix.text) <= 2000
+
+
+def season_of(db: str) -> int:
+    with sqlite3.connect(db) as raw:
+        return raw.execute("SELECT id FROM seasons WHERE status = 'running'").fetchone()[0]
+
+
+async def test_a_seasons_leaderboard_of_ten_thousand_players_pages_also_in_japanese(fake_discord, tmp_path):
+    """`/leaderboard season:` (the running season, or its number) ranks the season's own scope with the server
+    leaderboard's pages, ties, own row, minimum and post; its buttons carry the season, so paging survives a
+    restart; `/season standings` is the same view; once in Japanese."""
+    fake = fake_discord
+    db = str(tmp_path / "season_board.db")
+    bot = await fake.start_bot(make_bot(fake, db))
+    ann, cid = fake.user("Ann"), fake.user("Cid")  # Ann has Manage Server
+    general, results = fake.channel("general"), fake.channel("games")
+    ix = await fake.slash(ann, general, "leaderboard", options={"game": "guess", "season": "current"})
+    assert ix.ephemeral and ix.text == "No season is running on this server."
+    await fake.slash(ann, general, "admin season start", options={"weeks": 4, "channel": results})
+    season_id = season_of(db)
+    seed_players(db, general.guild_id, 10_000, ann.id)
+    with sqlite3.connect(db) as raw:  # the same players in the season's own scope, Ann first there
+        raw.execute("UPDATE ratings SET scope = ? WHERE scope = ?", (f"season:{season_id}", f"guild:{general.guild_id}"))
+        raw.execute("UPDATE ratings SET mu = 40 WHERE user_id = ?", (ann.id,))
+    ix = await fake.slash(ann, general, "leaderboard", options={"game": "guess"})
+    assert "Nobody has 3 rated games of this title here yet." in ix.text  # the server's board is another scope
+    board = await fake.slash(cid, general, "leaderboard", options={"game": "guess", "season": "current"})
+    text = board.text
+    assert board.ephemeral and len(text) <= 2000
+    assert text.startswith("**Guess** · season 1 of this server · ends <t:")
+    assert "Page 1 of 1000 · 10000 players with at least 3 rated games" in text
+    assert f"\n1. <@{ann.id}>" in text and "You are not on this leaderboard yet" in text
+    ranks = [line.split(".")[0] for line in text.splitlines()[2:] if line[:1] in "=0123456789"]
+    assert len(ranks) == PAGE_SIZE and any(r.startswith("=") for r in ranks)  # ties share a rank
+    assert all(f":s{season_id}:" in c["custom_id"] for row in board.reply.components for c in row["components"])
+    assert max(len(c["custom_id"]) for row in board.reply.components for c in row["components"]) <= 100
+    nxt = await fake.click(cid, board.reply, label="Next ▶")
+    assert "Page 2 of 1000" in nxt.text and nxt.text.startswith("**Guess** · season 1")
+    # The season by its number is the same board; /season standings is the same view.
+    by_number = await fake.slash(cid, general, "leaderboard", options={"game": "guess", "season": "1"})
+    assert by_number.text == text
+    standings = await fake.slash(cid, general, "season standings", options={"game": "guess"})
+    assert standings.text == text
+    # Refusals in one line: no such season here; a season is this server's.
+    ix = await fake.slash(cid, general, "leaderboard", options={"game": "guess", "season": "7"})
+    assert ix.text == "There is no season 7 on this server."
+    ix = await fake.slash(cid, general, "leaderboard", options={"game": "guess", "season": "1", "scope": "global"})
+    assert ix.text == "A season's leaderboard is this server's: leave out scope:all servers."
+    choices = await fake.autocomplete(cid, general, "leaderboard", "season", "", options={"game": "guess"})
+    assert [(c["name"], c["value"]) for c in choices] == [("the running season", "current"), ("season 1", "1")]
+    # Posted for everyone: a click answers the clicker with their own page, the post stays.
+    posted = await fake.slash(cid, general, "leaderboard", options={"game": "guess", "season": "current", "post": True})
+    assert not posted.ephemeral and len(posted.text) <= 2000
+    mine = await fake.click(ann, posted.reply, label="My place")
+    assert mine.ephemeral and f"**→** 1. <@{ann.id}>" in mine.text
+    # After a restart the buttons still page the season.
+    await fake.stop_bot(bot)
+    await fake.start_bot(make_bot(fake, db))
+    again = await fake.click(cid, nxt.reply, label="Next ▶")
+    assert "Page 3 of 1000" in again.text and again.text.startswith("**Guess** · season 1")
+    # In Japanese, paged.
+    ja = await fake.slash(cid, general, "leaderboard", options={"game": "guess", "season": "current"}, locale="ja")
+    assert ja.text.startswith("**Guess** · このサーバーのシーズン 1 · 終了 <t:") and len(ja.text) <= 2000
+    assert "1/1000 ページ · レーティング対象ゲーム 3 回以上のプレイヤー 10000 人" in ja.text
+    turned = await fake.click(cid, ja.reply, label="次へ ▶", locale="ja")
+    assert "2/1000 ページ" in turned.text and "このサーバーのシーズン 1" in turned.text
+    # Ann's profile says her reliability (a newcomer: no game finished or left yet).
+    ix = await fake.slash(ann, general, "profile")
+    assert "Reliability **100%** on all servers: 0 finished · 0 left to the AI · 0 timeouts" in ix.text
