@@ -43,7 +43,9 @@ SOURCES: dict[str, tuple[str, ...]] = {
 }
 
 # Modules whose `message_ids()` returns ids no call in the code spells out (domain -> "module:function").
-PROVIDERS: dict[str, tuple[str, ...]] = {}
+PROVIDERS: dict[str, tuple[str, ...]] = {
+    "bot": ("bot.command_words:message_ids",),  # the command tree's descriptions and choice names
+}
 
 _SKIP = re.compile(r"/(tests?|__pycache__)/")
 
@@ -93,9 +95,9 @@ def _write(path: Path, catalog: Catalog) -> None:
     path.write_bytes(text)
 
 
-def write_templates() -> dict[str, int]:
+def write_templates(only_domains: Iterable[str] | None = None) -> dict[str, int]:
     counts = {}
-    for domain in domains():
+    for domain in only_domains or domains():
         template = extract(domain)
         _write(pot_path(domain), template)
         counts[domain] = len(template)

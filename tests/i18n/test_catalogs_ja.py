@@ -7,7 +7,7 @@ import importlib
 
 import pytest
 
-from bot import i18n
+import locales
 from render import kit, module_for
 from rules.registry import GAME_KEYS
 from tests.i18n.support import placeholder_problems
@@ -27,4 +27,4 @@ def test_the_shared_image_words_keep_every_placeholder() -> None:
 
 
 def test_the_bots_own_texts_keep_every_placeholder() -> None:
-    assert placeholder_problems(i18n.JA) == []
+    assert placeholder_problems(locales.entries("ja", "bot")) == []
