@@ -24,7 +24,7 @@ import locales
 from bot.service.types import CURRENT_GAME
 from rules.engine import Catalog, Event, name_seats
 from rules.registry import GAME_KEYS, GAMES
-from rules.words import Msg
+from rules.words import Items, Msg
 
 Line = Msg | str  # a message, or English stored before messages existed
 Stored = dict[str, Any] | str  # a line as stored: a message's JSON, or English from before
@@ -105,12 +105,19 @@ def _engine_lines_said(msg: Msg, lang: str, names: Sequence[str] | None, game: s
         if lang != locales.SOURCE:
             text = engine_catalog(game, lang).text(text)
         return Msg("{text}", text=name_seats(text.replace(Catalog.JOIN, " "), names and list(names)))
-    if not any(isinstance(v, Msg) for v in msg.params.values()):
+    if not any(isinstance(v, Msg | Items) for v in msg.params.values()):
         return msg
-    out = Msg(msg.id, **{k: _engine_lines_said(v, lang, names, game) if isinstance(v, Msg) else v
-                         for k, v in msg.params.items()})
+    out = Msg(msg.id, **{k: _said_inside(v, lang, names, game) for k, v in msg.params.items()})
     out.plural = msg.plural
     return out
+
+
+def _said_inside(value: Any, lang: str, names: Sequence[str] | None, game: str | None) -> Any:
+    if isinstance(value, Msg):
+        return _engine_lines_said(value, lang, names, game)
+    if isinstance(value, Items):
+        return Items([_said_inside(item, lang, names, game) for item in value.items], value.kind, value.english)
+    return value
 
 
 @lru_cache(maxsize=64)

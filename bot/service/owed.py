@@ -12,7 +12,7 @@ from typing import Any
 from bot.store import PendingPost
 from bot.words import Line, Stored, engine_line, event_msg, lines_json
 from rules.engine import Event, GameState, Result, name_seats
-from rules.words import Items, Msg, Seat, Term
+from rules.words import Items, Msg, Seat
 
 # Keys every view carries (rules.engine.GameState.base_view): they change on every move, so
 # they are not part of what makes a private view "changed".
@@ -38,7 +38,8 @@ def secret_parts(state: GameState, humans: Iterable[int]) -> dict[int, dict[str,
 
 
 def result_msgs(result: Result | Mapping[str, Any]) -> list[Msg]:
-    """Final standings as messages, with each seat's breakdown (a category's name translated as a term)."""
+    """Final standings as messages, with each seat's breakdown (a category's name is the engine's words, e.g.
+    "round 2": translated as an engine line)."""
     data = result.to_json() if isinstance(result, Result) else result
     labels = data.get("labels") or {}  # the engine's words for its keys (older stored results have none)
 
@@ -47,7 +48,7 @@ def result_msgs(result: Result | Mapping[str, Any]) -> list[Msg]:
 
     lines = []
     for line in data["seats"]:
-        parts = [Msg("{category} {points}", category=Term(label(k)), points=v)
+        parts = [Msg("{category} {points}", category=engine_line(label(k)), points=v)
                  for k, v in line.get("breakdown", {}).items()]
         if parts:
             lines.append(Msg("{rank}. {name}: {score} ({parts})", rank=line["rank"], name=Seat(line["seat"]),
