@@ -217,6 +217,8 @@ def _ratings_backfill(target: str) -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
+    import locales  # the languages the demo speaks (locales/LINGUAS)
+
     parser = argparse.ArgumentParser(prog="python -m bot", description="Junction: railway board games in Discord")
     parser.add_argument("--shards", default="", help="shard ids this process serves, e.g. 0-3 (with --shard-count;"
                         " env JUNCTION_SHARDS)")
@@ -234,7 +236,7 @@ def main(argv: list[str] | None = None) -> int:
     demo.add_argument("--seed", type=int, default=7)
     demo.add_argument("--out", default="demo")
     demo.add_argument("--ai", default="greedy", choices=("greedy", "random"))
-    demo.add_argument("--lang", default="en", choices=("en", "ja"), help="language of the images and the log")
+    demo.add_argument("--lang", default="en", choices=locales.LANGUAGES, help="language of the images and the log")
     invite = sub.add_parser("invite", help="print the URL that invites the bot to a server")
     invite.add_argument("application_id", nargs="?", type=_application_id)
     args = parser.parse_args(argv)

@@ -81,7 +81,7 @@ class JunctionTree(discord.app_commands.CommandTree):
         if interaction.type is discord.InteractionType.application_command:
             # If the connection is already going away, Discord tells the user the command failed.
             with contextlib.suppress(discord.HTTPException):
-                await interaction.response.send_message(i18n.localize(interaction.locale, RESTARTING), ephemeral=True)
+                await interaction.response.send_message(i18n.t(interaction.locale, RESTARTING), ephemeral=True)
         return False
 
 
@@ -154,7 +154,7 @@ class JunctionBot(commands.Bot):
         self.delivery = Delivery(self, self.tables, self.places)
         for extension in EXTENSIONS:  # each cog module's setup() hands its cog what it needs
             await self.load_extension(extension)
-        # Japanese descriptions for commands, options and choices (bot/i18n.py), sent with the sync.
+        # Descriptions for commands, options and choices in every language (bot/i18n.py), sent with the sync.
         await self.tree.set_translator(i18n.Translator())
         # One registration per component kind re-attaches every game's buttons after a restart.
         self.add_dynamic_items(*DYNAMIC_ITEMS, *ASYNC_PLAY_ITEMS, *LIST_ITEMS, *BOARD_ITEMS, *HISTORY_ITEMS,
@@ -168,7 +168,7 @@ class JunctionBot(commands.Bot):
         await self.renderer.warm_up()
         if self.games is None:  # only the registry's games search in the AI pool: start its worker now
             self._ai_warm = asyncio.create_task(self._warm_ai_pool())
-        # Build the translation catalogs off the loop (~0.3 s in all) so no first Japanese post waits.
+        # Read the translation catalogs off the loop so no first translated post waits.
         self._catalogs_warm = asyncio.create_task(asyncio.to_thread(i18n.warm))
 
     async def _warm_ai_pool(self) -> None:
@@ -234,7 +234,7 @@ class JunctionBot(commands.Bot):
             return
         log.info("refused component id %r from user %s", custom_id[:100], interaction.user.id)
         try:
-            await interaction.response.send_message(i18n.localize(interaction.locale, INVALID_BUTTON), ephemeral=True)
+            await interaction.response.send_message(i18n.t(interaction.locale, INVALID_BUTTON), ephemeral=True)
         except discord.HTTPException as error:
             log.warning("could not answer an invalid component id (%s)", error)
 

@@ -5,11 +5,9 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
-import locales
 import render
 from rules import registry
-from rules.engine import Event, GameDefinition, GameState, Move, name_seats, play_out
-from rules.words import Msg
+from rules.engine import Event, GameDefinition, GameState, Move, play_out
 
 DEMO_NAMES = ("Ann", "Bob", "Cid", "Dee", "Eve", "Fay")
 
@@ -26,9 +24,9 @@ def play_demo(
 ) -> str:
     """Play one game with AI seats; write turn images and summary.txt into `out`; return the summary.
 
-    `lang="ja"` draws the images' labels and writes the game log in Japanese."""
-    from bot import i18n
-    from bot.texts import label
+    `lang` (one of locales.LANGUAGES) is the language of the images' labels and of the game log."""
+    from bot import words
+    from bot.texts import label, words_in
     definition: GameDefinition = registry.get(game_key)
     names = list(DEMO_NAMES[:players])
     state: GameState = definition.new_game(players, options or {}, seed)
@@ -58,10 +56,7 @@ def play_demo(
         nonlocal previous, acting
         for event in events:
             if event.seats is None:
-                if isinstance(event.text, Msg):  # a message: translated, then the names filled in
-                    log_lines.append(locales.say(event.text, lang, names, game_key))
-                else:
-                    log_lines.append(name_seats(i18n.localize(lang, event.text, game_key), names))
+                log_lines.append(words.say(words.event_msg(event), lang, names, game_key))
         if images:
             current = state.view(None)
             for number, png in enumerate(render.interlude_pngs(previous, current, names, lang), 1):
@@ -78,9 +73,10 @@ def play_demo(
     result = state.result()
     assert result is not None
     lines = [f"{definition.title}: {players} AI players ({ai}), seed {seed}", ""]
-    words = result.to_json()
+    stored = result.to_json()
+    word = words_in(lang, game_key)
     for seat_result in result.seats:  # each category in the engine's words for players, as the bot posts it
-        parts = ", ".join(f"{i18n.localize(lang, label(words, k), game_key)} {v}"
+        parts = ", ".join(f"{word(label(stored, k))} {v}"
                           for k, v in seat_result.breakdown.items())
         lines.append(
             f"{seat_result.rank}. {names[seat_result.seat]}: {seat_result.score}  ({parts})"

@@ -1,130 +1,87 @@
-"""Japanese and English: the catalog (English source text -> Japanese), `t`, `localize` and the command Translator.
+"""The reader's language at the edge: messages translated where a post, reply or DM is sent, and the command
+tree's descriptions for Discord.
 
-The English text in the code is the key. `t(locale, key, **kw)` formats one entry for a user's
-Discord locale; `localize(locale, text)` translates text the bot already composed in English
-(replies, lobby and board texts), line by line: an exact entry, else an entry with `{name}`
-placeholders read as a pattern (`You played `{move}`.` matches `You played `lay a1 b2`.`), else
-the line stays as it is (`rules.engine.Catalog`). Engines write English; each game's Japanese
-lives beside its code (`rules/<key>/ja.py`: events, refusals, options; `JA` in `render/<key>.py`:
-image labels and alt text) and is merged here, so event lines in posts and DMs are translated with
-the rest. Move notations stay as they are in every language: they are what `/play` reads.
+Every text the bot shows is a message (`rules.words.Msg`) or a `t(locale, "English {param}", **params)` call
+at the point it is composed: the English is the gettext message id, looked up in locales/<lang>/LC_MESSAGES
+(the current game's domain first, then `images`, `bot`, `community`), then filled with its parameters. A
+player's name, a mention, a number or move notation is a plain parameter and never translated; a seat stays a
+seat (`Seat`) until `say` names it, after the translation. Move notations stay as they are in every language:
+they are what `/play` reads.
+
 Command, option and choice descriptions reach Discord through `Translator` (set on the tree in
-`JunctionBot.setup_hook`); command and option *names* stay English so that `/game new` is the
-same command for everyone.
+`JunctionBot.setup_hook`) in every language of `locales.LANGUAGES`; bot.command_words lists them from the
+command tree for `python -m locales extract` (locales.catalogs.PROVIDERS). Command and option *names* stay English so
+that `/game new` is the same command for everyone.
 """
 
 from __future__ import annotations
 
-from functools import lru_cache
+from collections.abc import Sequence
 from typing import Any, TypeVar
 
 import discord
 from discord import app_commands
 
 import locales
+from bot import words
 from bot.tables import CURRENT_GAME
 from rules.engine import Catalog
-from rules.registry import GAME_KEYS, GAMES
 
 V = TypeVar("V", bound=discord.ui.view.BaseView)
 
-# --------------------------------------------------------------------------- lookup
-
-# Kept for the tests and code written against the old module: the bot's Japanese entries and the
-# Japanese /rules summaries, now read from locales/ja/LC_MESSAGES/*.po.
-JA: dict[str, str] = locales.entries("ja", "bot")
-RULES_JA: dict[str, str] = {key: locales.entries("ja", key)[d.summary] for key, d in GAMES.items()
-                            if d.summary in locales.entries("ja", key)}
+lang = words.lang
+t = words.t
+title = words.title
 
 
-def is_japanese(locale: Any) -> bool:
-    """True for Discord's `ja` locale (a discord.Locale, its value, or None)."""
-    return lang(locale) == "ja"
-
-
-def lang(locale: Any) -> str:
-    """The language Junction speaks for this locale (locales.LANGUAGES; English when it has none)."""
-    return locales.language_of(locale)
-
-
-def t(locale: Any, key: str, **kw: Any) -> str:
-    """The catalog entry `key` (English source) for this locale, formatted with kw."""
-    template = locales.gettext(lang(locale), key, CURRENT_GAME.get())
-    return template.format(**kw) if kw else template
-
-
-def game_catalog(key: str, language: str = "ja") -> dict[str, str]:
-    """One game's texts in `language`: its domain's catalog (locales/<language>/LC_MESSAGES/<key>.po)."""
-    return locales.entries(language, key)
-
-
-@lru_cache(maxsize=64)
-def catalog(game: str | None = None, language: str = "ja") -> Catalog:
-    """The bot's catalog for texts about `game` in `language`: the bot's own entries over that game's, plus
-    every game's title. Without a game (a list of games, say): every game's entries. Scoped, because two
-    games may say the same English in different words (a card "play" is not a railroad's)."""
-    every = {key: game_catalog(key, language) for key in GAME_KEYS}
-    titles = {d.title: every[k][d.title] for k, d in GAMES.items() if d.title in every[k]}
-    games = every[game] if game in every else {k: v for c in every.values() for k, v in c.items()}
-    shared = {domain: locales.entries(language, domain) for domain in locales.SHARED_DOMAINS}
-    return Catalog(shared["images"] | games | titles | shared["community"] | shared["bot"])
+def say(locale: Any, line: Any, names: Sequence[str] | None = None, game: str | None = None) -> str:
+    """A message (or a stored line: its JSON, or English from before messages) in the reader's language,
+    its seats named by `names` after the translation. `game`: by default the current task's (CURRENT_GAME)."""
+    return words.say(line, lang(locale), names, game or CURRENT_GAME.get())
 
 
 def warm() -> None:
-    """Build every catalog now (the bot does it in a thread at start)."""
-    for language in locales.LANGUAGES[1:]:
-        for key in (*GAME_KEYS, None):
-            catalog(key, language)
+    """Read every language's catalogs now (the bot does it in a thread at start, so no first post waits)."""
+    for language in locales.LANGUAGES:
+        locales.words(language)
 
 
 def localize(locale: Any, text: str, game: str | None = None) -> str:
-    """Text the bot composed in English, in the reader's language (unknown lines stay as they are).
-
-    `game`: the game the text is about; by default the one the current task works on (set by the
-    service, bot.tables.CURRENT_GAME). A message (rules.words.Msg) is taken as its English."""
-    if text is not None and not isinstance(text, str):
-        text = str(text)
+    """TRANSITIONAL, for callers not converted to messages yet (the games' own Japanese tests): English the
+    caller composed, matched line by line against the catalog's entries as patterns (rules.engine.Catalog).
+    The bot itself never calls this: a name inside `text` could be taken for a word."""
     language = lang(locale)
     if language == locales.SOURCE or not text:
         return text.replace(Catalog.JOIN, " ")
-    return catalog(game or CURRENT_GAME.get(), language).text(text).replace(Catalog.JOIN, " ")
+    return words.engine_catalog(game or CURRENT_GAME.get(), language).text(text).replace(Catalog.JOIN, " ")
 
 
 def localize_view(view: V, locale: Any) -> V:
-    """The view's button labels and select texts in the reader's language (move notations stay);
-    a layout view's items at any depth (text displays are localized where they are composed)."""
-    if lang(locale) == locales.SOURCE:
+    """The view's button labels and select placeholders in the reader's language (each a message id: an
+    `N_("label")`), a layout view's items at any depth. A select's options are moves (notation, never
+    translated) or composed in the reader's language where the view is built (bot.ui.components.picker_view);
+    text displays are composed in the reader's language already."""
+    language = lang(locale)
+    if language == locales.SOURCE:
         return view
+
+    def word(text: str) -> str:
+        return locales.gettext(language, text, CURRENT_GAME.get())
+
     for child in view.walk_children():
         item = getattr(child, "item", child)  # a DynamicItem wraps its button or select
         if isinstance(item, discord.ui.Button) and item.label:
-            item.label = localize(locale, item.label)
-        elif isinstance(item, discord.ui.Select):
-            if item.placeholder:
-                item.placeholder = localize(locale, item.placeholder)
-            for option in item.options:
-                if option.description:
-                    option.description = localize(locale, option.description)
+            item.label = word(item.label)
+        elif isinstance(item, discord.ui.Select) and item.placeholder:
+            item.placeholder = word(item.placeholder)
     return view
-
-
-def rules_text(locale: Any, definition: Any, english: str) -> str:
-    """`/rules` in the reader's language: the game's summary from its domain, the rest localized."""
-    language = lang(locale)
-    if language == locales.SOURCE:
-        return english
-    summary = locales.gettext(language, definition.summary, definition.key) if definition.summary else None
-    if summary and summary != definition.summary and definition.summary in english:
-        english = english.replace(definition.summary, "\u0000")
-        return localize(locale, english).replace("\u0000", summary)[:2000]
-    return localize(locale, english)
 
 
 # --------------------------------------------------------------------------- commands
 
 
 class Translator(app_commands.Translator):
-    """Japanese descriptions and choice names for the command tree (names stay as they are)."""
+    """Descriptions and choice names of the command tree in every language Junction speaks (names stay)."""
 
     _LOCATIONS = frozenset({
         app_commands.TranslationContextLocation.command_description,
@@ -138,4 +95,5 @@ class Translator(app_commands.Translator):
         language = lang(locale)
         if language == locales.SOURCE or context.location not in self._LOCATIONS:
             return None
-        return catalog(None, language).entries.get(string.message)
+        text = locales.gettext(language, string.message)
+        return text if text != string.message else None

@@ -29,16 +29,16 @@ def _warm() -> int:
     return 0
 
 
-def _describe(view: dict[str, Any], names: list[str]) -> str:
-    """render.describe; a game's own describe failing must not cost the board post its image."""
+def _describe(view: dict[str, Any], names: list[str], lang: str | None = None) -> str:
+    """render.describe in `lang`; a game's own describe failing must not cost the board post its image."""
     try:
-        return render.describe(view, names)
+        return render.describe(view, names, lang)
     except Exception:
         logging.getLogger("bot.render").warning("describe failed for %s; generic text used", view.get("game"),
                                                 exc_info=True)
         from render.describe import clip, generic
 
-        return clip(generic(view, names))
+        return clip(render.in_language(lang, view["game"], generic, view, names))
 
 
 def _interludes(previous: dict[str, Any] | None, view: dict[str, Any], names: list[str],
@@ -80,7 +80,7 @@ class RenderPool:
         if self._pool is not None:
             await asyncio.get_running_loop().run_in_executor(self._pool, _warm)
 
-    # `lang` ("ja", else English) is the language of the image's labels: the channel's for public
+    # `lang` (a code of locales.LANGUAGES) is the language of the image's labels: the channel's for public
     # images, the reader's for a hand.
     async def board(self, view: dict[str, Any], names: list[str], lang: str | None = None) -> bytes:
         key = hashlib.blake2b(json.dumps([view, list(names), lang], sort_keys=True, default=str).encode(),
@@ -109,9 +109,9 @@ class RenderPool:
 
         return await self.call(replay_gif, views, list(names), functools.partial(_drawn_in, lang, self._board))
 
-    async def describe(self, view: dict[str, Any], names: list[str]) -> str:
-        """Alt text for a public board (cheap: in a thread, not worth a process hop)."""
-        return await asyncio.to_thread(_describe, view, list(names))
+    async def describe(self, view: dict[str, Any], names: list[str], lang: str | None = None) -> str:
+        """Alt text for a public board in `lang` (cheap: in a thread, not worth a process hop)."""
+        return await asyncio.to_thread(_describe, view, list(names), lang)
 
     async def call(self, function: Callable[..., Any], *args: Any) -> Any:
         """Run any picklable top-level drawing function in the pool (a thread when workers=0)."""

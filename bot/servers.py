@@ -8,6 +8,7 @@ import discord
 
 from bot import i18n
 from bot.tables import Tables
+from rules.words import N_
 
 
 async def guild_settings(tables: Tables, guild_id: int | None) -> dict[str, Any]:
@@ -17,12 +18,12 @@ async def guild_settings(tables: Tables, guild_id: int | None) -> dict[str, Any]
 
 def missing_permissions(perms: discord.Permissions, *, thread: bool, in_thread: bool) -> list[str]:
     """The bot permissions a new game here lacks, by their names in Discord's settings."""
-    needed = [("view_channel", "View Channel"), ("attach_files", "Attach Files")]
-    needed.append(("send_messages_in_threads", "Send Messages in Threads") if in_thread
-                  else ("send_messages", "Send Messages"))
+    needed = [("view_channel", N_("View Channel")), ("attach_files", N_("Attach Files"))]
+    needed.append(("send_messages_in_threads", N_("Send Messages in Threads")) if in_thread
+                  else ("send_messages", N_("Send Messages")))
     if thread:
-        needed += [("create_public_threads", "Create Public Threads"),
-                   ("send_messages_in_threads", "Send Messages in Threads")]
+        needed += [("create_public_threads", N_("Create Public Threads")),
+                   ("send_messages_in_threads", N_("Send Messages in Threads"))]
     seen: list[str] = []
     for attribute, label in needed:
         if not getattr(perms, attribute) and label not in seen:
@@ -53,8 +54,8 @@ async def new_game_policy(tables: Tables, interaction: discord.Interaction, thre
     if interaction.guild_id is not None:
         missing = missing_permissions(interaction.app_permissions, thread=thread, in_thread=in_thread)
         if missing:
-            key = ("I cannot open a thread here: I need the **{permissions}** permission in this channel."
+            key = (N_("I cannot open a thread here: I need the **{permissions}** permission in this channel.")
                    if thread and any(m in ("Create Public Threads", "Send Messages in Threads") for m in missing)
-                   else "I cannot post here: I need the **{permissions}** permission in this channel.")
-            return i18n.t(locale, key, permissions="**, **".join(missing)), thread
+                   else N_("I cannot post here: I need the **{permissions}** permission in this channel."))
+            return i18n.t(locale, key, permissions="**, **".join(i18n.t(locale, m) for m in missing)), thread
     return None, thread

@@ -2,17 +2,23 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
+import locales
 from bot import community
 from bot.ai_pool import level_of
 from bot.store import SeatRow
 from bot.tables import TableInfo
+from bot.words import engine_line, lang, say, t
 from rules.engine import GameDefinition, name_seats, seat_token
+from rules.words import N_, Msg, Term
 
 MAX_CONTENT = 2000  # Discord's message length limit
 MAX_LAYOUT_TEXT = 4000  # Discord's limit on the text of all text displays of a layout (components v2) post
+
+# Every text here is composed in the reader's language (`locale`: a Discord locale or a language code;
+# None: English) from messages; names, mentions, numbers and notation go in as values, never translated.
 
 
 def who(seat: SeatRow) -> str:
@@ -20,21 +26,21 @@ def who(seat: SeatRow) -> str:
     return f"<@{seat.user_id}>" if seat.user_id is not None else seat.name
 
 
-def until(info: TableInfo, seat: int) -> str:
+def until(info: TableInfo, seat: int, locale: Any = None) -> str:
     """` (time runs out <t:…:R>)` for a seat with a turn clock: Discord shows it in the reader's time."""
     deadline = info.deadlines.get(seat)
-    return f" (time runs out <t:{int(deadline)}:R>)" if deadline is not None else ""
+    return t(locale, " (time runs out {when})", when=f"<t:{int(deadline)}:R>") if deadline is not None else ""
 
 
-def clock_line(info: TableInfo) -> list[str]:
+def clock_line(info: TableInfo, locale: Any = None) -> list[str]:
     """`⏰ Time runs out <t:…:R>` (per seat when the deadlines differ), or nothing without a timer."""
     deadlines = {s: d for s, d in info.deadlines.items() if s in info.to_act}
     if not deadlines:
         return []
     if len(set(deadlines.values())) == 1:
-        return [f"⏰ Time runs out <t:{int(next(iter(deadlines.values())))}:R>."]
-    return ["⏰ Time runs out: " + ", ".join(f"{info.seats[s].name} <t:{int(d)}:R>" for s, d in sorted(deadlines.items()))
-            + "."]
+        return [t(locale, "⏰ Time runs out {when}.", when=f"<t:{int(next(iter(deadlines.values())))}:R>")]
+    return [t(locale, "⏰ Time runs out: {when}.",
+              when=", ".join(f"{info.seats[s].name} <t:{int(d)}:R>" for s, d in sorted(deadlines.items())))]
 
 
 def option_value(value: object) -> str:
@@ -47,48 +53,60 @@ def options_line(definition: GameDefinition, options: dict) -> str:
                     for option in definition.options)
 
 
+STATUS_WORDS = {"lobby": N_("**{title}** · game #{id} · Lobby open"), "running": N_("**{title}** · game #{id} · Started"),
+                "over": N_("**{title}** · game #{id} · Finished"), "cancelled": N_("**{title}** · game #{id} · Cancelled")}
+
+
 def lobby_text(info: TableInfo, locale: Any = None) -> str:
-    """The lobby message; `locale`: the language of its lines about a rematch and a minimum reliability."""
+    """The lobby message in the reader's language, with its lines about a rematch and a minimum reliability."""
     d, row = info.definition, info.row
-    seats = "\n".join(f"{i + 1}. {who(s)}" + (f" ({level_of(s.ai_kind)})" if s.is_ai else "")
-                      for i, s in enumerate(info.seats)) or "(nobody yet)"
-    status = {"lobby": "Lobby open", "running": "Started", "over": "Finished", "cancelled": "Cancelled"}[row.status]
-    lines = [f"**{d.title}** · game #{row.id} · {status}",
-             f"Players: {len(info.seats)} of {d.min_players}–{d.max_players} · seats: "
-             + ("shuffled at start" if row.seat_order == "shuffle" else "in join order")]
+    title = Term(d.title)
+    seats = "\n".join(f"{i + 1}. {who(s)}" + (f" ({t(locale, level_of(s.ai_kind))})" if s.is_ai else "")
+                      for i, s in enumerate(info.seats)) or t(locale, "(nobody yet)")
+    order = (N_("Players: {n} of {min}–{max} · seats: shuffled at start") if row.seat_order == "shuffle"
+             else N_("Players: {n} of {min}–{max} · seats: in join order"))
+    lines = [t(locale, STATUS_WORDS[row.status], title=title, id=row.id),
+             t(locale, order, n=len(info.seats), min=d.min_players, max=d.max_players)]
     if d.options:
-        lines.append(f"Options: `{options_line(d, row.options)}`")
+        lines.append(t(locale, "Options: `{options}`", options=options_line(d, row.options)))
     if getattr(row, "turn_hours", 0):
-        stand_in = f"the AI ({level_of(row.stand_in)})"
-        action = {"ai": f"{stand_in} plays", "skip": "the turn is skipped", "end": "the game ends"}.get(row.timeout_action, "")
-        lines.append(f"Turn timer: {row.turn_hours} h · on timeout {action} · the AI takes a seat after "
-                     f"{row.max_timeouts} timeouts in a row · vacation up to {row.vacation_hours} h each")
+        stand_in = Msg("the AI ({level}) plays", level=Term(level_of(row.stand_in)))
+        action = {"ai": stand_in, "skip": Msg("the turn is skipped"), "end": Msg("the game ends")}.get(
+            row.timeout_action, "")
+        lines.append(t(locale, "Turn timer: {hours} h · on timeout {action} · the AI takes a seat after {n} timeouts "
+                               "in a row · vacation up to {vacation} h each", hours=row.turn_hours, action=action,
+                       n=row.max_timeouts, vacation=row.vacation_hours))
     if row.status == "lobby":
         lines += community.minimum_lines(info, locale)
     lines.append(seats)
     if row.status == "lobby" and info.rematch is not None:
         lines += community.rematch_lines(info, locale)
     elif row.status == "lobby":
-        lines.append(f"Join with the button or `/game join`; <@{row.creator_id}> starts with **Start**.")
+        lines.append(t(locale, "Join with the button or `/game join`; {who} starts with **Start**.",
+                       who=f"<@{row.creator_id}>"))
     return "\n".join(lines)
 
 
-def board_parts(info: TableInfo, lines: list[str], result: list[str] | None) -> tuple[str, str]:
-    """A board post's two texts: what happened (header, the action lines, and the standings once the
-    game is over), and whose turn it is (the deadline and the mentions; empty when nobody acts).
-    Together, joined by a line break, within MAX_CONTENT: the oldest action lines go first. A lobby
-    closed before it started (it never had a board post) says its line alone."""
+def board_parts(info: TableInfo, lines: Sequence[Any], result: Sequence[Any] | None,
+                locale: Any = None) -> tuple[str, str]:
+    """A board post's two texts in the reader's language: what happened (header, the action lines, and the
+    standings once the game is over), and whose turn it is (the deadline and the mentions; empty when nobody
+    acts). Together, joined by a line break, within MAX_CONTENT: the oldest action lines go first.
+    `lines` and `result`: messages (or their JSON) whose seats are the table's names, or finished text.
+    A lobby closed before it started (it never had a board post) says its line alone."""
+    language, game = lang(locale), info.definition.key
     if info.row.status == "cancelled" and info.row.board_message_id is None and info.moves == 0:
-        return "\n".join(lines)[:MAX_CONTENT], ""
-    head = f"**{info.definition.title}** · game #{info.row.id} · move {info.moves}"
+        return "\n".join(say(line, language, info.names, game) for line in lines)[:MAX_CONTENT], ""
+    head = t(locale, "**{title}** · game #{id} · move {n}", title=Term(info.definition.title), id=info.row.id,
+             n=info.moves)
     ending: list[str] = []
     turn: list[str] = []
     if result is not None:
-        ending = ["**Game over.**", *result]
+        ending = [t(locale, "**Game over.**"), *(say(line, language, info.names, game) for line in result)]
     elif info.to_act:
         waiting = [info.seats[s] for s in info.to_act]
-        turn = [*clock_line(info), "**To act:** " + ", ".join(f"{who(s)}" for s in waiting)]
-    body = [f"• {line}" for line in lines]
+        turn = [*clock_line(info, locale), t(locale, "**To act:** {who}", who=", ".join(f"{who(s)}" for s in waiting))]
+    body = [f"• {say(line, language, info.names, game)}" for line in lines]
     story = "\n".join([head, *body, *ending])
     # Too long: drop the oldest action lines, never the header or who must act.
     while len(story) + len("\n".join(["", *turn])) > MAX_CONTENT and body:
@@ -97,50 +115,67 @@ def board_parts(info: TableInfo, lines: list[str], result: list[str] | None) -> 
     return story[:MAX_CONTENT], "\n".join(turn)[:MAX_CONTENT - min(len(story), MAX_CONTENT)]
 
 
-def board_text(info: TableInfo, lines: list[str], result: list[str] | None) -> str:
+def board_text(info: TableInfo, lines: Sequence[Any], result: Sequence[Any] | None, locale: Any = None) -> str:
     """The board post as one text (both board_parts, one after the other)."""
-    return "\n".join(part for part in board_parts(info, lines, result) if part)[:MAX_CONTENT]
+    return "\n".join(part for part in board_parts(info, lines, result, locale) if part)[:MAX_CONTENT]
 
 
-def status_text(info: TableInfo) -> str:
+def status_text(info: TableInfo, locale: Any = None) -> str:
     if info.row.status == "lobby":
-        return lobby_text(info)
-    text = lobby_text(info) + f"\nMoves so far: {info.moves}."
+        return lobby_text(info, locale)
+    text = lobby_text(info, locale) + "\n" + t(locale, "Moves so far: {n}.", n=info.moves)
     if info.row.status == "running" and info.to_act:
-        text += "\nTo act: " + ", ".join(info.seats[s].name + until(info, s) for s in info.to_act) + "."
+        text += "\n" + t(locale, "To act: {who}.", who=", ".join(info.seats[s].name + until(info, s, locale)
+                                                            for s in info.to_act))
     if info.row.result:
-        text += "\nFinal: " + ", ".join(f"{info.seats[r['seat']].name} {r['score']}" for r in info.row.result["seats"])
+        text += "\n" + t(locale, "Final: {scores}", scores=", ".join(f"{info.seats[r['seat']].name} {r['score']}"
+                                                                    for r in info.row.result["seats"]))
     return text[:MAX_CONTENT]
 
 
-def rules_text(definition: GameDefinition) -> str:
-    lines = [f"**{definition.title}** ({definition.min_players}–{definition.max_players} players)"]
+OPTION_KINDS = {"bool": N_("on/off")}
+
+
+def rules_text(definition: GameDefinition, locale: Any = None) -> str:
+    """`/rules`: the game's summary and options in the reader's language (from the game's domain)."""
+    language, game = lang(locale), definition.key
+    lines = [t(locale, "**{title}** ({min}–{max} players)", title=Term(definition.title), min=definition.min_players,
+               max=definition.max_players)]
     if definition.summary:
-        lines.append(definition.summary)
+        lines.append(phrase(definition.summary, language, game))
     if definition.options:
-        lines.append("Options for `/game new options:` (key=value, space separated):")
+        lines.append(t(locale, "Options for `/game new options:` (key=value, space separated):"))
         for option in definition.options:
-            kind = {"bool": "on/off", "choice": "/".join(option.choices),
+            kind = {"bool": t(locale, "on/off"), "choice": "/".join(option.choices),
                     "int": f"{option.minimum}–{option.maximum}"}[option.kind]
-            lines.append(f"• `{option.key}` ({kind}, default {option_value(option.default)}): {option.description}")
-    lines.append("Play: **Take turn** under the board, or `/play move:` (start typing to see your legal moves). "
-                 "`/hand` shows your secret hand; `/board` the table.")
+            lines.append("• " + t(locale, "`{key}` ({kind}, default {default}): {description}", key=option.key,
+                                  kind=kind, default=option_value(option.default),
+                                  description=phrase(option.description, language, game)))
+    lines.append(t(locale, "Play: **Take turn** under the board, or `/play move:` (start typing to see your legal "
+                           "moves). `/hand` shows your secret hand; `/board` the table."))
     return "\n".join(lines)[:MAX_CONTENT]
 
 
+def phrase(text: Msg | str, language: str, game: str | None) -> str:
+    """A game's fixed text (its summary, an option's description) in `language`: a message, or a plain str
+    looked up whole in the game's domain."""
+    return say(text, language, None, game) if isinstance(text, Msg) else locales.gettext(language, text, game)
+
+
 def parse_options(text: str) -> dict[str, str]:
-    """`key=value key=value` (also commas) -> dict; ValueError for a word without '='."""
+    """`key=value key=value` (also commas) -> dict; ValueError (its message as the argument) for a word
+    without '='."""
     given: dict[str, str] = {}
     for word in text.replace(",", " ").split():
         key, sep, value = word.partition("=")
         if not sep or not key or not value:
-            raise ValueError(f"Write options as key=value, e.g. `{word}=on`.")
+            raise ValueError(Msg("Write options as key=value, e.g. `{word}=on`.", word=word))
         given[key.strip().lower()] = value.strip()
     return given
 
 
-MISSING_ATTACH = ("(I cannot attach images here: please give me the **Attach Files** permission in this channel "
-                  "so the board image can be posted.)")
+MISSING_ATTACH = N_("(I cannot attach images here: please give me the **Attach Files** permission in this channel "
+                    "so the board image can be posted.)")
 
 
 def clip(text: str, limit: int = MAX_CONTENT) -> str:
@@ -164,12 +199,21 @@ def _detail(value: object, name: Callable[[str], str] = str) -> str:
     return name(value) if isinstance(value, str) else str(value)
 
 
+def words_in(locale: Any, game: str | None) -> Callable[[str], str]:
+    """An engine's word (a result category, a detail, a card) in the reader's language: looked up whole."""
+    language = lang(locale)
+    return lambda english: locales.gettext(language, english, game)
+
+
 def revealed_lines(result: dict | None, names: list[str], width: int = 180,
-                   word: Callable[[str], str] = str) -> list[str]:
+                   word: Callable[[str], str] | None = None, locale: Any = None, game: str | None = None) -> list[str]:
     """What each seat's result details show (tickets, cards...), one short line per seat; [] if none.
 
-    Headed "Revealed:" only when the engine says they were secret. `word` translates English words
-    (the bot passes the reader's language); keys become the engine's labels first."""
+    Headed "Revealed:" only when the engine says they were secret. Words in the reader's language (`word`
+    translates one; by default the catalog of `game` in `locale`'s language); keys become the engine's labels
+    first. Names go in as they are."""
+    word = word or words_in(locale, game)
+
     def name(key: str) -> str:
         return word(label(result, key))
 
@@ -182,27 +226,35 @@ def revealed_lines(result: dict | None, names: list[str], width: int = 180,
                               width))
     if not lines:
         return []
-    return ["**Revealed:**" if (result or {}).get("details_secret", True) else "**At the end:**", *lines]
+    heading = N_("**Revealed:**") if (result or {}).get("details_secret", True) else N_("**At the end:**")
+    return [t(locale, heading), *lines]
 
 
-def final_report(info: TableInfo, names: list[str], log_lines: list[str], word: Callable[[str], str] = str) -> str:
-    """The downloadable end-of-game file: seats, standings with breakdown, revealed details, every move."""
+def final_report(info: TableInfo, names: list[str], log_lines: Sequence[Any], word: Callable[[str], str] | None = None,
+                 locale: Any = None) -> str:
+    """The downloadable end-of-game file in the reader's language: seats, standings with breakdown, revealed
+    details, every move (`log_lines`: messages whose seats are `names`, or finished text)."""
     d, row = info.definition, info.row
-    out = [f"{d.title} · game #{row.id}", f"Options: {options_line(d, row.options) or '(none)'}",
-           "Seats: " + ", ".join(f"{i + 1}. {n}" for i, n in enumerate(names)), "", "Final standings:"]
+    language, game = lang(locale), d.key
+    word = word or words_in(locale, game)
+    out = [t(locale, "{title} · game #{id}", title=Term(d.title), id=row.id),
+           t(locale, "Options: {options}", options=options_line(d, row.options) or t(locale, "(none)")),
+           t(locale, "Seats: {seats}", seats=", ".join(f"{i + 1}. {n}" for i, n in enumerate(names))), "",
+           t(locale, "Final standings:")]
     result = row.result or {}
 
     def name(key: str) -> str:
         return word(label(result, key))
 
-    shown = "{key} (revealed): {value}" if result.get("details_secret", True) else "{key}: {value}"
+    shown = N_("{key} (revealed): {value}") if result.get("details_secret", True) else "{key}: {value}"
     for line in result.get("seats", []):
         seat = name_seats(seat_token(line["seat"]), names)
         out.append(f"{line['rank']}. {seat}: {line['score']}")
         out += [f"     {name(category)}: {points}" for category, points in line.get("breakdown", {}).items()]
-        out += ["     " + shown.format(key=name(key), value=_detail(value, name))
+        out += ["     " + t(locale, shown, key=name(key), value=_detail(value, name))
                 for key, value in (line.get("details") or {}).items()]
     if result.get("ended_by"):
-        out.append(name_seats(name(result["ended_by"]), names))
-    out += ["", f"Moves ({len(log_lines)}):", *log_lines]
+        out.append(say(engine_line(label(result, result["ended_by"])), language, names, game))
+    out += ["", t(locale, "Moves ({n}):", n=len(log_lines)),
+            *(say(line, language, names, game) for line in log_lines)]
     return "\n".join(out) + "\n"

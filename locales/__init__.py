@@ -59,6 +59,16 @@ def language_of(locale: Any) -> str:
     return code if code in LANGUAGES or code in _EXTRA else SOURCE
 
 
+def english_name(lang: str) -> str:
+    """A language's name in English ("Japanese", "German"; CLDR's), as a menu lists it (a message id)."""
+    from babel import Locale, UnknownLocaleError
+
+    try:
+        return Locale.parse(lang).get_display_name(SOURCE)
+    except (ValueError, UnknownLocaleError):
+        return lang
+
+
 EVERY = ("*",)  # look in the shared domains, then in every game's (a text about no game in particular)
 
 

@@ -31,7 +31,7 @@ def main(argv: list[str] | None = None) -> int:
             print(f"{domain}: {count} message ids")
         return 0
     if args.command == "update":
-        catalogs.write_templates()
+        catalogs.write_templates(args.domain)
         for lang, domain, counts in catalogs.update_languages(args.lang, args.domain):
             print(f"{lang}/{domain}: {counts}")
         args.command = "check"

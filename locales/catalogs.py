@@ -46,7 +46,10 @@ SOURCES: dict[str, tuple[str, ...]] = {
 }
 
 # Modules whose `message_ids()` returns ids no call in the code spells out (domain -> "module:function").
-PROVIDERS: dict[str, tuple[str, ...]] = {"community": ("bot.cogs.community:message_ids",)}
+PROVIDERS: dict[str, tuple[str, ...]] = {
+    "bot": ("bot.command_words:message_ids",),  # the command tree's descriptions and choice names
+    "community": ("bot.cogs.community:message_ids",),
+}
 
 _SKIP = re.compile(r"/(tests?|__pycache__)/")
 
@@ -96,9 +99,9 @@ def _write(path: Path, catalog: Catalog) -> None:
     path.write_bytes(text)
 
 
-def write_templates() -> dict[str, int]:
+def write_templates(only_domains: Iterable[str] | None = None) -> dict[str, int]:
     counts = {}
-    for domain in domains():
+    for domain in only_domains or domains():
         template = extract(domain)
         _write(pot_path(domain), template)
         counts[domain] = len(template)

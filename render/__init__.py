@@ -2,8 +2,9 @@
 
 Each game module provides `board(view, names) -> bytes` (the public image, from view(None)) and
 `hand(view, names) -> bytes` (the private image, from view(seat)). `names` are the seats' display
-names in seat order. `lang="ja"` draws the labels in Japanese: the module's `JA` catalog (image
-words -> Japanese) over `kit.JA`, applied by `kit.text`/`Panel` to every label they draw.
+names in seat order. `lang` (a code of locales.LANGUAGES) draws the labels in that language: the game's
+domain over the shared `images` domain (locales/<lang>/LC_MESSAGES/), applied by `kit.text`/`Panel` to every
+label they draw.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from typing import Any
 import locales
 from render import kit
 from rules.engine import Catalog
+from rules.words import Msg
 
 
 def module_for(game_key: str) -> ModuleType:
@@ -36,8 +38,8 @@ def catalog(game_key: str, lang: str) -> Catalog | None:
 
 
 def in_language(lang: str | None, game_key: str, function: Callable[..., Any], *args: Any) -> Any:
-    """`function(*args)` drawing its labels in `lang` ("ja" or "en"; None: the language already set
-    around the call, English by default)."""
+    """`function(*args)` drawing its labels in `lang` (a code of locales.LANGUAGES, or a Discord locale; None: the
+    language already set around the call, English by default)."""
     if lang is None:
         return function(*args)
     lang = lang if lang in LANGUAGES else locales.language_of(lang)
@@ -69,11 +71,17 @@ def interlude_pngs(previous: dict[str, Any] | None, view: dict[str, Any], names:
 from render import describe as _describe_text  # noqa: E402
 
 
-def describe(view: dict[str, Any], names: list[str]) -> str:
-    """A short text description of a public board view (alt text): the game's own, else generic."""
+def describe(view: dict[str, Any], names: list[str], lang: str | None = None) -> str:
+    """A short text description of a public board view (alt text, `/board text`) in `lang` (None: English):
+    the game's own, else generic. A game's describe may return a message (translated here, its seats named
+    after the translation) or text in the current language."""
     try:
         function = getattr(module_for(view["game"]), "describe", None)
     except ImportError:  # a game without a render module (e.g. a test game) still gets the generic text
         function = None
-    text = function(view, names) if function is not None else _describe_text.generic(view, names)
-    return _describe_text.clip(text)
+
+    def text() -> str:
+        said = function(view, names) if function is not None else _describe_text.generic(view, names)
+        return kit.words(said, names) if isinstance(said, Msg) else kit.tr(said)
+
+    return _describe_text.clip(in_language(lang, view["game"], text))

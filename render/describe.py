@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from rules.words import Items, Msg, Seat, Term
+
 MAX_DESCRIPTION = 1000  # Discord caps attachment alt text at 1024 characters
 
 
@@ -32,20 +34,25 @@ def _scores(view: dict[str, Any]) -> dict[int, Any]:
 
 
 def generic(view: dict[str, Any], names: list[str]) -> str:
-    """One paragraph from the base view keys: game, moves, round, scores, whose turn or the end."""
-    title = str(view.get("game", "game")).replace("_", " ").title()
-    parts = [f"{title} board after {int(view.get('moves_applied', 0))} moves"]
+    """One paragraph from the base view keys (game, moves, round, scores, whose turn or the end), in the
+    current language of the images (render.kit.language)."""
+    from render import kit  # the kit imports this module's callers; imported late to keep this one light
+
+    title = Term(str(view.get("game", "game")).replace("_", " ").title())
+    moves = int(view.get("moves_applied", 0))
     if isinstance(view.get("round"), int):
-        parts[0] += f", round {view['round']}"
-    parts[0] += "."
+        parts = [Msg("{title} board after {n} moves, round {round}.", title=title, n=moves, round=view["round"])]
+    else:
+        parts = [Msg("{title} board after {n} moves.", title=title, n=moves)]
     scores = _scores(view)
     if scores:
-        parts.append("Scores: " + ", ".join(f"{seat_name(names, s)} {v}" for s, v in sorted(scores.items())) + ".")
+        parts.append(Msg("Scores: {scores}.", scores=Items([Msg("{who} {score}", who=Seat(s), score=v)
+                                                            for s, v in sorted(scores.items())], "comma")))
     if view.get("over"):
-        parts.append("The game is over.")
+        parts.append(Msg("The game is over."))
     elif view.get("to_act"):
-        parts.append("To act: " + ", ".join(seat_name(names, int(s)) for s in view["to_act"]) + ".")
-    return " ".join(parts)
+        parts.append(Msg("To act: {who}.", who=Items([Seat(int(s)) for s in view["to_act"]], "comma")))
+    return " ".join(kit.words(part, names) for part in parts)
 
 
 def clip(text: str, limit: int = MAX_DESCRIPTION) -> str:

@@ -52,8 +52,9 @@ API summary
   `fit(s, size, width, bold)` shortens with "…" to fit a width. Latin labels drop accents
   (Zürich -> Zurich) so a map's labels look alike. Draw ticks and arrows as shapes.
 - Language: `render.board_png(view, names, lang)` draws inside `language(lang, catalog)`: every
-  string `text()`, `fit()`, `text_size()` and `Panel` get is looked up in the game's `JA` catalog
-  (over `kit.JA`) first, exact or as a `{placeholder}` pattern (rules.engine.Catalog). Pass
+  string `text()`, `fit()`, `text_size()` and `Panel` get is looked up in the game's domain of the
+  catalogs (locales/<lang>/LC_MESSAGES/<game>.po, over the shared `images.po`), exact or (until every game
+  draws messages) as a `{placeholder}` pattern (rules.engine.Catalog). Pass
   `translate=False` for player names. `Panel.wrapped` breaks Japanese between characters. Static
   layers are cached per language. Lines with names in them are translated first, then get the names:
   `fill_in(template, **values)`, `say(line_with_seat_tokens, names)`, `fit_name(template, name, size,
@@ -103,7 +104,7 @@ from PIL import Image, ImageDraw, ImageFont
 
 import locales
 from rules.engine import Catalog, name_seats
-from rules.words import Msg
+from rules.words import N_, Msg
 
 RGB = tuple[int, int, int]
 Point = tuple[float, float]
@@ -127,8 +128,11 @@ TO_ACT_BG: RGB = (255, 236, 179)  # the tint behind the row of the player whose 
 
 # --------------------------------------------------------------------------- language
 
-# Labels every game's images share (panel words, the score track), in Japanese: kept for code written
-# against the old module; the words now live in locales/<lang>/LC_MESSAGES/images.po.
+# Words more than one game's images draw (panel headings, the score track): the `images` domain's ids
+# (locales/<lang>/LC_MESSAGES/images.po), looked up after the game's own domain. A game marks its own words.
+SHARED_WORDS = (N_("to act"), N_("Score"), N_("Scores"), N_("Round"), N_("Deck"), N_("Discard"), N_("Game over"),
+                N_("Your hand"), N_("Players"), N_("none"))
+# The shared words in Japanese: kept for code written against the old module.
 JA: dict[str, str] = locales.entries("ja", "images")
 
 _LANGUAGE: ContextVar[tuple[str, Catalog | None, set[str] | None]] = ContextVar(
@@ -200,8 +204,8 @@ def say(line: str | Msg, names: Sequence[str]) -> str:
 
 
 def join(items: Iterable[str]) -> str:
-    """A list in the current language: "a, b" or "a、b"."""
-    return ("、" if current_language() == "ja" else ", ").join(items)
+    """A list in the current language, its separator from the catalog ("a, b"; "a、b" in Japanese)."""
+    return locales.words(current_language()).join(list(items), "comma", domains=locales.domains_for(_GAME.get()))
 
 
 def fit_name(template: str, name: str, size: int, width: float, bold: bool = False, slot: str = "who",

@@ -107,6 +107,8 @@ SLOW = frozenset({
     "tests/e2e/test_second_instance.py::test_two_first_starts_on_a_new_file_neither_hang_nor_crash",
     "tests/e2e/test_shards.py::test_two_processes_share_a_game_and_one_survives_the_others_death",
     "tests/e2e/test_table_traffic.py::test_a_whole_game_posts_per_turn_pings_once_and_dms_what_matters",
+    "tests/e2e/test_names.py::test_names_like_catalog_words_stay_verbatim_in_posts_dms_and_logs",
+    "tests/e2e/test_pseudo_locale.py::test_a_whole_game_in_the_pseudo_locale_shows_no_english",
     "tests/e2e/test_table_traffic.py::test_off_the_rails_through_the_turn_panel",
     "tests/e2e/test_turn_panel.py::test_an_expired_panel_says_so_and_take_turn_opens_a_fresh_one",
     "tests/e2e/test_turn_panel.py::test_the_panel_stays_open_offers_undo_and_closes_with_a_summary",

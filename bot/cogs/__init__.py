@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import logging
+from collections.abc import Sequence
 from typing import Any
 
 import discord
@@ -11,6 +12,7 @@ import discord
 from bot import i18n, texts
 from bot.db import DatabaseUnavailable, on_wait, track_writes, wrote
 from bot.tables import DB_DOWN, SAVE_UNKNOWN, Refused
+from rules.words import Msg
 
 NO_MENTIONS = discord.AllowedMentions.none()
 # Discord's answer to a second response to one interaction (a duplicate delivery answered already).
@@ -20,11 +22,14 @@ ANSWERED = "junction_answered"  # Interaction.extras key: the user has their ans
 log = logging.getLogger("bot.cogs")
 
 
-async def reply(interaction: discord.Interaction, text: str, **kwargs: Any) -> None:
+async def reply(interaction: discord.Interaction, text: str | Msg, names: Sequence[str] | None = None,
+                **kwargs: Any) -> None:
     """An ephemeral answer in the user's language, clipped to one message, whether or not the
-    interaction was deferred; it pings nobody unless `allowed_mentions` says otherwise."""
+    interaction was deferred; it pings nobody unless `allowed_mentions` says otherwise.
+    `text`: a message (translated here, its seats named by `names` after the translation), or text
+    already in the user's language."""
     kwargs.setdefault("allowed_mentions", NO_MENTIONS)
-    text = texts.clip(i18n.localize(interaction.locale, text))
+    text = texts.clip(i18n.say(interaction.locale, text, names) if isinstance(text, Msg) else text)
     if kwargs.get("view") is not None:
         i18n.localize_view(kwargs["view"], interaction.locale)
     if interaction.response.is_done():
@@ -64,8 +69,7 @@ async def answer_failure(interaction: discord.Interaction, error: BaseException)
             log.info("interaction %s refused after its answer: %s", interaction.id, error.reason)
         else:
             try:
-                await reply(interaction, i18n.t(interaction.locale, error.key, **error.params)
-                            if error.params else error.reason)
+                await reply(interaction, error.reason, error.names)
             except discord.HTTPException as failed:  # a repeated delivery another answer beat: fine
                 if failed.code != ALREADY_ACKNOWLEDGED:
                     raise
@@ -75,7 +79,7 @@ async def answer_failure(interaction: discord.Interaction, error: BaseException)
         log.warning("interaction %s: the database is out of reach (%s)", interaction.id, error)
         if not _answered(interaction):
             with contextlib.suppress(discord.HTTPException):
-                await reply(interaction, DB_DOWN if error.committed is False and not wrote() else SAVE_UNKNOWN)
+                await reply(interaction, Msg(DB_DOWN if error.committed is False and not wrote() else SAVE_UNKNOWN))
         return True
     if isinstance(error, discord.HTTPException) and error.code == ALREADY_ACKNOWLEDGED:
         log.info("interaction %s was answered already (a repeated delivery): %s", interaction.id, error)

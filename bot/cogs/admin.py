@@ -8,8 +8,8 @@ see them otherwise); each checks the permission itself and says clearly when it 
 Guild settings (JSON in the store's `guild_settings`): `game_channels` (channel ids; empty: any),
 `turn_hours` and `timeout_action` (defaults for new tables, read by the clock code through
 `ClockSettings.resolve`), `threads` ("always" | "never" | "choice"), `admin_role` (role id or None),
-`language` ("ja" | "en"; unset: the server's Discord locale) for the bot's public posts, `lobby_days`
-(days without activity after which a lobby closes itself; 0: never; unset: 7).
+`language` (a code of locales.LANGUAGES; unset: the server's Discord locale) for the bot's public posts,
+`lobby_days` (days without activity after which a lobby closes itself; 0: never; unset: 7).
 """
 
 from __future__ import annotations
@@ -22,6 +22,7 @@ from discord import app_commands
 from discord.app_commands import locale_str as _
 from discord.ext import commands
 
+import locales
 from bot import community, i18n
 from bot.cogs import reply
 from bot.servers import guild_settings
@@ -29,15 +30,19 @@ from bot.service.hygiene import MAX_LOBBY_DAYS
 from bot.service.hygiene import lobby_days as lobby_days_of
 from bot.tables import Outcome, Refused, TableInfo, Tables
 from bot.ui.listing import show_list
+from rules.words import N_
 
 if TYPE_CHECKING:
     from bot.app import JunctionBot
     from bot.delivery.outbox import Delivery
 
 MAX_TURN_HOURS = 24 * 30
-THREAD_MODES = {"always": "always in a thread", "never": "never in a thread", "choice": "the player chooses"}
-TIMEOUT_NAMES = {"ai": "the AI plays the turn", "skip": "the turn is skipped", "end": "the game ends"}
-LANGUAGES = {"ja": "Japanese", "en": "English", "auto": "the server's Discord language"}
+THREAD_MODES = {"always": N_("always in a thread"), "never": N_("never in a thread"),
+                "choice": N_("the player chooses")}
+TIMEOUT_NAMES = {"ai": N_("the AI plays the turn"), "skip": N_("the turn is skipped"), "end": N_("the game ends")}
+# Every language Junction speaks (locales/LINGUAS), by its English name, and the server's own.
+LANGUAGES = {**{code: locales.english_name(code) for code in locales.LANGUAGES},
+             "auto": N_("the server's Discord language")}
 
 
 class AdminCog(commands.Cog):
@@ -214,9 +219,9 @@ class AdminCog(commands.Cog):
             return
         result = await self.tables.leave(game, user.id)
         if isinstance(result, Outcome):
-            text = "{name} was removed from game #{id}; the AI plays their seat."
+            text = N_("{name} was removed from game #{id}; the AI plays their seat.")
         else:
-            text = "{name} was removed from the lobby of game #{id}."
+            text = N_("{name} was removed from the lobby of game #{id}.")
         await self._reply(interaction, i18n.t(locale, text, name=user.display_name, id=game))
         await self.delivery.posts.refresh_lobby(game)
         await self.delivery.flush(game)

@@ -18,10 +18,22 @@ from bot.cogs import reply
 from bot.delivery.posting import NO_MENTIONS, mentioning, stamp
 from bot.tables import NOT_SEATED, Refused, Tables, safe_name
 from bot.ui.async_play import SeatOfferButton
+from rules.words import N_, Msg, Term
 
 if TYPE_CHECKING:
     from bot.app import JunctionBot
     from bot.delivery.outbox import Delivery
+
+
+# What /clock dms answers for each choice.
+DM_CHOICE_WORDS = {
+    "all": N_("You get every DM: the welcome with your hand, one when your turn begins (your hand, your private "
+              "news, what happened since your last turn), one at the end, and reminders."),
+    "turn": N_("You get a DM only when your turn begins (your hand, your private news, what happened since your "
+               "last turn), and reminders. `/hand` and **My hand** are always there."),
+    "off": N_("You get no DMs (only a short welcome when a game starts). `/hand` and **My hand** show your hand; "
+              "reminders mention you in the game's channel."),
+}
 
 
 class ClockCog(commands.Cog):
@@ -48,16 +60,18 @@ class ClockCog(commands.Cog):
             raise Refused(NOT_SEATED)
         lines, strip = await self.delivery.dms.since_parts(info, interaction.user.id, interaction.locale)
         if not lines:
-            await reply(interaction, "Nothing happened since your last turn.")
+            await reply(interaction, Msg("Nothing happened since your last turn."))
             return
-        text = texts.clip("\n".join([f"**{info.definition.title}** · game #{game_id}", *lines]))
+        head = i18n.t(interaction.locale, "**{title}** · game #{id}", title=Term(info.definition.title), id=game_id)
+        text = texts.clip("\n".join([head, *lines]))
         kwargs: dict[str, Any] = {"file": strip} if strip is not None else {}
         await reply(interaction, text, **kwargs)
 
     async def on_mute(self, interaction: discord.Interaction, game_id: int) -> None:
         await self.tables.set_muted(game_id, interaction.user.id, True)
         await reply(
-            interaction, f"Reminders for game #{game_id} are muted. `/clock reminders on:true` turns them on again.")
+            interaction, Msg("Reminders for game #{id} are muted. `/clock reminders on:true` turns them on again.",
+                             id=game_id))
 
     async def on_accept_seat(self, interaction: discord.Interaction, game_id: int, offer_id: int) -> None:
         _, giver = await self.tables.accept_seat_offer(game_id, offer_id, interaction.user.id,
@@ -83,22 +97,27 @@ class ClockCog(commands.Cog):
         info = await tables.info(await self._here(interaction))
         row = info.row
         if not row.turn_hours:
-            await reply(interaction, f"Game #{row.id} has no turn timer.")
+            await reply(interaction, Msg("Game #{id} has no turn timer.", id=row.id))
             return
-        action = {"ai": "the AI plays the turn", "skip": "the turn is skipped where the rules allow it "
-                  "(else the AI plays it)", "end": "the game ends with the current standings"}[row.timeout_action]
-        lines = [f"Game #{row.id}: {row.turn_hours} h per turn; on timeout {action}; after "
-                 f"{row.max_timeouts} timeouts in a row the AI takes the seat; vacation up to "
-                 f"{row.vacation_hours} h per player."]
-        lines += [f"{info.seats[s].name}: time runs out {stamp(d)}" for s, d in sorted(info.deadlines.items())]
+        locale = interaction.locale
+        action = {"ai": Msg("the AI plays the turn"),
+                  "skip": Msg("the turn is skipped where the rules allow it (else the AI plays it)"),
+                  "end": Msg("the game ends with the current standings")}[row.timeout_action]
+        lines = [i18n.t(locale, "Game #{id}: {hours} h per turn; on timeout {action}; after {n} timeouts in a row the "
+                                "AI takes the seat; vacation up to {vacation} h per player.", id=row.id,
+                        hours=row.turn_hours, action=action, n=row.max_timeouts, vacation=row.vacation_hours)]
+        lines += [i18n.t(locale, "{name}: time runs out {when}", name=info.seats[s].name, when=stamp(d))
+                  for s, d in sorted(info.deadlines.items())]
         seat = info.seat_of(interaction.user.id)
         if seat is not None:
             prefs = (await tables.store.seat_prefs(row.id)).get(seat)
             if prefs is not None:
                 if prefs.vacation_until and prefs.vacation_until > tables.now():
-                    lines.append(f"Your clock is paused until {stamp(prefs.vacation_until, 'f')}.")
-                lines.append(f"Vacation used: {prefs.vacation_used:g} of {row.vacation_hours} h."
-                             + (" Reminders are muted." if prefs.muted else ""))
+                    lines.append(i18n.t(locale, "Your clock is paused until {when}.",
+                                        when=stamp(prefs.vacation_until, "f")))
+                used = (N_("Vacation used: {used} of {total} h. Reminders are muted.") if prefs.muted
+                        else N_("Vacation used: {used} of {total} h."))
+                lines.append(i18n.t(locale, used, used=f"{prefs.vacation_used:g}", total=row.vacation_hours))
         await reply(interaction, texts.clip("\n".join(lines)))
 
     @clock.command(name="pause", description="Vacation: pause your clock in this game for some hours")
@@ -106,24 +125,28 @@ class ClockCog(commands.Cog):
     async def pause(self, interaction: discord.Interaction, hours: app_commands.Range[int, 1, 1440]) -> None:
         game_id = await self._here(interaction)
         until = await self.tables.pause_clock(game_id, interaction.user.id, hours)
-        await reply(interaction, f"Your clock in game #{game_id} is paused until {stamp(until, 'f')} "
-                                 f"({stamp(until)}); no reminders until then. `/clock resume` ends it early.")
-        await self.delivery.posts.update_board(game_id, f"{safe_name(interaction.user.display_name)} paused their clock until "
-                                         f"{stamp(until, 'f')}.")
+        await reply(interaction, Msg("Your clock in game #{id} is paused until {until} ({when}); no reminders until "
+                                     "then. `/clock resume` ends it early.", id=game_id, until=stamp(until, "f"),
+                                     when=stamp(until)))
+        await self.delivery.posts.update_board(game_id, Msg("{who} paused their clock until {until}.",
+                                                            who=safe_name(interaction.user.display_name),
+                                                            until=stamp(until, "f")))
 
     @clock.command(name="resume", description="End your vacation early (the unused hours come back)")
     async def resume(self, interaction: discord.Interaction) -> None:
         game_id = await self._here(interaction)
         back = await self.tables.resume_clock(game_id, interaction.user.id)
-        await reply(interaction, f"Your clock runs again; {back:.1f} unused hours are back.")
-        await self.delivery.posts.update_board(game_id, f"{safe_name(interaction.user.display_name)} is back; their clock runs again.")
+        await reply(interaction, Msg("Your clock runs again; {hours} unused hours are back.", hours=f"{back:.1f}"))
+        await self.delivery.posts.update_board(game_id, Msg("{who} is back; their clock runs again.",
+                                                            who=safe_name(interaction.user.display_name)))
 
     @clock.command(name="reminders", description="Turn your turn reminders for this game on or off")
+    @app_commands.describe(on="True: remind me when my time runs short; False: no reminders in this game")
     async def reminders(self, interaction: discord.Interaction, on: bool) -> None:
         game_id = await self._here(interaction)
         await self.tables.set_muted(game_id, interaction.user.id, not on)
-        await reply(interaction, f"Reminders for game #{game_id} are on." if on
-                    else f"Reminders for game #{game_id} are muted.")
+        await reply(interaction, Msg("Reminders for game #{id} are on.", id=game_id) if on
+                    else Msg("Reminders for game #{id} are muted.", id=game_id))
 
     @clock.command(name="quiet", description="Quiet hours in your time zone: no reminders, no deadline inside")
     @app_commands.describe(timezone="e.g. Europe/Paris, Asia/Tokyo or +09:00", start="From (HH or HH:MM)",
@@ -131,10 +154,11 @@ class ClockCog(commands.Cog):
     async def quiet(self, interaction: discord.Interaction, timezone: str, start: str, end: str) -> None:
         prefs = await self.tables.set_quiet_hours(interaction.user.id, timezone, start, end)
         if prefs.quiet_start == prefs.quiet_end:
-            await reply(interaction, f"Quiet hours are off (time zone {prefs.tz}).")
+            await reply(interaction, Msg("Quiet hours are off (time zone {tz}).", tz=prefs.tz))
             return
-        await reply(interaction, f"Quiet hours {start}–{end} ({prefs.tz}) in all your games: no reminders "
-                                 "then, and a deadline that would fall inside them moves to their end.")
+        await reply(interaction, Msg("Quiet hours {start}–{end} ({tz}) in all your games: no reminders then, and a "
+                                     "deadline that would fall inside them moves to their end.", start=start, end=end,
+                                     tz=prefs.tz))
 
     @clock.command(name="dms", description="Which direct messages you get in all your games")
     @app_commands.describe(send="all (default), only when your turn begins, or none")
@@ -144,23 +168,16 @@ class ClockCog(commands.Cog):
         app_commands.Choice(name="none (I use /hand and My hand)", value="off")])
     async def dms(self, interaction: discord.Interaction, send: str) -> None:
         await self.tables.set_dms(interaction.user.id, send)
-        await reply(interaction, {
-            "all": "You get every DM: the welcome with your hand, one when your turn begins (your hand, "
-                   "your private news, what happened since your last turn), one at the end, and reminders.",
-            "turn": "You get a DM only when your turn begins (your hand, your private news, what happened "
-                    "since your last turn), and reminders. `/hand` and **My hand** are always there.",
-            "off": "You get no DMs (only a short welcome when a game starts). `/hand` and **My hand** show "
-                   "your hand; reminders mention you in the game's channel.",
-        }[send])
+        await reply(interaction, Msg(DM_CHOICE_WORDS[send]))
 
     async def _seat_command(self, interaction: discord.Interaction, action: str) -> None:
         game_id = await self._here(interaction)
         if action == "ai":
             await self.tables.seat_to_ai(game_id, interaction.user.id)
-            text = "The AI plays your seat now; `/seat back` takes it back."
+            text = Msg("The AI plays your seat now; `/seat back` takes it back.")
         else:
             await self.tables.seat_back(game_id, interaction.user.id)
-            text = "Your seat is yours again."
+            text = Msg("Your seat is yours again.")
         await reply(interaction, text)
         await self.delivery.flush(game_id)
 
@@ -181,8 +198,8 @@ class ClockCog(commands.Cog):
         view.add_item(SeatOfferButton(game_id, offer))
         locale = self.delivery.places.locale(interaction.guild_id)  # a public message: the channel's language
         await interaction.response.send_message(
-            i18n.localize(locale, f"{member.mention}, {interaction.user.mention} offers you their seat in game "
-                                  f"#{game_id} (with their hand). Accept with the button."),
+            i18n.t(locale, "{member}, {user} offers you their seat in game #{id} (with their hand). Accept with the "
+                           "button.", member=member.mention, user=interaction.user.mention, id=game_id),
             view=i18n.localize_view(view, locale), allowed_mentions=mentioning(member.id))
 
 

@@ -37,7 +37,9 @@ from bot.ui.components import ai_level_view, lobby_view, picker_view, take_turn_
 from bot.ui.history import no_such_game, not_ended, report_words, show_record
 from bot.ui.listing import show_list
 from bot.ui.picker import autocomplete, menu
+from bot.words import engine_msg
 from rules.engine import AI_LEVELS
+from rules.words import N_, Msg, Plural, Term
 
 if TYPE_CHECKING:
     from bot.app import JunctionBot
@@ -47,7 +49,7 @@ if TYPE_CHECKING:
 log = logging.getLogger("bot.games")
 T = TypeVar("T")
 INVALID_WEBHOOK_TOKEN = 50027  # an interaction token past its 15 minutes
-PANEL_EXPIRED = ("This turn panel expired (Discord lets a panel change for 15 minutes after it opens). "
+PANEL_EXPIRED = N_("This turn panel expired (Discord lets a panel change for 15 minutes after it opens). "
                  "Press Take turn for a fresh one.")
 PANEL_LINES = 4  # lines of what a decision did, shown above the panel's next choice
 PANEL_MOVES = 8  # decisions named in the panel's closing line
@@ -87,14 +89,15 @@ class GamesCog(commands.Cog):
     _reply = staticmethod(reply)
 
     @staticmethod
-    async def _update(interaction: discord.Interaction, text: str, view: discord.ui.View | None,
+    async def _update(interaction: discord.Interaction, text: str | Msg, view: discord.ui.View | None,
                       locale: Any = None, **kwargs: Any) -> None:
-        """Replace the message a component sits on (the ephemeral picker, the lobby).
+        """Replace the message a component sits on (the ephemeral picker, the lobby) with `text`: a message
+        (translated here) or text already in the reader's language.
 
         `locale`: the language of a public message (the lobby: the server's); else the user's.
         `kwargs`: more of the edit (`attachments`)."""
         locale = locale if locale is not None else interaction.locale
-        text = texts.clip(i18n.localize(locale, text))
+        text = texts.clip(i18n.say(locale, text) if isinstance(text, Msg) else text)
         if view is not None:
             i18n.localize_view(view, locale)
         if interaction.response.is_done():
@@ -104,7 +107,7 @@ class GamesCog(commands.Cog):
         mark_answered(interaction)
 
     async def _update_panel(self, interaction: discord.Interaction, game_id: int, text: str,
-                            view: discord.ui.View | None, done: str = "", **kwargs: Any) -> None:
+                            view: discord.ui.View | None, done: Msg | None = None, **kwargs: Any) -> None:
         """Change the turn panel in place. Once its token has expired (15 minutes after Take turn
         opened it Discord refuses: 401 / 50027, or the message is unknown), answer with a new
         message instead: `done` (what the click did, if anything), that the panel expired and Take
@@ -118,8 +121,8 @@ class GamesCog(commands.Cog):
             if view is None:
                 await self._reply(interaction, text)
             else:
-                await self._reply(interaction, "\n".join(filter(None, [done, PANEL_EXPIRED])),
-                                  view=take_turn_view(game_id))
+                said = [i18n.say(interaction.locale, line) for line in (done, Msg(PANEL_EXPIRED)) if line is not None]
+                await self._reply(interaction, "\n".join(said), view=take_turn_view(game_id))
 
     async def refresh_lobby(self, game_id: int, interaction: discord.Interaction | None = None) -> None:
         """The lobby message as the game is now: edited in place, or as the answer to `interaction`
@@ -146,10 +149,10 @@ class GamesCog(commands.Cog):
             # Built within Discord's 3 s (deferred if slower), sent after: only one of them answers.
             text, view, files = await self._within(interaction, self._panel_next(interaction, game_id, outcome),
                                                    update=True)
-            await self._update_panel(interaction, game_id, text, view, done=f"You played `{mine}`.",
+            await self._update_panel(interaction, game_id, text, view, done=Msg("You played `{move}`.", move=mine),
                                      attachments=files)
         else:
-            await self._reply(interaction, f"You played `{mine}`.")
+            await self._reply(interaction, Msg("You played `{move}`.", move=mine))
         await self.delivery.flush(outcome.game_id)
 
     async def _panel_next(self, interaction: discord.Interaction, game_id: int,
@@ -159,6 +162,7 @@ class GamesCog(commands.Cog):
         the turn passed, one line naming the turn's decisions and no components."""
         seat, mine = outcome.applied[0]
         info = await self.tables.info(game_id)
+        locale, game = interaction.locale, info.definition.key
         if outcome.status == "running" and seat in outcome.turn_goes_on:
             try:
                 _, token, moves, shortcuts = await self.tables.turn_choices(game_id, interaction.user.id)
@@ -167,16 +171,17 @@ class GamesCog(commands.Cog):
             if moves:
                 current = menu(moves, shortcuts=shortcuts)
                 did = [*outcome.private_lines.get(seat, ()), *outcome.public_lines][-PANEL_LINES:]
-                text = "\n".join([f"You played `{mine}`.", *(f"• {line}" for line in did),
-                                   self._picker_text(info, current)])
+                text = "\n".join([i18n.t(locale, "You played `{move}`.", move=mine),
+                                   *(f"• {i18n.say(locale, line, info.names, game)}" for line in did),
+                                   self._picker_text(info, current, locale)])
                 files = await self._panel_board(game_id, interaction.locale)
-                return text, picker_view(game_id, token, current, moves), files
+                return text, picker_view(game_id, token, current, moves, interaction.locale), files
         decisions = await self._turn_decisions(game_id, seat, len(outcome.applied) - 1)
         shown = ", ".join(f"`{m}`" for m in decisions[-PANEL_MOVES:])
         more = "…, " if len(decisions) > PANEL_MOVES else ""
-        summary = (f"You played `{mine}`." if decisions in ([], [mine]) else i18n.t(
-            None, "Your turn in **{title}** (game #{id}) is over: {moves}.",
-            title=info.definition.title, id=game_id, moves=more + shown))
+        summary = (i18n.t(locale, "You played `{move}`.", move=mine) if decisions in ([], [mine]) else i18n.t(
+            locale, "Your turn in **{title}** (game #{id}) is over: {moves}.",
+            title=Term(info.definition.title), id=game_id, moves=more + shown))
         return summary, None, []
 
     async def _turn_decisions(self, game_id: int, seat: int, after: int) -> list[str]:
@@ -199,7 +204,7 @@ class GamesCog(commands.Cog):
         """The board as it is now, for the turn panel (the render pool draws it: about 40 ms)."""
         try:
             view, names = await self.tables.public_view(game_id)
-            alt = i18n.localize(locale, await self.renderer.describe(view, names))
+            alt = await self.renderer.describe(view, names, i18n.lang(locale))
             return [image_file(await self.renderer.board(view, names, i18n.lang(locale)), "board.png", alt)]
         except Exception:
             log.exception("rendering the board of game %s for a turn panel failed", game_id)
@@ -211,7 +216,7 @@ class GamesCog(commands.Cog):
         if from_lobby:
             await self.refresh_lobby(game_id, interaction)
         else:
-            await self._reply(interaction, "The game begins.")
+            await self._reply(interaction, Msg("The game begins."))
             await self.refresh_lobby(game_id)
         await self.delivery.flush(game_id)
 
@@ -227,14 +232,14 @@ class GamesCog(commands.Cog):
         elif action == "leave":
             result = await self.tables.leave(game_id, user.id)
             if isinstance(result, Outcome):
-                await self._reply(interaction, "You left; the AI plays your seat.")
+                await self._reply(interaction, Msg("You left; the AI plays your seat."))
                 await self.delivery.flush(game_id)
                 return
         elif action == "ai":
             # The level is a second, private choice: the lobby stays one row of buttons. Who may not
             # add an AI hears why now, not after choosing a level.
             await self.tables.check_add_ai(game_id, user.id)
-            await self._reply(interaction, f"Which AI joins game #{game_id}?", view=ai_level_view(game_id))
+            await self._reply(interaction, Msg("Which AI joins game #{id}?", id=game_id), view=ai_level_view(game_id))
             return
         elif action == "cancel":
             await self.tables.cancel(game_id, user.id, admin=_is_moderator(interaction))
@@ -242,21 +247,25 @@ class GamesCog(commands.Cog):
 
     async def on_add_ai(self, interaction: discord.Interaction, game_id: int, level: str) -> None:
         info = await self.tables.add_ai(game_id, interaction.user.id, level)
-        await self._update(interaction, f"{info.seats[-1].name} ({level}) takes a seat.", None)
+        await self._update(interaction, Msg("{name} ({level}) takes a seat.", name=info.seats[-1].name,
+                                            level=Term(level)), None)
         await self.refresh_lobby(game_id)
 
     async def on_take_turn(self, interaction: discord.Interaction, game_id: int) -> None:
         _, token, moves, shortcuts = await self.tables.turn_choices(game_id, interaction.user.id)
         info = await self.tables.info(game_id)
         current = menu(moves, shortcuts=shortcuts)
-        await self._reply(interaction, self._picker_text(info, current), view=picker_view(game_id, token, current, moves))
+        await self._reply(interaction, self._picker_text(info, current, interaction.locale),
+                          view=picker_view(game_id, token, current, moves, interaction.locale))
 
     @staticmethod
-    def _picker_text(info: TableInfo, current) -> str:
-        text = f"Your move in **{info.definition.title}** (game #{info.row.id}): {current.total} to choose from."
+    def _picker_text(info: TableInfo, current, locale: Any) -> str:
+        title, game_id = Term(info.definition.title), info.row.id
         if current.pages > 1:
-            text += f" Page {current.page + 1} of {current.pages}."
-        return text
+            return i18n.t(locale, "Your move in **{title}** (game #{id}): {n} to choose from. Page {page} of {pages}.",
+                          title=title, id=game_id, n=current.total, page=current.page + 1, pages=current.pages)
+        return i18n.t(locale, "Your move in **{title}** (game #{id}): {n} to choose from.", title=title, id=game_id,
+                      n=current.total)
 
     async def on_pick(self, interaction: discord.Interaction, game_id: int, token: int, value: str) -> None:
         if value.startswith("m:"):
@@ -264,25 +273,26 @@ class GamesCog(commands.Cog):
         elif value.startswith("g:"):
             await self.on_picker_page(interaction, game_id, token, value[2:], 0)
         else:
-            await self._reply(interaction, STALE_MOVE)
+            await self._reply(interaction, Msg(STALE_MOVE))
 
     async def on_picker_page(self, interaction: discord.Interaction, game_id: int, token: int, prefix: str,
                              page: int) -> None:
         _, current_token, moves, shortcuts = await self.tables.turn_choices(game_id, interaction.user.id)
         info = await self.tables.info(game_id)
         if current_token != token:
-            await self._reply(interaction, STALE_MOVE)
+            await self._reply(interaction, Msg(STALE_MOVE))
             return
         current = menu(moves, prefix, page, shortcuts=shortcuts)
-        await self._update_panel(interaction, game_id, self._picker_text(info, current),
-                                 picker_view(game_id, token, current, moves))
+        await self._update_panel(interaction, game_id, self._picker_text(info, current, interaction.locale),
+                                 picker_view(game_id, token, current, moves, interaction.locale))
 
     async def on_hand(self, interaction: discord.Interaction, game_id: int) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)
         _, view, names = await self.tables.private_view(game_id, interaction.user.id)
         info = await self.tables.info(game_id)
         png = await self.renderer.hand(view, names, i18n.lang(interaction.locale))
-        await self._reply(interaction, f"Your hand in **{info.definition.title}** (game #{game_id}).",
+        await self._reply(interaction, Msg("Your hand in **{title}** (game #{id}).", title=Term(info.definition.title),
+                                           id=game_id),
                           file=image_file(png, "hand.png"))
 
     async def show_board(self, interaction: discord.Interaction, game_id: int, as_text: bool = False) -> None:
@@ -290,15 +300,17 @@ class GamesCog(commands.Cog):
         await interaction.response.defer(ephemeral=True, thinking=True)
         view, names = await self.tables.public_view(game_id)
         info = await self.tables.info(game_id)
-        alt = i18n.localize(interaction.locale, await self.renderer.describe(view, names))
+        locale = interaction.locale
+        alt = await self.renderer.describe(view, names, i18n.lang(locale))
         result = None
         if info.row.result:
             result = [f"{info.seats[r['seat']].name}: {r['score']}" for r in info.row.result["seats"]]
         if as_text:
-            await self._reply(interaction, texts.clip(texts.board_text(info, [], result) + "\n" + alt))
+            await self._reply(interaction, texts.clip(texts.board_text(info, [], result, locale) + "\n" + alt))
             return
-        png = await self.renderer.board(view, names, i18n.lang(interaction.locale))
-        await self._reply(interaction, texts.board_text(info, [], result), file=image_file(png, "board.png", alt))
+        png = await self.renderer.board(view, names, i18n.lang(locale))
+        await self._reply(interaction, texts.board_text(info, [], result, locale),
+                          file=image_file(png, "board.png", alt))
 
     async def post_replay(self, interaction: discord.Interaction, game_id: int) -> None:
         """Post an animated GIF of the game so far, replayed from the stored log (public views only)."""
@@ -308,23 +320,24 @@ class GamesCog(commands.Cog):
         try:
             info = await self.tables.info(game_id)
             if info.row.status in ("lobby", "cancelled") and not info.moves:
-                raise Refused("This game has no moves to replay.")
+                raise Refused(N_("This game has no moves to replay."))
             moves = [(m.seat, m.notation) for m in await self.tables.store.moves(game_id)]
             if not moves:
-                raise Refused("This game has no moves to replay.")
+                raise Refused(N_("This game has no moves to replay."))
             views = await asyncio.to_thread(replay_views, info.definition, len(info.seats), info.row.options,
                                             info.row.seed, moves)
             gif = await self.renderer.replay(views, info.names, i18n.lang(interaction.locale))
         except Refused as refused:
-            await interaction.followup.send(i18n.localize(interaction.locale, refused.reason),
+            await interaction.followup.send(i18n.say(interaction.locale, refused.reason, refused.names),
                                             allowed_mentions=NO_MENTIONS)
             return
-        alt = i18n.localize(interaction.locale, (
-            f"Replay of {info.definition.title} game #{game_id}: {len(views)} frames over {len(moves)} moves.\n"
-            + await self.renderer.describe(views[-1], info.names))).replace("\n", " ")
+        locale, title = interaction.locale, Term(info.definition.title)
+        alt = " ".join([i18n.t(locale, "Replay of {title} game #{id}: {frames} frames over {n} moves.", title=title,
+                               id=game_id, frames=len(views), n=len(moves)),
+                        await self.renderer.describe(views[-1], info.names, i18n.lang(locale))])
         await interaction.followup.send(
-            i18n.t(interaction.locale, "**{title}** · game #{id} · replay of {n} moves ({frames} frames)",
-                   title=info.definition.title, id=game_id, n=len(moves), frames=len(views)),
+            i18n.t(locale, "**{title}** · game #{id} · replay of {n} moves ({frames} frames)",
+                   title=title, id=game_id, n=len(moves), frames=len(views)),
             file=discord.File(io.BytesIO(gif), filename=f"game-{game_id}-replay.gif", description=alt[:1000]),
             allowed_mentions=NO_MENTIONS)
 
@@ -375,10 +388,11 @@ class GamesCog(commands.Cog):
             definition.resolve_options(given)
             ClockSettings.resolve(clock)
         except ValueError as error:  # a refusal (Refused) is answered by the error handler
-            await self._reply(interaction, str(error))
+            reason = error.args[0] if error.args else ""
+            await self._reply(interaction, reason if isinstance(reason, Msg) else engine_msg(str(reason)))
             return
         if await tables.open_game_at(interaction.channel_id) is not None:
-            await self._reply(interaction, "There is already an open game here.")
+            await self._reply(interaction, Msg("There is already an open game here."))
             return
         await tables.check_reliability(interaction.user.id, reliability)  # before a thread is opened for it
         # Allowed channels, the server's thread rule, the bot's permissions.
@@ -390,14 +404,14 @@ class GamesCog(commands.Cog):
         thread_id = None
         if thread:
             if not isinstance(channel, discord.TextChannel):
-                await self._reply(interaction, "Threads can be opened in text channels only.")
+                await self._reply(interaction, Msg("Threads can be opened in text channels only."))
                 return
             try:
                 made = await channel.create_thread(name=f"{definition.title} by {interaction.user.display_name}",
                                                    type=discord.ChannelType.public_thread,
                                                    auto_archive_duration=10080)
             except discord.HTTPException:
-                await self._reply(interaction, "I cannot open a thread here; try without thread:true.")
+                await self._reply(interaction, Msg("I cannot open a thread here; try without thread:true."))
                 return
             thread_id = made.id
         info = await tables.create(game, guild_id=interaction.guild_id, channel_id=interaction.channel_id,
@@ -407,20 +421,22 @@ class GamesCog(commands.Cog):
         place = self.bot.get_partial_messageable(info.row.place_id, guild_id=interaction.guild_id)
         locale = self.delivery.places.locale(interaction.guild_id)
         try:
-            lobby = await place.send(i18n.localize(locale, texts.lobby_text(info, locale)),
+            lobby = await place.send(texts.lobby_text(info, locale),
                                      view=i18n.localize_view(lobby_view(info.row.id), locale),
                                      allowed_mentions=NO_MENTIONS)
         except discord.Forbidden:
             # Never a silent failure: drop the lobby nobody can see and say which permission is missing.
             await tables.cancel(info.row.id, interaction.user.id)
-            key = ("I cannot post in that thread: I need the **{permissions}** permission." if thread_id else
-                   "I cannot post here: I need the **{permissions}** permission in this channel.")
-            await self._reply(interaction, i18n.t(interaction.locale, key, permissions=(
-                "Send Messages in Threads" if thread_id else "Send Messages")))
+            key = (N_("I cannot post in that thread: I need the **{permissions}** permission.") if thread_id else
+                   N_("I cannot post here: I need the **{permissions}** permission in this channel."))
+            await self._reply(interaction, Msg(key, permissions=Term(
+                N_("Send Messages in Threads") if thread_id else N_("Send Messages"))))
             return
         await tables.set_message(info.row.id, lobby_message_id=lobby.id)
-        await self._reply(interaction, f"Lobby for {definition.title} opened in <#{thread_id}> (game #{info.row.id})."
-                          if thread_id else f"Lobby for {definition.title} opened (game #{info.row.id}).")
+        title = Term(definition.title)
+        await self._reply(interaction, Msg("Lobby for {title} opened in {where} (game #{id}).", title=title,
+                                           where=f"<#{thread_id}>", id=info.row.id)
+                          if thread_id else Msg("Lobby for {title} opened (game #{id}).", title=title, id=info.row.id))
 
     new.autocomplete("game")(_game_keys)
 
@@ -430,13 +446,13 @@ class GamesCog(commands.Cog):
         user = interaction.user
         if action == "join":
             await self.tables.join(game_id, user.id, user.display_name)
-            text = "You joined."
+            text = Msg("You joined.")
         elif action == "leave":
             result = await self.tables.leave(game_id, user.id)
-            text = "You left; the AI plays your seat." if isinstance(result, Outcome) else "You left."
+            text = Msg("You left; the AI plays your seat.") if isinstance(result, Outcome) else Msg("You left.")
         else:
             await self.tables.cancel(game_id, user.id, admin=_is_moderator(interaction))
-            text = "Game cancelled."
+            text = Msg("Game cancelled.")
         await self._reply(interaction, text)
         await self.refresh_lobby(game_id)
         await self.delivery.flush(game_id)
@@ -451,7 +467,7 @@ class GamesCog(commands.Cog):
     async def add_ai(self, interaction: discord.Interaction, level: str = "normal") -> None:
         game_id = await self._here(interaction)
         info = await self.tables.add_ai(game_id, interaction.user.id, level)
-        await self._reply(interaction, f"{info.seats[-1].name} ({level}) takes a seat.")
+        await self._reply(interaction, Msg("{name} ({level}) takes a seat.", name=info.seats[-1].name, level=Term(level)))
         await self.refresh_lobby(game_id)
 
     @game.command(name="leave", description="Leave the lobby, or hand your seat in a running game to the AI")
@@ -470,7 +486,7 @@ class GamesCog(commands.Cog):
     @game.command(name="status", description="Players, options and whose turn it is")
     async def status(self, interaction: discord.Interaction) -> None:
         info = await self.tables.info(await self._here(interaction))
-        await self._reply(interaction, texts.status_text(info))
+        await self._reply(interaction, texts.status_text(info, interaction.locale))
 
     async def _numbered(self, interaction: discord.Interaction, number: int | None) -> int:
         """The game a command names by its number (one of this server's), else this channel's."""
@@ -487,11 +503,14 @@ class GamesCog(commands.Cog):
                           number: app_commands.Range[int, 1, 999_999_999_999_999] | None = None) -> None:
         game_id = await self._numbered(interaction, number)
         lines = await self.tables.log(game_id, interaction.user.id)
-        text = i18n.localize(interaction.locale, "\n".join(lines)) or "No moves yet."
+        info = await self.tables.info(game_id)
+        locale = interaction.locale
+        text = ("\n".join(i18n.say(locale, line, info.names, info.definition.key) for line in lines)
+                or i18n.t(locale, "No moves yet."))
         if len(text) <= texts.MAX_CONTENT - 10:
             await self._reply(interaction, f"```\n{text}\n```" if lines else text)
         else:
-            await self._reply(interaction, f"{len(lines)} {'move' if len(lines) == 1 else 'moves'}:",
+            await self._reply(interaction, Plural("{n} move:", "{n} moves:", n=len(lines)),
                               file=discord.File(io.BytesIO(text.encode()), filename=f"game-{game_id}-log.txt"))
 
     @game.command(name="replay", description="Post an animated replay (GIF) of this channel's game")
@@ -510,8 +529,7 @@ class GamesCog(commands.Cog):
         if info.row.status != "over":
             raise Refused(not_ended(interaction.locale, game_id))
         locale = interaction.locale
-        report = i18n.localize(locale, texts.final_report(info, info.names, await self.tables.log(game_id),
-                                                           word=lambda english: i18n.localize(locale, english)))
+        report = texts.final_report(info, info.names, await self.tables.log(game_id), locale=locale)
         await self._reply(interaction, report_words(locale, game_id),
                           file=discord.File(io.BytesIO(report.encode()), filename=f"game-{game_id}-log.txt",
                                             description=i18n.t(locale, "The whole move log and the final standings")))
@@ -557,7 +575,7 @@ class GamesCog(commands.Cog):
     @app_commands.describe(game="Which game")
     async def rules(self, interaction: discord.Interaction, game: str) -> None:
         definition = self.tables.definition(game)
-        await self._reply(interaction, i18n.rules_text(interaction.locale, definition, texts.rules_text(definition)))
+        await self._reply(interaction, texts.rules_text(definition, interaction.locale))
 
     rules.autocomplete("game")(_game_keys)
 

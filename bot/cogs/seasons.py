@@ -26,6 +26,7 @@ from discord import app_commands
 from discord.app_commands import locale_str as _
 from discord.ext import commands
 
+import locales
 from bot import i18n, texts
 from bot.cogs import reply
 from bot.db import DatabaseUnavailable
@@ -196,7 +197,7 @@ class SeasonsCog(commands.Cog):
             lines.append(i18n.t(locale, "Nobody finished a rated game in it."))
         for key, podium in podiums.items():
             title = games[key].title if key in games else key
-            lines.append(f"**{i18n.localize(locale, title, game=key)}**")
+            lines.append(f"**{locales.gettext(i18n.lang(locale), title, key)}**")
             lines += [podium_line(locale, standing) for standing in podium]
         following = await running_season(self.store, ended.guild_id)
         if following is not None:

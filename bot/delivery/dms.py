@@ -23,14 +23,16 @@ from bot.store import OutboxRow
 from bot.tables import Refused, TableInfo, Tables
 from bot.ui.async_play import MuteButton
 from bot.ui.components import TurnButton
+from bot.words import Stored
 from render import replay
+from rules.words import N_, Plural, Term
 
 if TYPE_CHECKING:
     from bot.app import JunctionBot
 
 log = logging.getLogger("bot.games")
 DM_CLOSED = 50007
-DMS_CLOSED = ("{user}, I cannot send you direct messages, so your hand in game #{id} cannot reach you by DM. Allow "
+DMS_CLOSED = N_("{user}, I cannot send you direct messages, so your hand in game #{id} cannot reach you by DM. Allow "
               "direct messages from server members (server menu → Privacy Settings), or use `/hand` here whenever "
               "you want to see it.")
 
@@ -43,7 +45,7 @@ class DirectMessages:
         self.tables = tables
         self.places = places
 
-    async def hand(self, info: TableInfo, seat: int, lines: list[str], welcome: bool,
+    async def hand(self, info: TableInfo, seat: int, lines: list[Stored], welcome: bool,
                    since: bool = False, nonce: str | None = None, in_words: bool = False) -> bool:
         """DM a player their private view. Closed DMs: tell the channel once, without secrets.
 
@@ -53,16 +55,18 @@ class DirectMessages:
         user_id = info.seats[seat].user_id
         if user_id is None:
             return True
-        title, game_id = info.definition.title, info.row.id
-        if in_words:
-            head = (f"Welcome to **{title}** (game #{game_id} in <#{info.row.place_id}>). You chose no DMs: "
-                    "`/hand` or **My hand** under the board shows your hand; `/clock dms` changes this.")
-        elif welcome:
-            head = (f"Welcome to **{title}** (game #{game_id} in <#{info.row.place_id}>). Your private hand comes "
-                    "here when your turn begins; `/hand` shows it too.")
-        else:
-            head = f"**{title}** · game #{game_id} · your hand"
+        title, game_id, game = Term(info.definition.title), info.row.id, info.definition.key
         locale = self.bot.user_locales.get(user_id)  # the language of their last command
+        place = f"<#{info.row.place_id}>"
+        if in_words:
+            head = i18n.t(locale, "Welcome to **{title}** (game #{id} in {place}). You chose no DMs: `/hand` or "
+                                  "**My hand** under the board shows your hand; `/clock dms` changes this.",
+                          title=title, id=game_id, place=place)
+        elif welcome:
+            head = i18n.t(locale, "Welcome to **{title}** (game #{id} in {place}). Your private hand comes here when "
+                                  "your turn begins; `/hand` shows it too.", title=title, id=game_id, place=place)
+        else:
+            head = i18n.t(locale, "**{title}** · game #{id} · your hand", title=title, id=game_id)
         kwargs: dict[str, Any] = {}
         if not in_words:
             try:
@@ -76,13 +80,14 @@ class DirectMessages:
         if since:  # "since your last turn": the moves and a strip image
             since_lines, strip = await self.since_parts(info, user_id, locale)
             kwargs["files"] = [f for f in (kwargs.pop("file", None), strip) if f is not None]
-        *earlier, lines = split_backlog(lines, BACKLOG_CHUNK,
-                                        texts.MAX_CONTENT - len(head) - len("\n".join(since_lines)) - 300)
-        text = texts.clip(i18n.localize(locale, "\n".join([head, *(f"• {line}" for line in lines), *since_lines])))
+        said = [i18n.say(locale, line, info.names, game) for line in lines]  # the names go in after the words
+        *earlier, said = split_backlog(said, BACKLOG_CHUNK,
+                                       texts.MAX_CONTENT - len(head) - len("\n".join(since_lines)) - 300)
+        text = texts.clip("\n".join([head, *(f"• {line}" for line in said), *since_lines]))
         try:
             dm = await self.bot.create_dm(discord.Object(user_id))
             for index, chunk in enumerate(earlier):
-                await dm.send(texts.clip(i18n.localize(locale, "\n".join([head, *(f"• {line}" for line in chunk)]))),
+                await dm.send(texts.clip("\n".join([head, *(f"• {line}" for line in chunk)])),
                               allowed_mentions=NO_MENTIONS, **({"nonce": f"{nonce}.e{index}"} if nonce else {}))
             await dm.send(text, allowed_mentions=NO_MENTIONS, **({"nonce": f"{nonce}.h"} if nonce else {}), **kwargs)
         except discord.Forbidden as error:
@@ -108,7 +113,7 @@ class DirectMessages:
                 continue
             user_id = info.seats[seat].user_id
             deadline = post.payload["deadline"]
-            title, game_id = info.definition.title, info.row.id
+            title, game_id = Term(info.definition.title), info.row.id
             nonce = post_nonce("r", post.id, info)  # a reminder re-sent after a crash is not doubled
             # No DM for a player who chose none (/clock dms off): the channel mention only.
             if post.payload.get("dm", True):
@@ -117,10 +122,11 @@ class DirectMessages:
                 view.add_item(MuteButton(game_id))
                 try:
                     dm = await self.bot.create_dm(discord.Object(user_id))
-                    text = (f"⏰ Your turn in **{title}** (game #{game_id} in <#{info.row.place_id}>): "
-                            f"time runs out {stamp(deadline)} ({stamp(deadline, 'f')}).")
                     locale = self.bot.user_locales.get(user_id)
-                    await dm.send(i18n.localize(locale, text), view=i18n.localize_view(view, locale),
+                    text = i18n.t(locale, "⏰ Your turn in **{title}** (game #{id} in {place}): time runs out {when} "
+                                          "({at}).", title=title, id=game_id, place=f"<#{info.row.place_id}>",
+                                  when=stamp(deadline), at=stamp(deadline, "f"))
+                    await dm.send(text, view=i18n.localize_view(view, locale),
                                   allowed_mentions=NO_MENTIONS, nonce=f"{nonce}.d")
                 except discord.Forbidden:
                     pass  # closed DMs: the channel mention below still reaches them
@@ -130,8 +136,9 @@ class DirectMessages:
             if post.payload.get("channel"):
                 channel = self.bot.get_partial_messageable(info.row.place_id, guild_id=info.row.guild_id)
                 try:
-                    text = f"<@{user_id}>, it is your turn in game #{game_id}: time runs out {stamp(deadline)}."
-                    await channel.send(i18n.localize(self.places.locale(info.row.guild_id), text),
+                    text = i18n.t(self.places.locale(info.row.guild_id), "{user}, it is your turn in game #{id}: time "
+                                  "runs out {when}.", user=f"<@{user_id}>", id=game_id, when=stamp(deadline))
+                    await channel.send(text,
                                        allowed_mentions=mentioning(user_id), nonce=f"{nonce}.c")
                 except discord.HTTPException as error:
                     log.warning("reminder mention of game %s failed (%s)", game_id, error)
@@ -140,22 +147,24 @@ class DirectMessages:
 
     async def since_parts(self, info: TableInfo, user_id: int, locale: Any = None) -> tuple[list[str], discord.File | None]:
         """'Since your last turn': the moves in words and a strip of small boards from then to now, in the
-        reader's language (the heading stays English: the caller localizes the whole message)."""
+        reader's language."""
         try:
             report = await self.tables.since_last_turn(info.row.id, user_id, max_lines=12)
         except Refused:
             return [], None
         if not report.lines:
             return [], None
-        # Each move in the reader's language before it is shortened: a cut line no longer matches its entry.
-        lines = [f"**Since your last turn** ({report.moves} {'move' if report.moves == 1 else 'moves'}):",
-                 *(f"› {texts.clip(i18n.localize(locale, line), 150)}" for line in report.lines)]
+        game = info.definition.key
+        lines = [i18n.say(locale, Plural("**Since your last turn** ({n} move):", "**Since your last turn** ({n} moves):",
+                                         n=report.moves)),
+                 *(f"› {texts.clip(i18n.say(locale, line, report.names, game), 150)}" for line in report.lines)]
         try:
             boards = [await self.bot.renderer.board(view, list(report.names), i18n.lang(locale))
                       for view in report.views]
             data = await self.bot.renderer.call(replay.strip, boards) if len(boards) > 1 else boards[0]
-            alt = i18n.t(locale, "The board before and after the last move, left to right" if report.moves == 1
-                         else "The board before and after the last {n} moves, left to right", n=report.moves)
+            alt = i18n.say(locale, Plural("The board before and after the last move, left to right",
+                                          "The board before and after the last {n} moves, left to right",
+                                          n=report.moves))
             return lines, discord.File(io.BytesIO(data), filename="since.png", description=alt)
         except Exception:
             log.exception("rendering the since-your-turn strip of game %s failed", info.row.id)

@@ -21,8 +21,10 @@ from bot.delivery.posting import (
     mentioning,
     split_backlog,
 )
-from bot.tables import TableInfo, Tables, result_lines
+from bot.tables import TableInfo, Tables, result_msgs
 from bot.ui.components import TURN_TEXT_ID, lobby_view
+from bot.words import Stored
+from rules.words import Msg, Term
 
 if TYPE_CHECKING:
     from bot.app import JunctionBot
@@ -48,7 +50,7 @@ class BoardPosts:
         self.places = places
         self.last_edit: dict[int, float] = {}  # game -> monotonic time of its last board edit
 
-    async def edit_board(self, info: TableInfo, lines: list[str], previous: dict[str, Any] | None,
+    async def edit_board(self, info: TableInfo, lines: list[Stored], previous: dict[str, Any] | None,
                           through: int) -> bool:
         """Update the current board post in place (no ping) to show `lines`, the owed rows up to
         `through` included; False when it must be posted anew (no post yet, deleted, or the moves
@@ -63,12 +65,12 @@ class BoardPosts:
             view, names = await self.tables.public_view(info.row.id)
             if previous is not None and await self.bot.renderer.interludes(previous, view, names, lang):
                 return False
-            alt = i18n.localize(locale, await self.bot.renderer.describe(view, names))
+            alt = await self.bot.renderer.describe(view, names, lang)
             files.append(image_file(await self.bot.renderer.board(view, names, lang), "board.png", alt))
         except Exception:
             log.exception("rendering the board of game %s failed", info.row.id)
-        story, turn = texts.board_parts(info, lines, None)
-        view = board_post(info, locale, texts.clip(i18n.localize(locale, story)), i18n.localize(locale, turn), files)
+        story, turn = texts.board_parts(info, lines, None, locale)
+        view = board_post(info, locale, texts.clip(story), turn, files)
         channel = self.bot.get_partial_messageable(info.row.place_id, guild_id=info.row.guild_id)
         try:
             # content=None: a post made before the layout (classic, with content) must drop it to
@@ -83,7 +85,7 @@ class BoardPosts:
         await self.tables.set_message(info.row.id, board_words={"lines": lines, "through": through})
         return True
 
-    async def post_board(self, info: TableInfo, lines: list[str], result: list[str] | None,
+    async def post_board(self, info: TableInfo, lines: list[Stored], result: list[Stored] | None,
                           previous: dict[str, Any] | None = None, nonce: str | None = None,
                           ping_seats: list[int] | None = None, through: int | None = None) -> bool:
         """The board post of a batch; its earlier lines first in posts of their own if they do not fit.
@@ -100,7 +102,7 @@ class BoardPosts:
         if info.row.status in ("running", "over"):
             view, names = await self.tables.public_view(info.row.id)
             try:
-                alt = i18n.localize(locale, await self.bot.renderer.describe(view, names))
+                alt = await self.bot.renderer.describe(view, names, lang)
                 files.append(image_file(await self.bot.renderer.board(view, names, lang), "board.png", alt))
                 if previous is not None:
                     summary = (i18n.t(locale, "What the last move ended (e.g. a round).") + " " + alt)[:1000]
@@ -110,24 +112,25 @@ class BoardPosts:
                 log.exception("rendering the board of game %s failed", info.row.id)
             if info.row.status == "over":
                 files += await self._end_of_game_files(info, names, locale)
-        def word(english: str) -> str:  # a breakdown category or detail name, in the post's language
-            return i18n.localize(locale, english)
-
-        if result is not None and info.row.result:  # the standings again, their categories translated
+        if result is not None and info.row.result:  # the standings as stored with the game, then the rest
             seats = info.row.result["seats"]
             labels = info.row.result.get("labels") or {}
-            result = result_lines({"seats": seats, "labels": labels}, info.names, word) + result[len(seats):]
+            result = [*result_msgs({"seats": seats, "labels": labels}), *result[len(seats):]]
         # A long backlog (many moves owed at once) goes out in several posts, oldest lines first,
         # never cut: the board post keeps the newest lines that fit beside its header and standings.
-        *earlier, lines = split_backlog(lines, BACKLOG_CHUNK,
-                                        texts.MAX_CONTENT - len(texts.board_text(info, [], result)) - 300)
-        story, turn = texts.board_parts(info, lines, result)
+        # Measured in the reader's language, the names in; the post's words are kept as stored (messages).
+        stored = lines
+        said = [i18n.say(locale, line, info.names, info.definition.key) for line in stored]
+        *earlier, lines = split_backlog(said, BACKLOG_CHUNK,
+                                        texts.MAX_CONTENT - len(texts.board_text(info, [], result, locale)) - 300)
+        shown_lines = stored[len(stored) - min(len(lines), len(stored)):] if lines else []
+        story, turn = texts.board_parts(info, lines, result, locale)
         if info.row.status == "over" and result is not None:
             # The hidden details the engine's result reveals, in the post itself when they fit.
-            revealed = texts.revealed_lines(info.row.result, info.names, word=word)
+            revealed = texts.revealed_lines(info.row.result, info.names, locale=locale, game=info.definition.key)
             if revealed and len(story) + len("\n".join(revealed)) + 1 <= texts.MAX_CONTENT:
-                story, turn = texts.board_parts(info, lines, result + revealed)
-        story, turn = texts.clip(i18n.localize(locale, story)), i18n.localize(locale, turn)
+                story, turn = texts.board_parts(info, lines, [*result, *revealed], locale)
+        story = texts.clip(story)
         # Only the seats whose turn it is are pinged, whatever a player's name looks like.
         # `ping_seats`: the seats whose turn begins with this post (None: every seat to act).
         ping_seats = list(info.to_act) if ping_seats is None else [s for s in ping_seats if s in info.to_act]
@@ -138,9 +141,9 @@ class BoardPosts:
 
         try:
             for index, chunk in enumerate(earlier):
-                head = i18n.t(None, "**{title}** · game #{id} · earlier moves ({part}/{parts})",
-                              title=info.definition.title, id=info.row.id, part=index + 1, parts=len(earlier))
-                await channel.send(texts.clip(i18n.localize(locale, "\n".join([head, *(f"• {line}" for line in chunk)]))),
+                head = i18n.t(locale, "**{title}** · game #{id} · earlier moves ({part}/{parts})",
+                              title=Term(info.definition.title), id=info.row.id, part=index + 1, parts=len(earlier))
+                await channel.send(texts.clip("\n".join([head, *(f"• {line}" for line in chunk)])),
                                    allowed_mentions=NO_MENTIONS, **part(f"e{index}"))
             if interludes:
                 await channel.send(files=interludes[:10], allowed_mentions=NO_MENTIONS, **part("i"))
@@ -153,7 +156,7 @@ class BoardPosts:
             log.warning("board post of game %s refused (%s); posting it without files", info.row.id, error)
             try:
                 message = await channel.send(
-                    view=board_post(info, locale, texts.clip(story + "\n" + i18n.localize(locale, texts.MISSING_ATTACH),
+                    view=board_post(info, locale, texts.clip(story + "\n" + i18n.t(locale, texts.MISSING_ATTACH),
                                                              texts.MAX_LAYOUT_TEXT - len(turn)), turn, []),
                     allowed_mentions=pings, **part("t"))
             except discord.HTTPException as again:
@@ -165,7 +168,7 @@ class BoardPosts:
         # What the post shows, for the edits that follow it (those of rows after `through`).
         shown = through if through is not None else (info.row.board_words or {}).get("through", 0)
         await self.tables.set_message(info.row.id, board_message_id=message.id,
-                                      board_words={"lines": lines, "through": shown})
+                                      board_words={"lines": shown_lines, "through": shown})
         return True
 
     async def _end_of_game_files(self, info: TableInfo, names: list[str], locale: Any) -> list[discord.File]:
@@ -178,22 +181,21 @@ class BoardPosts:
                                   i18n.t(locale, "{name}'s hand at the end of the game", name=names[seat])))
         except Exception:
             log.exception("rendering the revealed hands of game %s failed", info.row.id)
-        report = i18n.localize(locale, texts.final_report(info, names, await self.tables.log(info.row.id),
-                                                           word=lambda english: i18n.localize(locale, english)))
+        report = texts.final_report(info, names, await self.tables.log(info.row.id), locale=locale)
         files.append(discord.File(io.BytesIO(report.encode()), filename=f"game-{info.row.id}-log.txt",
                                   description=i18n.t(locale, "The whole move log and the final standings")))
         return files[-9:] if len(files) > 9 else files  # Discord allows 10 files; the board is one
 
-    async def post_news(self, info: TableInfo, line: str) -> None:
+    async def post_news(self, info: TableInfo, line: Msg) -> None:
         """A new board post that says `line` (a paused clock, a changed deadline) and pings nobody."""
-        await self.post_board(info, [line], None)
+        await self.post_board(info, [line.to_json()], None)
 
     def lobby(self, info: TableInfo) -> tuple[str, discord.ui.View | None, Any]:
         """The lobby message of a game as it is now: its text (in the server's language), its buttons
         (none once the game started or ended) and that language."""
         locale = self.places.locale(info.row.guild_id)
         view = lobby_view(info.row.id, rematch=info.rematch is not None) if info.row.status == "lobby" else None
-        return i18n.localize(locale, texts.lobby_text(info, locale)), view, locale
+        return texts.lobby_text(info, locale), view, locale
 
     async def refresh_lobby(self, game_id: int) -> None:
         """Edit the game's lobby message to show the game as it is now."""
@@ -208,7 +210,7 @@ class BoardPosts:
         except discord.HTTPException as error:
             log.warning("lobby message of game %s not updated (%s)", game_id, error)
 
-    async def update_board(self, game_id: int, line: str) -> None:
+    async def update_board(self, game_id: int, line: Msg) -> None:
         """Show a changed deadline: edit the board post while it is under an hour old, else post anew."""
         info = await self.tables.info(game_id)
         if info.row.status != "running":
@@ -219,12 +221,12 @@ class BoardPosts:
             channel = self.bot.get_partial_messageable(row.place_id, guild_id=row.guild_id)
             try:
                 message = await channel.fetch_message(row.board_message_id)
-                fresh = texts.board_parts(info, [], None)[1]
+                locale = self.places.locale(row.guild_id)
+                fresh = texts.board_parts(info, [], None, locale)[1]
                 story = [c.content for c in _walk(message.components)
                          if isinstance(c, discord.TextDisplay) and c.id != TURN_TEXT_ID]
                 if story:  # a layout post: keep what happened and the board, renew whose turn it is
-                    locale = self.places.locale(row.guild_id)
-                    view = board_post(info, locale, story[0], i18n.localize(locale, fresh), message.attachments)
+                    view = board_post(info, locale, story[0], fresh, message.attachments)
                     await message.edit(view=view, allowed_mentions=NO_MENTIONS)
                     return
                 kept = re.sub(r"^⏰ .*\n?", "", message.content, flags=re.MULTILINE)  # a classic post

@@ -12,6 +12,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 from bot.service.types import LiveGame, Refused
 from bot.store import ClockRow, UserPrefs
 from rules.engine import AI_LEVELS, DEFAULT_AI_LEVEL
+from rules.words import N_, Msg
 
 TIMEOUT_ACTIONS = ("ai", "skip", "end")
 REMIND_BEFORE = 3600.0  # the last reminder comes this long before the deadline
@@ -34,18 +35,18 @@ class ClockSettings:
                   **{k: v for k, v in (given or {}).items() if v is not None}}
         unknown = set(values) - set(cls.__dataclass_fields__)
         if unknown:
-            raise Refused(f"Unknown clock setting {sorted(unknown)[0]!r}.")
+            raise Refused(Msg("Unknown clock setting {name}.", name=repr(sorted(unknown)[0])))
         settings = cls(**values)
         if not 0 <= settings.turn_hours <= 24 * 30:
-            raise Refused("The turn timer goes from 0 (off) to 720 hours.")
+            raise Refused(N_("The turn timer goes from 0 (off) to 720 hours."))
         if settings.timeout_action not in TIMEOUT_ACTIONS:
-            raise Refused("On timeout the table can choose ai, skip or end.")
+            raise Refused(N_("On timeout the table can choose ai, skip or end."))
         if not 1 <= settings.max_timeouts <= 20:
-            raise Refused("Timeouts in a row before the AI takes over: 1 to 20.")
+            raise Refused(N_("Timeouts in a row before the AI takes over: 1 to 20."))
         if not 0 <= settings.vacation_hours <= 24 * 60:
-            raise Refused("Vacation per player goes from 0 to 1440 hours.")
+            raise Refused(N_("Vacation per player goes from 0 to 1440 hours."))
         if settings.stand_in not in AI_LEVELS:
-            raise Refused(f"The stand-in AI plays at one of these levels: {', '.join(AI_LEVELS)}.")
+            raise Refused(Msg("The stand-in AI plays at one of these levels: {levels}.", levels=", ".join(AI_LEVELS)))
         return settings
 
 
@@ -57,21 +58,21 @@ def parse_tz(text: str) -> tzinfo:
         sign = -1 if offset[1] == "-" else 1
         minutes = int(offset[2]) * 60 + int(offset[3] or 0)
         if minutes > 14 * 60:
-            raise Refused("Time zone offsets go from -14:00 to +14:00.")
+            raise Refused(N_("Time zone offsets go from -14:00 to +14:00."))
         return timezone(sign * timedelta(minutes=minutes))
     if raw.upper() in ("UTC", "GMT", "Z"):
         return UTC
     try:
         return ZoneInfo(raw)
     except (ZoneInfoNotFoundError, ValueError):
-        raise Refused(f"Unknown time zone {text!r}; write e.g. Europe/Paris, Asia/Tokyo or +09:00.") from None
+        raise Refused(Msg("Unknown time zone {tz}; write e.g. Europe/Paris, Asia/Tokyo or +09:00.", tz=repr(text))) from None
 
 
 def parse_hhmm(text: str) -> int:
     """Minutes after midnight from `22`, `22:30` or `7:05`; Refused if unreadable."""
     match = re.fullmatch(r"\s*(\d{1,2})(?::(\d{2}))?\s*", text)
     if not match or int(match[1]) > 23 or int(match[2] or 0) > 59:
-        raise Refused(f"Write times as HH or HH:MM (24 h), not {text!r}.")
+        raise Refused(Msg("Write times as HH or HH:MM (24 h), not {value}.", value=repr(text)))
     return int(match[1]) * 60 + int(match[2] or 0)
 
 

@@ -6,7 +6,9 @@ from typing import Any
 
 from bot.service.live import LiveGames
 from bot.service.types import CURRENT_GAME, NOT_SEATED, Refused, SinceReport, TableInfo, not_your_turn
-from rules.engine import Catalog, GameState, Result, SeatResult, name_seats, rank_by, replay
+from bot.words import event_msg, sentences
+from rules.engine import GameState, Result, SeatResult, rank_by, replay
+from rules.words import N_, Msg, Plural, Seat
 
 
 def current_standings(state: GameState, ended_by: str) -> Result:
@@ -76,7 +78,7 @@ class ReadModels(LiveGames):
         """Every seat's own view, hands and tickets included: only once the game is over."""
         row = await self._row(game_id)
         if row.status != "over":
-            raise Refused("Hands are shown only when the game is over.")
+            raise Refused(N_("Hands are shown only when the game is over."))
         state, _ = await self._final_or_live_state(game_id)
         return {seat: state.view(seat) for seat in range(state.num_seats)}
 
@@ -87,7 +89,7 @@ class ReadModels(LiveGames):
         if seat is None:
             raise Refused(NOT_SEATED)
         if seat not in live.state.to_act():
-            raise Refused(not_your_turn(live))
+            raise not_your_turn(live)
         return seat, live.seat_moves[seat], [str(m) for m in live.state.legal_moves(seat)]
 
     async def turn_choices(self, game_id: int, user_id: int) -> tuple[int, int, list[str], list[str]]:
@@ -96,8 +98,9 @@ class ReadModels(LiveGames):
         live = await self._running(game_id)
         return seat, token, moves, [str(m) for m in live.state.shortcuts(seat)]
 
-    async def log(self, game_id: int, viewer: int | None = None) -> list[str]:
-        """The moves in words for `viewer` (a user id, or None for a spectator).
+    async def log(self, game_id: int, viewer: int | None = None) -> list[Msg]:
+        """The moves in words for `viewer` (a user id, or None for a spectator), as messages whose seats the
+        reader's side names (`names` of the game).
 
         Once the game is over every notation is shown. While it runs, a move that drew a private
         event (a secret bid, a kept ticket) is shown by its public lines only, except to the player
@@ -105,24 +108,23 @@ class ReadModels(LiveGames):
         """
         row = await self._row(game_id)
         seats = await self.store.seats(game_id)
-        names = [s.name for s in seats]
         moves = await self.store.moves(game_id)
 
-        def who(seat: int) -> str:
-            return names[seat] if seat < len(names) else str(seat)
+        def line(n: int, seat: int, said: Msg | str) -> Msg:
+            return Msg("{n}. {who}: {said}", n=n + 1, who=Seat(seat), said=said)
 
         if row.status == "over" or not moves:
-            return [f"{m.n + 1}. {who(m.seat)}: {m.notation}" for m in moves]
+            return [line(m.n, m.seat, m.notation) for m in moves]
         mine = next((s.seat for s in seats if viewer is not None and s.user_id == viewer), None)
         state = self.definition(row.game_key).new_game(len(seats), row.options, row.seed)
         lines = []
         for m in moves:
             events = state.apply(m.seat, m.notation)
             if m.seat == mine or all(e.seats is None for e in events):
-                lines.append(f"{m.n + 1}. {who(m.seat)}: {m.notation}")
+                lines.append(line(m.n, m.seat, m.notation))
             else:
-                said = Catalog.JOIN.join(name_seats(e.text, names) for e in events if e.seats is None)
-                lines.append(f"{m.n + 1}. {who(m.seat)}: {said or '(a hidden decision)'}")
+                said = sentences([event_msg(e) for e in events if e.seats is None])
+                lines.append(line(m.n, m.seat, said or Msg("(a hidden decision)")))
         return lines
 
     async def since_last_turn(self, game_id: int, user_id: int, max_lines: int = 30,
@@ -143,16 +145,17 @@ class ReadModels(LiveGames):
         keep = {round(i * (len(later) - 1) / max(1, max_views - 2)) for i in range(max_views - 1)} if later else set()
         for index, move in enumerate(later):
             events = state.apply(move.seat, move.notation)
-            said = Catalog.JOIN.join(name_seats(e.text, names) for e in events if e.visible_to(seat))
+            said = sentences([event_msg(e) for e in events if e.visible_to(seat)])
             # A move that drew a private event may carry the secret in its notation (a hidden bid):
             # others see only what its events tell them (as in /game log).
             if move.seat == seat or all(e.seats is None for e in events):
-                lines.append(f"{names[move.seat]}: `{move.notation}`" + (f" — {said}" if said else ""))
+                lines.append(Msg("{who}: `{move}` — {said}", who=Seat(move.seat), move=move.notation, said=said)
+                             if said else Msg("{who}: `{move}`", who=Seat(move.seat), move=move.notation))
             else:
-                lines.append(f"{names[move.seat]} — {said or '(a hidden decision)'}")
+                lines.append(Msg("{who} — {said}", who=Seat(move.seat), said=said or Msg("(a hidden decision)")))
             if index in keep:
                 views.append(state.view(None))
         if len(lines) > max_lines:
             earlier = len(lines) - max_lines + 1
-            lines = [f"… {earlier} earlier {'move' if earlier == 1 else 'moves'}", *lines[-(max_lines - 1):]]
+            lines = [Plural("… {n} earlier move", "… {n} earlier moves", n=earlier), *lines[-(max_lines - 1):]]
         return SinceReport(seat, tuple(lines), tuple(views), tuple(names), len(later))

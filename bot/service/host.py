@@ -10,6 +10,7 @@ from bot.service.seats import Seats
 from bot.service.timeouts import Timeouts
 from bot.service.types import DAMAGED, Outcome, Refused
 from bot.store import GameRow
+from rules.words import Msg
 
 
 class Tables(Rematches, LobbyHygiene, Seats, Timeouts, ReadModels, Outbox):
@@ -32,9 +33,9 @@ class Tables(Rematches, LobbyHygiene, Seats, Timeouts, ReadModels, Outbox):
             try:
                 live = await self._running(game_id)
             except Refused as refused:
-                if refused.reason != DAMAGED.format(id=game_id):
+                if refused.reason.id != DAMAGED:
                     raise
             else:
-                return await self._end_early(live, "A server admin ended the game: final standings as they are.")
+                return await self._end_early(live, Msg("A server admin ended the game: final standings as they are."))
         # Neither its snapshot nor its log can rebuild the game: it ends without standings.
         return await self.cancel(game_id, row.creator_id, admin=True)

@@ -18,7 +18,7 @@ from bot.service.lobby import Lobby
 from bot.service.types import Outcome, Refused, TableInfo
 from bot.store.lobbies import close_idle_lobby, lobbies
 from bot.store.reliability import lobby_rule, min_reliability, reliability
-from rules.words import N_
+from rules.words import N_, Msg, Term
 
 log = logging.getLogger("bot.tables")
 
@@ -39,9 +39,9 @@ CLOSED_ONE = N_("The lobby of {title} (game #{id}) closed after {days} day witho
 CLOSED_MANY = N_("The lobby of {title} (game #{id}) closed after {days} days without activity.")
 
 
-def closing_line(title: str, game_id: int, days: int) -> str:
+def closing_line(title: str, game_id: int, days: int) -> Msg:
     """The one line an idle lobby leaves in its channel."""
-    return (CLOSED_ONE if days == 1 else CLOSED_MANY).format(title=title, id=game_id, days=days)
+    return Msg(CLOSED_ONE if days == 1 else CLOSED_MANY, title=Term(title), id=game_id, days=days)
 
 
 class LobbyHygiene(Lobby):
@@ -129,9 +129,9 @@ class LobbyHygiene(Lobby):
             return
         record = await reliability(self.store, user_id)
         if record.percent < minimum:
-            raise Refused(N_("This table asks for a reliability of at least {min}%; yours is {yours}%"
-                             " ({finished} finished, {abandoned} left to the AI)."), min=minimum, yours=record.percent,
-                          finished=record.finished, abandoned=record.abandoned)
+            raise Refused(Msg("This table asks for a reliability of at least {min}%; yours is {yours}%"
+                              " ({finished} finished, {abandoned} left to the AI).", min=minimum, yours=record.percent,
+                              finished=record.finished, abandoned=record.abandoned))
 
     async def _may_join(self, info: TableInfo, user_id: int) -> None:
         await super()._may_join(info, user_id)

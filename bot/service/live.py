@@ -27,6 +27,7 @@ from bot.service.types import (
 )
 from bot.store import GameRow, Store
 from rules.engine import GameDefinition, GameState, replay
+from rules.words import N_, Msg
 
 log = logging.getLogger("bot.tables")  # the service's log keeps its name (operators filter by it)
 
@@ -145,7 +146,7 @@ class LiveGames:
             rows = await self.store.games_of_user(user_id, "running")
             if rows:
                 return rows[0].id
-        raise Refused("There is no game here. Open one with /game new.")
+        raise Refused(N_("There is no game here. Open one with /game new."))
 
     def lock(self, game_id: int, interaction_id: int | None = None) -> _GameLock:
         """Hold the game in this process and, on a shared database, in every other one (a copy that
@@ -178,7 +179,7 @@ class LiveGames:
         try:
             return self.games[game_key]
         except KeyError:
-            raise Refused(f"Unknown game {game_key!r}.") from None
+            raise Refused(Msg("Unknown game {name}.", name=repr(game_key))) from None
 
     def _refresh_row(self, game_id: int, row: GameRow | None) -> None:
         """Give the live copy (if any) the row as the store just wrote it (no read again)."""
@@ -201,14 +202,14 @@ class LiveGames:
     async def _row(self, game_id: int) -> GameRow:
         row = await self.store.game(game_id)
         if row is None:
-            raise Refused("There is no such game.")
+            raise Refused(N_("There is no such game."))
         CURRENT_GAME.set(row.game_key)
         return row
 
     async def _lobby(self, game_id: int) -> TableInfo:
         row = await self._row(game_id)
         if row.status != "lobby":
-            raise Refused(NOT_LOBBY if row.status == "running" else "This game is finished.")
+            raise Refused(NOT_LOBBY if row.status == "running" else N_("This game is finished."))
         return TableInfo(row, self.definition(row.game_key), await self.store.seats(game_id))
 
     async def _running(self, game_id: int, locked: bool = False) -> LiveGame:
@@ -221,7 +222,7 @@ class LiveGames:
             return live
         row = await self._row(game_id)
         if row.status != "running":
-            raise Refused(NOT_RUNNING if row.status == "lobby" else "This game is finished.")
+            raise Refused(NOT_RUNNING if row.status == "lobby" else N_("This game is finished."))
         return await self._load_live(game_id)
 
     async def _load_live(self, game_id: int) -> LiveGame:
@@ -270,7 +271,7 @@ class LiveGames:
             state = replay(definition, num_seats, row.options, row.seed, ((m.seat, m.notation) for m in moves))
         except Exception:
             log.exception("game %s: %s, and its move log does not replay", row.id, problem)
-            raise Refused(DAMAGED.format(id=row.id)) from None
+            raise Refused(Msg(DAMAGED, id=row.id)) from None
         if await self.store.replace_snapshot(row.id, len(moves), state.to_json()):
             log.warning("game %s: %s; rebuilt from its log of %d moves", row.id, problem, len(moves))
         else:

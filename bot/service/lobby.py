@@ -15,7 +15,9 @@ from bot.service.owed import secret_digest, secret_parts, welcome_owed
 from bot.service.turn import Batch, Turns
 from bot.service.types import NOT_SEATED, START_FAILED, LiveGame, Outcome, Refused, TableInfo, safe_name
 from bot.store import GameRow, PendingPost, SeatRow, StoreError
-from rules.engine import AI_LEVELS, DEFAULT_AI_LEVEL, derived_seed, name_seats
+from bot.words import engine_msg, event_msg, lines_json
+from rules.engine import AI_LEVELS, DEFAULT_AI_LEVEL, derived_seed
+from rules.words import N_, Items, Msg, Seat, Term
 
 log = logging.getLogger("bot.tables")  # the service's log keeps its name (operators filter by it)
 
@@ -48,10 +50,10 @@ class Lobby(Turns):
         settings = ClockSettings.resolve(clock, await self.store.guild_settings(guild_id) if guild_id else None)
         try:
             resolved = definition.resolve_options(options)
-        except ValueError as error:
-            raise Refused(str(error)) from None
+        except ValueError as error:  # the engine's words for a bad option
+            raise Refused(engine_msg(str(error))) from None
         if seat_order not in ("shuffle", "join"):
-            raise Refused("Seat order must be shuffle or join.")
+            raise Refused(N_("Seat order must be shuffle or join."))
         if seed is None:
             seed = random.SystemRandom().getrandbits(62)
         try:
@@ -63,7 +65,7 @@ class Lobby(Turns):
                 stand_in=settings.stand_in, also=also,
             )
         except StoreError as error:
-            raise Refused(str(error)) from None
+            raise Refused(N_(str(error))) from None
         info = await self.info(game_id)
         self._index[info.row.place_id] = game_id
         await self._lobby_opened(info)
@@ -83,9 +85,9 @@ class Lobby(Turns):
         async with self.lock(game_id):
             info = await self._lobby(game_id)
             if info.seat_of(user_id) is not None:
-                raise Refused("You have already joined.")
+                raise Refused(N_("You have already joined."))
             if len(info.seats) >= info.definition.max_players:
-                raise Refused(f"The table is full ({info.definition.max_players} players).")
+                raise Refused(Msg("The table is full ({n} players).", n=info.definition.max_players))
             await self._may_join(info, user_id)
             seats = [*info.seats, SeatRow(len(info.seats), user_id, None, safe_name(user_name))]
             await self.store.replace_seats(game_id, seats)
@@ -118,7 +120,7 @@ class Lobby(Turns):
         if info.seat_of(user_id) is None and user_id != info.row.creator_id:
             raise Refused(NOT_SEATED)
         if len(info.seats) >= info.definition.max_players:
-            raise Refused(f"The table is full ({info.definition.max_players} players).")
+            raise Refused(Msg("The table is full ({n} players).", n=info.definition.max_players))
 
     async def add_ai(self, game_id: int, user_id: int, kind: str | None = None) -> TableInfo:
         async with self.lock(game_id):
@@ -127,7 +129,8 @@ class Lobby(Turns):
             # The seat keeps the level key; old kind names (greedy, random) are read as their level.
             kind = level_of(kind or DEFAULT_AI_LEVEL)
             if kind not in AI_LEVELS and kind not in info.definition.ais:
-                raise Refused(f"Unknown AI level {kind!r}; choose from {', '.join(AI_LEVELS)}.")
+                raise Refused(Msg("Unknown AI level {name}; choose from {choices}.", name=repr(kind),
+                                  choices=", ".join(AI_LEVELS)))
             taken = {s.name for s in info.seats}
             number = next(i for i in range(1, 100) if f"AI {i}" not in taken)
             seats = [*info.seats, SeatRow(len(info.seats), None, kind, f"AI {number}")]
@@ -142,7 +145,7 @@ class Lobby(Turns):
                 raise Refused(NOT_SEATED)
             ai_seats = [s for s in info.seats if s.is_ai]
             if not ai_seats:
-                raise Refused("There is no AI seat to remove.")
+                raise Refused(N_("There is no AI seat to remove."))
             kept = [s for s in info.seats if s is not ai_seats[-1]]
             seats = [SeatRow(i, s.user_id, s.ai_kind, s.name) for i, s in enumerate(kept)]
             await self.store.replace_seats(game_id, seats)
@@ -172,27 +175,27 @@ class Lobby(Turns):
             definition = info.definition
             count = len(info.seats)
             if not definition.min_players <= count <= definition.max_players:
-                raise Refused(f"{definition.title} needs {definition.min_players} to {definition.max_players}"
-                              f" players; there are {count}.")
+                raise Refused(Msg("{title} needs {min} to {max} players; there are {n}.", title=Term(definition.title),
+                                  min=definition.min_players, max=definition.max_players, n=count))
             if all(s.is_ai for s in info.seats):
-                raise Refused("At least one player must sit at the table.")
+                raise Refused(N_("At least one player must sit at the table."))
             ordered = list(info.seats)
             if info.row.seat_order == "shuffle":
                 random.Random(derived_seed("seats", info.row.seed)).shuffle(ordered)
             seats = [SeatRow(i, s.user_id, s.ai_kind, s.name) for i, s in enumerate(ordered)]
             state = definition.new_game(count, info.row.options, info.row.seed)
-            names = [s.name for s in seats]
-            order = ", ".join(names)
             opening = state.opening_events()
-            opening_lines = (f"{definition.title} begins. Seats: {order}.",
-                             *(name_seats(e.text, names) for e in opening if e.seats is None))
+            opening_lines = tuple(lines_json([
+                Msg("{title} begins. Seats: {seats}.", title=Term(definition.title),
+                    seats=Items([Seat(s.seat) for s in seats], "comma")),
+                *(event_msg(e) for e in opening if e.seats is None)]))
             posts = [PendingPost("board", None, {"lines": list(opening_lines)})]
             live = LiveGame(info.row, definition, seats, state, [0] * count)
             live.user_prefs = {s.user_id: await self.store.user_prefs(s.user_id) for s in seats if not s.is_ai}
             humans = [s.seat for s in seats if not s.is_ai]
             secrets = secret_parts(state, humans)
             welcome = welcome_owed(humans=humans, choices={seat: dms_of(live, seat) for seat in humans},
-                                   opening=opening, names=names, to_act=state.to_act(), secrets=secrets)
+                                   opening=opening, to_act=state.to_act(), secrets=secrets)
             posts += welcome.posts
             live.dm_news = welcome.news
             live.clocks = synced_clocks(live, self.now())
@@ -232,12 +235,12 @@ class Lobby(Turns):
         async with self.lock(game_id):
             row = await self._row(game_id)
             if row.status not in ("lobby", "running"):
-                raise Refused("This game is already finished.")
+                raise Refused(N_("This game is already finished."))
             if user_id != row.creator_id and not admin:
-                raise Refused("Only the player who created the game (or a moderator) can cancel it.")
+                raise Refused(N_("Only the player who created the game (or a moderator) can cancel it."))
             if row.status == "running":
                 # Players of a running game learn it where they play, not only on the old lobby.
-                await self.store.add_posts(game_id, [PendingPost("board", None, {"lines": ["The game was cancelled."]})],
+                await self.store.add_posts(game_id, [PendingPost("board", None, {"lines": [Msg("The game was cancelled.").to_json()]})],
                                            status="cancelled")
             else:
                 await self.store.set_game_fields(game_id, status="cancelled")

@@ -10,7 +10,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from bot.store import PendingPost
-from rules.engine import Event, GameState, Result, name_seats, seat_token
+from bot.words import Line, Stored, engine_line, event_msg, lines_json
+from rules.engine import Event, GameState, Result, name_seats
+from rules.words import Items, Msg, Seat
 
 # Keys every view carries (rules.engine.GameState.base_view): they change on every move, so
 # they are not part of what makes a private view "changed".
@@ -35,34 +37,47 @@ def secret_parts(state: GameState, humans: Iterable[int]) -> dict[int, dict[str,
     return {seat: secret_part(state, seat, public_view) for seat in humans}
 
 
-def result_lines(result: Result | Mapping[str, Any], names: list[str],
-                 word: Callable[[str], str] = str) -> list[str]:
-    """Final standings in words, with each seat's breakdown (`word` translates a category's name)."""
+def result_msgs(result: Result | Mapping[str, Any]) -> list[Msg]:
+    """Final standings as messages, with each seat's breakdown (a category's name is the engine's words, e.g.
+    "round 2": translated as an engine line)."""
     data = result.to_json() if isinstance(result, Result) else result
     labels = data.get("labels") or {}  # the engine's words for its keys (older stored results have none)
 
     def label(key: str) -> str:
-        return word(labels.get(key, key))
+        return labels.get(key, key)
 
     lines = []
     for line in data["seats"]:
-        parts = ", ".join(f"{label(k)} {v}" for k, v in line.get("breakdown", {}).items())
-        name = name_seats(seat_token(line["seat"]), names)
-        lines.append(f"{line['rank']}. {name}: {line['score']}" + (f" ({parts})" if parts else ""))
+        parts = [Msg("{category} {points}", category=engine_line(label(k)), points=v)
+                 for k, v in line.get("breakdown", {}).items()]
+        if parts:
+            lines.append(Msg("{rank}. {name}: {score} ({parts})", rank=line["rank"], name=Seat(line["seat"]),
+                             score=line["score"], parts=Items(parts, "comma")))
+        else:
+            lines.append(Msg("{rank}. {name}: {score}", rank=line["rank"], name=Seat(line["seat"]),
+                             score=line["score"]))
     if data.get("ended_by"):
-        lines.append(name_seats(label(data["ended_by"]), names))
+        lines.append(engine_line(label(data["ended_by"])))
     return lines
 
 
-def batch_lines(events: Iterable[Event], names: list[str],
-                extra_lines: Iterable[str] = ()) -> tuple[list[str], dict[int, list[str]]]:
-    """The batch's public lines (the service's own lines first) and each seat's private lines."""
+def result_lines(result: Result | Mapping[str, Any], names: list[str],
+                 word: Callable[[str], str] = str) -> list[str]:
+    """The standings as finished lines, each English line (seat tokens in it) given to `word` before the names
+    go in: for code and tests written before messages (the bot uses `result_msgs`)."""
+    return [name_seats(word(str(msg)), names) for msg in result_msgs(result)]
+
+
+def batch_lines(events: Iterable[Event], extra_lines: Iterable[Line] = ()
+                ) -> tuple[list[Stored], dict[int, list[Stored]]]:
+    """The batch's public lines (the service's own lines first) and each seat's private lines, as
+    messages in JSON (the names and the language are filled in where they are sent)."""
     events = list(events)
-    public = [*extra_lines, *(name_seats(e.text, names) for e in events if e.seats is None)]
-    private: dict[int, list[str]] = defaultdict(list)
+    public = lines_json([*extra_lines, *(event_msg(e) for e in events if e.seats is None)])
+    private: dict[int, list[Stored]] = defaultdict(list)
     for event in events:
         for seat in sorted(event.seats or ()):
-            private[seat].append(name_seats(event.text, names))
+            private[seat].append(event_msg(event).to_json())
     return public, dict(private)
 
 
@@ -79,14 +94,14 @@ class BoardOwed:
     """The board post a batch owes (None: nothing to post) and the post's words after it."""
 
     board: dict[str, Any] | None
-    summary: list[str]  # the previous turn summed up (fixed when a new post is made)
-    lines: list[str]  # this turn's lines so far (grown by each edit)
+    summary: list[Stored]  # the previous turn summed up (fixed when a new post is made)
+    lines: list[Stored]  # this turn's lines so far (grown by each edit)
 
 
-def board_owed(*, summary: list[str], lines: list[str], public_lines: list[str], moved: bool,
+def board_owed(*, summary: list[Stored], lines: list[Stored], public_lines: list[Stored], moved: bool,
                extra_lines: bool = False, opening: bool = False, over: bool = False,
                new_turn: Collection[int] = (), previous_view: dict[str, Any] | None = None,
-               result: list[str] | None = None) -> BoardOwed:
+               result: list[Stored] | None = None) -> BoardOwed:
     """A new board post when a turn begins, the game ends or the service says something (it sums
     up the turn that just passed); otherwise an edit of the current post with the new lines.
     `moved`: the batch applied moves; with neither moves nor lines of its own it owes no post."""
@@ -111,12 +126,12 @@ class DmsOwed:
     """The DMs a batch owes, and what each seat is owed later and was last sent."""
 
     posts: list[PendingPost]
-    news: dict[int, list[str]]  # private news still waiting for its seat's next DM
+    news: dict[int, list[Stored]]  # private news still waiting for its seat's next DM
     sent: dict[int, str]  # the digest of the secret part each seat's last DM carried
 
 
-def dms_owed(*, humans: Iterable[int], choices: Mapping[int, str], news: Mapping[int, list[str]],
-             private_lines: Mapping[int, list[str]], new_turn: Collection[int], movers: Iterable[int],
+def dms_owed(*, humans: Iterable[int], choices: Mapping[int, str], news: Mapping[int, list[Stored]],
+             private_lines: Mapping[int, list[Stored]], new_turn: Collection[int], movers: Iterable[int],
              secrets_after: Mapping[int, dict[str, Any]], sent: Mapping[int, str], over: bool = False,
              welcome: Collection[int] = ()) -> DmsOwed:
     """DMs that matter: private news (events only that seat sees) waits, batched, for the seat's
@@ -149,21 +164,21 @@ class WelcomeOwed:
     """What the deal owes the human seats: welcome DMs, and the opening news that waits."""
 
     posts: list[PendingPost]  # the welcome DMs that commit with the start
-    news: dict[int, list[str]]  # the opening news of seats that get their first DM when their turn begins
+    news: dict[int, list[Stored]]  # the opening news of seats that get their first DM when their turn begins
     welcomed: list[int]  # seats whose welcome DM carries their opening hand
 
 
-def welcome_owed(*, humans: Iterable[int], choices: Mapping[int, str], opening: Iterable[Event], names: list[str],
+def welcome_owed(*, humans: Iterable[int], choices: Mapping[int, str], opening: Iterable[Event],
                  to_act: Collection[int], secrets: Mapping[int, dict[str, Any]]) -> WelcomeOwed:
     """The welcome DM with the opening hand. A player who chose DMs only when their turn begins
     gets it then (the opening news waits for it); one who chose none gets a welcome in words only,
     saying where their hand is (/hand, My hand)."""
     opening = list(opening)
     posts: list[PendingPost] = []
-    news: dict[int, list[str]] = {}
+    news: dict[int, list[Stored]] = {}
     welcomed: list[int] = []
     for seat in humans:
-        lines = [name_seats(e.text, names) for e in opening if e.seats is not None and seat in e.seats]
+        lines = lines_json(event_msg(e) for e in opening if e.seats is not None and seat in e.seats)
         if choices[seat] == "off":
             posts.append(PendingPost("dm", seat, {"lines": [], "welcome": True, "dms": "off"}))
         elif choices[seat] == "turn" and seat not in to_act:

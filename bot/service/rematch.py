@@ -28,7 +28,7 @@ from bot.store.lobbies import (
     write_rematch,
 )
 from bot.store.reliability import min_reliability
-from rules.words import N_
+from rules.words import N_, Items, Msg
 
 ALREADY = N_("Game #{old} has had its rematch already: game #{new}.")
 
@@ -56,10 +56,10 @@ class Rematches(Lobby):
         existing = await rematch_of(self.store, game_id)
         if existing is not None and not await release_cancelled_rematch(self.store, game_id):
             existing = await rematch_of(self.store, game_id) or existing
-            raise Refused(ALREADY, old=game_id, new=existing.game_id)
+            raise Refused(Msg(ALREADY, old=game_id, new=existing.game_id))
         seats = await self.store.seats(game_id)
         if all(s.user_id != user_id for s in seats):
-            raise Refused(N_("Only the players of game #{id} can ask for a rematch."), id=game_id)
+            raise Refused(Msg("Only the players of game #{id} can ask for a rematch.", id=game_id))
         left = await seats_left_to_ai(self.store, game_id)
         ai_seats = [s for s in seats if s.is_ai and s.seat not in left]
         extra = [SeatRow(1 + i, None, s.ai_kind, s.name) for i, s in enumerate(ai_seats)]
@@ -76,7 +76,7 @@ class Rematches(Lobby):
         except Refused:
             existing = await rematch_of(self.store, game_id)  # a second click, or another process, was first
             if existing is not None:
-                raise Refused(ALREADY, old=game_id, new=existing.game_id) from None
+                raise Refused(Msg(ALREADY, old=game_id, new=existing.game_id)) from None
             raise
 
     async def answer_rematch(self, game_id: int, user_id: int, user_name: str, yes: bool) -> tuple[TableInfo, bool]:
@@ -85,15 +85,15 @@ class Rematches(Lobby):
         async with self.lock(game_id):
             info = await self.info(game_id)
             if info.row.status != "lobby":
-                raise Refused(NOT_LOBBY if info.row.status == "running" else "This game is finished.")
+                raise Refused(NOT_LOBBY if info.row.status == "running" else N_("This game is finished."))
             if info.rematch is None or all(i.user_id != user_id for i in info.invites):
-                raise Refused(N_("Only the players of game #{old} were asked; take a seat with Join."),
-                              old=info.rematch.from_game_id if info.rematch else game_id)
+                raise Refused(Msg("Only the players of game #{old} were asked; take a seat with Join.",
+                                  old=info.rematch.from_game_id if info.rematch else game_id))
             seat = info.seat_of(user_id)
             seats = None
             if yes and seat is None:
                 if len(info.seats) >= info.definition.max_players:
-                    raise Refused(f"The table is full ({info.definition.max_players} players).")
+                    raise Refused(Msg("The table is full ({n} players).", n=info.definition.max_players))
                 await self._may_join(info, user_id)
                 seats = [*info.seats, SeatRow(len(info.seats), user_id, None, safe_name(user_name))]
             elif not yes and seat is not None:
@@ -116,8 +116,8 @@ class Rematches(Lobby):
         if info.rematch is None or any(i.user_id == user_id for i in info.invites):
             return
         if len(info.seats) + len(waiting(info)) >= info.definition.max_players:
-            raise Refused(N_("The other seats are kept for the players of game #{old} until they answer."),
-                          old=info.rematch.from_game_id)
+            raise Refused(Msg("The other seats are kept for the players of game #{old} until they answer.",
+                              old=info.rematch.from_game_id))
 
     async def _may_start(self, info: TableInfo, user_id: int, admin: bool) -> None:
         """While invited players have not answered, only the creator (or a moderator) starts without them."""
@@ -128,8 +128,8 @@ class Rematches(Lobby):
         info.invites = tuple(await invites(self.store, info.row.id)) if info.rematch else ()
         pending = waiting(info)
         if pending:
-            raise Refused(N_("Waiting for {names} to answer; only the player who opened the rematch can start"
-                             " without them."), names=", ".join(i.name for i in pending))
+            raise Refused(Msg("Waiting for {names} to answer; only the player who opened the rematch can start"
+                              " without them.", names=Items([i.name for i in pending], "comma")))
 
     async def _lobby_details(self, info: TableInfo) -> None:
         await super()._lobby_details(info)

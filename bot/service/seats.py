@@ -7,6 +7,8 @@ from dataclasses import replace
 from bot.service.turn import Batch, Turns
 from bot.service.types import NOT_SEATED, Outcome, Refused, safe_name
 from bot.store import PendingPost, SeatPrefs, SeatRow
+from bot.words import lines_json
+from rules.words import N_, Msg
 
 SEAT_OFFER_HOURS = 24
 
@@ -23,15 +25,15 @@ class Seats(Turns):
                 raise Refused(NOT_SEATED)
             old = live.seats[seat]
             live.seats[seat] = SeatRow(seat, None, self._stand_in(live), f"{old.name} (AI)")
-            line = f"{old.name} left the game; the AI plays their seat."
+            line = Msg("{name} left the game; the AI plays their seat.", name=old.name)
             if all(s.is_ai for s in live.seats):
                 await self.store.replace_seats(game_id, live.seats)
                 await self.store.add_posts(
-                    game_id, [PendingPost("board", None, {"lines": [line, "No player is left: the game ends."]})],
+                    game_id, [PendingPost("board", None, {"lines": lines_json([line, Msg("No player is left: the game ends.")])})],
                     status="cancelled",
                 )
                 self._forget(live.row)
-                return Outcome(game_id, public_lines=(line,), status="cancelled")
+                return Outcome(game_id, public_lines=(line.to_json(),), status="cancelled")
             before = self._secrets(live)
             # The seat change commits with the AI's moves: a failure leaves the seat with its player.
             return await self._conclude(live, Batch(), before, extra_lines=[line], seats_changed=True)
@@ -46,7 +48,7 @@ class Seats(Turns):
             prefs = replace(live.prefs.get(seat, SeatPrefs(seat)), away_user_id=user_id, away_name=old.name,
                             timeouts=0)
             live.prefs[seat] = prefs
-            line = f"{old.name} hands their seat to the AI for now (/seat back takes it back)."
+            line = Msg("{who} hands their seat to the AI for now (/seat back takes it back).", who=old.name)
             return await self._conclude(live, Batch(), before, extra_lines=[line], seats_changed=True, prefs=[prefs])
 
     async def seat_back(self, game_id: int, user_id: int) -> Outcome:
@@ -54,17 +56,17 @@ class Seats(Turns):
         async with self.lock(game_id):
             live = await self._running(game_id)
             if live.seat_of(user_id) is not None:
-                raise Refused("You already hold a seat in this game.")
+                raise Refused(N_("You already hold a seat in this game."))
             seat = next((s for s, p in live.prefs.items() if p.away_user_id == user_id and live.seats[s].is_ai), None)
             if seat is None:
-                raise Refused("You have no seat with the AI in this game.")
+                raise Refused(N_("You have no seat with the AI in this game."))
             prefs = live.prefs[seat]
             before = self._secrets(live)
             live.seats[seat] = SeatRow(seat, user_id, None, prefs.away_name or live.seats[seat].name)
             prefs = replace(prefs, away_user_id=None, away_name=None, timeouts=0)
             live.prefs[seat] = prefs
             live.dm_sent.pop(seat, None)
-            line = f"{live.seats[seat].name} takes their seat back from the AI."
+            line = Msg("{who} takes their seat back from the AI.", who=live.seats[seat].name)
             return await self._conclude(live, Batch(), before, extra_lines=[line], seats_changed=True, prefs=[prefs],
                                         dm_seats=(seat,))
 
@@ -72,9 +74,9 @@ class Seats(Turns):
         """The seat `from_user` may offer to `to_user` (Refused with a reason otherwise)."""
         live, seat = await self._seated_live(game_id, from_user)
         if to_is_bot:
-            raise Refused("A bot cannot take a seat; use /seat ai to let the AI play it.")
+            raise Refused(N_("A bot cannot take a seat; use /seat ai to let the AI play it."))
         if to_user == from_user or live.seat_of(to_user) is not None:
-            raise Refused("That member already holds a seat in this game.")
+            raise Refused(N_("That member already holds a seat in this game."))
         return seat
 
     async def offer_seat(self, game_id: int, from_user: int, to_user: int, to_is_bot: bool = False) -> int:
@@ -90,7 +92,7 @@ class Seats(Turns):
         Returns the outcome and who gave the seat."""
         taken = await self.store.take_seat_offer(offer_id, game_id, user_id, self.now())
         if taken is None:
-            raise Refused("This seat is offered to someone else, or the offer was used or has expired.")
+            raise Refused(N_("This seat is offered to someone else, or the offer was used or has expired."))
         seat, giver = taken
         return await self.hand_over(game_id, seat, giver, user_id, user_name), giver
 
@@ -100,9 +102,9 @@ class Seats(Turns):
         async with self.lock(game_id):
             live = await self._running(game_id)
             if not 0 <= seat < len(live.seats) or live.seats[seat].user_id != from_user:
-                raise Refused("This offer is no longer valid.")
+                raise Refused(N_("This offer is no longer valid."))
             if live.seat_of(to_user) is not None:
-                raise Refused("You already hold a seat in this game.")
+                raise Refused(N_("You already hold a seat in this game."))
             old = live.seats[seat]
             before = self._secrets(live)
             live.seats[seat] = SeatRow(seat, to_user, None, to_name)
@@ -110,7 +112,7 @@ class Seats(Turns):
             prefs = replace(live.prefs.get(seat, SeatPrefs(seat)), muted=False, timeouts=0, vacation_until=None)
             live.prefs[seat] = prefs
             live.dm_sent.pop(seat, None)
-            line = f"{old.name} handed their seat to {to_name}."
+            line = Msg("{who} handed their seat to {other}.", who=old.name, other=to_name)
             return await self._conclude(live, Batch(), before, extra_lines=[line], seats_changed=True, prefs=[prefs],
                                         dm_seats=(seat,))
 

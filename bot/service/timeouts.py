@@ -18,11 +18,13 @@ from bot.service.clocks import (
     user_prefs_of,
 )
 from bot.service.history import current_standings
-from bot.service.owed import result_lines
+from bot.service.owed import result_msgs
 from bot.service.turn import Batch, Turns
 from bot.service.types import LiveGame, Outcome, Refused
 from bot.store import DM_CHOICES, ClockRow, PendingPost, SeatPrefs, SeatRow, StaleGame, UserPrefs
+from bot.words import lines_json
 from rules.engine import GameState, Move
+from rules.words import N_, Items, Msg, Seat
 
 log = logging.getLogger("bot.tables")  # the service's log keeps its name (operators filter by it)
 
@@ -103,12 +105,12 @@ class Timeouts(Turns):
         """The table's action for seats whose time ran out (under the game lock)."""
         row, names = live.row, live.names
         if row.timeout_action == "end":
-            who = ", ".join(names[s] for s in seats)
-            return await self._end_early(live, f"Time ran out for {who}: the game ends with the current standings.")
+            return await self._end_early(live, Msg("Time ran out for {who}: the game ends with the current standings.",
+                                                   who=Items([Seat(s) for s in seats], "comma")))
         before = self._secrets(live)
         was_to_act = live.state.to_act()
         batch = Batch()
-        lines: list[str] = []
+        lines: list[Msg] = []
         changed: list[SeatPrefs] = []
         seats_changed = False
         for seat in seats:
@@ -117,19 +119,19 @@ class Timeouts(Turns):
             batch.paused.add(seat)
             prefs = live.prefs.get(seat, SeatPrefs(seat))
             prefs = replace(prefs, timeouts=prefs.timeouts + 1, timeouts_total=prefs.timeouts_total + 1)
-            lines.append(f"Time ran out for {name}: " + ("their turn is skipped." if skipped
-                                                         else "the AI played for them."))
+            lines.append(Msg("Time ran out for {who}: {what}", who=name,
+                             what=Msg("their turn is skipped.") if skipped else Msg("the AI played for them.")))
             if prefs.timeouts >= row.max_timeouts:
                 user = live.seats[seat].user_id
                 live.seats[seat] = SeatRow(seat, None, self._stand_in(live), f"{name} (AI)")
                 prefs = replace(prefs, timeouts=0, away_user_id=user, away_name=name)
                 seats_changed = True
-                lines.append(f"{name} timed out {row.max_timeouts} times in a row: the AI takes the seat for good"
-                             f" ({name} can take it back with /seat back).")
+                lines.append(Msg("{who} timed out {n} times in a row: the AI takes the seat for good ({owner} can take"
+                                 " it back with /seat back).", who=name, n=row.max_timeouts, owner=name))
             changed.append(prefs)
             live.prefs[seat] = prefs
         if all(s.is_ai for s in live.seats):
-            return await self._end_early(live, "No player is left: the game ends with the current standings.",
+            return await self._end_early(live, Msg("No player is left: the game ends with the current standings."),
                                          applied=batch.applied, extra_lines=lines, prefs=changed)
         return await self._conclude(live, batch, before, extra_lines=lines, was_to_act=was_to_act,
                                     seats_changed=seats_changed, prefs=changed)
@@ -151,12 +153,13 @@ class Timeouts(Turns):
                                _MAX_TIMEOUT_MOVES)
         return skipped
 
-    async def _end_early(self, live: LiveGame, line: str, *, applied: list[tuple[int, str]] = (),
-                         extra_lines: list[str] = (), prefs: list[SeatPrefs] = ()) -> Outcome:
-        """Stop a running game with the standings as they are (timeout action `end`, an admin's end)."""
-        result = current_standings(live.state, line)
-        names = live.names
-        board = {"lines": [*extra_lines, line], "result": result_lines(replace(result, ended_by=""), names)}
+    async def _end_early(self, live: LiveGame, line: Msg, *, applied: list[tuple[int, str]] = (),
+                         extra_lines: list[Msg] = (), prefs: list[SeatPrefs] = ()) -> Outcome:
+        """Stop a running game with the standings as they are (timeout action `end`, an admin's end).
+        The result keeps `line` in English with seat tokens (how the game ended, as engines say it)."""
+        result = current_standings(live.state, str(line))
+        board = {"lines": lines_json([*extra_lines, line]),
+                 "result": lines_json(result_msgs(replace(result, ended_by="")))}
         first_n = live.state.moves_applied - len(applied)
         await self._commit(live, first_n, applied, [PendingPost("board", None, board)], status="over",
                            result=result.to_json(), seats=live.seats, prefs=list(prefs))
@@ -171,11 +174,11 @@ class Timeouts(Turns):
         async with self.lock(game_id):
             live, seat = await self._seated_live(game_id, user_id)
             if not live.row.turn_hours:
-                raise Refused("This game has no turn timer.")
+                raise Refused(N_("This game has no turn timer."))
             prefs = live.prefs.get(seat, SeatPrefs(seat))
             left = live.row.vacation_hours - prefs.vacation_used
             if hours <= 0 or hours > left + 1e-9:
-                raise Refused(f"You can pause your clock for at most {left:g} more hours in this game.")
+                raise Refused(Msg("You can pause your clock for at most {h} more hours in this game.", h=f"{left:g}"))
             now = self.now()
             until = max(now, prefs.vacation_until or 0) + hours * 3600
             prefs = replace(prefs, vacation_until=until, vacation_used=prefs.vacation_used + hours)
@@ -195,7 +198,7 @@ class Timeouts(Turns):
             prefs = live.prefs.get(seat, SeatPrefs(seat))
             now = self.now()
             if prefs.vacation_until is None or prefs.vacation_until <= now:
-                raise Refused("Your clock is not paused.")
+                raise Refused(N_("Your clock is not paused."))
             refund = prefs.vacation_until - now
             prefs = replace(prefs, vacation_until=None, vacation_used=max(0.0, prefs.vacation_used - refund / 3600))
             live.prefs[seat] = prefs
@@ -236,7 +239,7 @@ class Timeouts(Turns):
         news since) or `off` (none; a welcome in words says where the hand is: /hand, My hand).
         Turn reminders come by DM unless `off` (the channel mention stays)."""
         if dms not in DM_CHOICES:
-            raise Refused(f"DMs can be {', '.join(DM_CHOICES)}.")
+            raise Refused(Msg("DMs can be {choices}.", choices=", ".join(DM_CHOICES)))
         await self.store.set_user_dms(user_id, dms)
         prefs = await self.store.user_prefs(user_id)
         for row in await self.store.games_of_user(user_id, "running"):

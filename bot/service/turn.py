@@ -14,7 +14,7 @@ from bot.ai_pool import level_of
 from bot.db import DatabaseUnavailable
 from bot.service.clocks import dms_of, synced_clocks
 from bot.service.live import LiveGames
-from bot.service.owed import batch_lines, board_owed, dms_owed, result_lines, secret_parts, turn_begins
+from bot.service.owed import batch_lines, board_owed, dms_owed, result_msgs, secret_parts, turn_begins
 from bot.service.types import (
     DB_DOWN,
     MOVE_FAILED,
@@ -28,7 +28,9 @@ from bot.service.types import (
     not_your_turn,
 )
 from bot.store import PendingPost, RepeatedInteraction, SeatPrefs
-from rules.engine import Event, GameDefinition, GameState, IllegalMove, Move, ai_move, name_seats
+from bot.words import engine_msg, lines_json
+from rules.engine import Event, GameDefinition, GameState, IllegalMove, Move, ai_move
+from rules.words import Msg
 
 log = logging.getLogger("bot.tables")  # the service's log keeps its name (operators filter by it)
 
@@ -130,7 +132,7 @@ class Turns(LiveGames):
                 raise Refused(NOT_SEATED)
             state = live.state
             if seat not in state.to_act():
-                raise Refused(not_your_turn(live))
+                raise not_your_turn(live)
             if token is not None and token != live.seat_moves[seat]:
                 raise Refused(STALE_MOVE)
             before = self._secrets(live)
@@ -140,7 +142,7 @@ class Turns(LiveGames):
                 move = state.parse_move(text)
                 live.state, events = await _apply(state, seat, move)
             except IllegalMove as error:
-                raise Refused(name_seats(error.reason, live.names)) from None
+                raise Refused(engine_msg(error.reason), live.names) from None
             live.seat_moves[seat] += 1
             prefs = live.prefs.get(seat)
             reset = [replace(prefs, timeouts=0)] if prefs is not None and prefs.timeouts else []
@@ -179,7 +181,7 @@ class Turns(LiveGames):
         batch: Batch,
         before: dict[int, dict[str, Any]],
         *,
-        extra_lines: list[str] | None = None,
+        extra_lines: list[Msg] | None = None,
         was_to_act: frozenset[int] | None = None,
         previous_view: dict[str, Any] | None = None,
         seats_changed: bool = False,
@@ -209,8 +211,8 @@ class Turns(LiveGames):
                                                             default=None),
                                lambda now, seat: self._think(live.definition, now, seat, live.seats[seat].ai_kind),
                                _MAX_AI_MOVES_PER_CALL)
-        state, names, paused = live.state, live.names, batch.paused
-        public_lines, private_lines = batch_lines(batch.events, names, extra_lines or ())
+        state, paused = live.state, batch.paused
+        public_lines, private_lines = batch_lines(batch.events, extra_lines or ())
         humans = [s.seat for s in live.seats if not s.is_ai]
         after = secret_parts(state, humans)
         changed = frozenset(s for s in humans if s in private_lines or before.get(s) != after.get(s))
@@ -224,7 +226,7 @@ class Turns(LiveGames):
         board = board_owed(summary=live.post_summary, lines=live.post_lines, public_lines=public_lines,
                            moved=bool(batch.applied), extra_lines=bool(extra_lines), opening=opening,
                            over=state.is_over(), new_turn=new_turn, previous_view=previous_view,
-                           result=None if result is None else result_lines(result, names))
+                           result=None if result is None else lines_json(result_msgs(result)))
         live.post_summary, live.post_lines = board.summary, board.lines
         posts = [*([] if board.board is None else [PendingPost("board", None, board.board)]), *dms.posts]
         clocks = synced_clocks(live, self.now(), turn_goes_on=set(state.to_act()) - paused)

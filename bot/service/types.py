@@ -9,47 +9,46 @@ from typing import Any
 
 from bot.store import ClockRow, GameRow, SeatPrefs, SeatRow, UserPrefs
 from rules.engine import GameDefinition, GameState
+from rules.words import N_, Items, Msg, Seat
 
 # The game the current task is working on, set whenever the service touches one: the bot translates
 # with that game's Japanese catalog, so the same English in two games never takes the other's words.
 CURRENT_GAME: ContextVar[str | None] = ContextVar("junction_current_game", default=None)
 
-NOT_YOUR_TURN = "It is not your turn."
-STALE_MOVE = "That move is no longer possible."
-NOT_SEATED = "You are not playing in this game."
-NOT_RUNNING = "This game is not running."
-NOT_LOBBY = "This game has already started."
-MOVE_FAILED = "Something went wrong on our side and your move was not played; the game is as it was. Try again."
+NOT_YOUR_TURN = N_("It is not your turn.")
+STALE_MOVE = N_("That move is no longer possible.")
+NOT_SEATED = N_("You are not playing in this game.")
+NOT_RUNNING = N_("This game is not running.")
+NOT_LOBBY = N_("This game has already started.")
+MOVE_FAILED = N_("Something went wrong on our side and your move was not played; the game is as it was. Try again.")
 # The database cannot be reached (a restart, a failover, a network cut), and the work was not
 # committed: the same line for every command and button.
-DB_DOWN = "Junction can't reach its database right now; nothing was changed, try again in a minute."
+DB_DOWN = N_("Junction can't reach its database right now; nothing was changed, try again in a minute.")
 # The connection was lost during a move's COMMIT and the database could not be asked since.
-MOVE_UNKNOWN = ("Junction lost its database connection while saving your move and cannot tell yet whether it was"
+MOVE_UNKNOWN = N_("Junction lost its database connection while saving your move and cannot tell yet whether it was"
                 " played. Look at the game in a minute before you play again.")
 # The same for any other change (a start, a seat, a setting).
-SAVE_UNKNOWN = ("Junction lost its database connection while saving this and cannot tell yet whether it was"
+SAVE_UNKNOWN = N_("Junction lost its database connection while saving this and cannot tell yet whether it was"
                 " saved. Look again in a minute before you try again.")
-START_FAILED = "Something went wrong on our side and the game did not start. Try again."
-DAMAGED = ("Game #{id} cannot be loaded: its saved state and its move log are both damaged."
+START_FAILED = N_("Something went wrong on our side and the game did not start. Try again.")
+DAMAGED = N_("Game #{id} cannot be loaded: its saved state and its move log are both damaged."
            " A server admin can end it with /admin end.")
 
 class Refused(Exception):
-    """A request the service refuses; `reason` is one line for the player (seat names filled in).
+    """A request the service refuses; `reason` is one line for the player: a message (a plain str is a
+    message id without parameters), translated where it is answered, its seats named by `names`."""
 
-    With `params`, `key` is the line's message id with {named} placeholders, translated at the edge
-    with them (`t(locale, key, **params)`); `reason` is its English."""
-
-    def __init__(self, reason: str, **params: Any) -> None:
-        self.key, self.params = reason, params
-        self.reason = reason.format(**params) if params else reason
-        super().__init__(self.reason)
+    def __init__(self, reason: Msg | str, names: list[str] | tuple[str, ...] | None = None) -> None:
+        super().__init__(str(reason))
+        self.reason = reason if isinstance(reason, Msg) else Msg(reason)
+        self.names = None if names is None else list(names)
 
 
 class Repeated(Refused):
     """An interaction that already led to a move (a client or gateway retry): nothing to answer."""
 
     def __init__(self) -> None:
-        super().__init__("That move was already played.")
+        super().__init__(N_("That move was already played."))
 
 
 @dataclass(frozen=True)
@@ -143,7 +142,10 @@ class SinceReport:
     moves: int
 
 
-def not_your_turn(live: LiveGame) -> str:
+def not_your_turn(live: LiveGame) -> Refused:
     """The refusal names whose decision it is ("it is Blue's decision", as the specs have it)."""
-    waiting = ", ".join(live.names[s] for s in sorted(live.state.to_act()))
-    return f"{NOT_YOUR_TURN} Waiting for {waiting}." if waiting else NOT_YOUR_TURN
+    waiting = sorted(live.state.to_act())
+    if not waiting:
+        return Refused(NOT_YOUR_TURN)
+    return Refused(Msg("It is not your turn. Waiting for {who}.", who=Items([Seat(s) for s in waiting], "comma")),
+                   live.names)

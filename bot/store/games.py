@@ -10,6 +10,7 @@ from typing import Any
 from bot.db import Tx
 from bot.store.base import StorePart
 from bot.store.rows import _GAME_COLUMNS, STAND_IN_KEY, GameRow, SeatRow, StoreError, _dumps, _game
+from rules.words import N_
 
 # With every seat write of a started game: each seat whose holder changed gets a seat_holders row from
 # the game's current move count on (migration 10; a second change at the same count replaces the first).
@@ -72,7 +73,7 @@ class GamesPart(StorePart):
                 if also is not None:
                     await also(tx, game_id)
         except self._db.integrity_errors as error:
-            raise StoreError("There is already an open game here.") from error
+            raise StoreError(N_("There is already an open game here.")) from error
         return game_id
 
     async def game(self, game_id: int) -> GameRow | None:

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from bot.db import Tx
 from bot.store.core import Store
 from bot.store.rows import SeatRow
+from rules.words import Msg
 
 
 @dataclass(frozen=True)
@@ -113,7 +114,7 @@ async def lobbies(store: Store) -> list[tuple[int, int | None, float]]:
         "SELECT id, guild_id, updated_at FROM games WHERE status = 'lobby' ORDER BY id")]
 
 
-async def close_idle_lobby(store: Store, game_id: int, idle_since: float, line: str) -> bool:
+async def close_idle_lobby(store: Store, game_id: int, idle_since: float, line: Msg) -> bool:
     """Cancel a lobby that nobody touched since `idle_since` (its updated_at when found idle) and owe
     `line` in its channel, in one transaction; False when it was written meanwhile, started, or closed
     already (by another process): then nothing is written."""
@@ -125,5 +126,5 @@ async def close_idle_lobby(store: Store, game_id: int, idle_since: float, line: 
         if not rows:
             return False
         await tx.execute("INSERT INTO outbox (game_id, kind, seat, payload, at) VALUES (?, 'board', NULL, ?, ?)",
-                         (game_id, json.dumps({"lines": [line]}), store.now()))
+                         (game_id, json.dumps({"lines": [line.to_json()]}), store.now()))
     return True

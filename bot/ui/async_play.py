@@ -15,6 +15,7 @@ import discord
 
 from bot.cogs import answering_failures
 from bot.ui.base import GAME, GameButton, refused
+from rules.words import N_
 
 if TYPE_CHECKING:
     from bot.cogs.clock import ClockCog
@@ -24,7 +25,7 @@ def _cog(interaction: discord.Interaction) -> ClockCog:
     return interaction.client.get_cog("ClockCog")  # type: ignore[return-value]
 
 
-class SinceButton(GameButton, kind="since", label="Since my last turn"):
+class SinceButton(GameButton, kind="since", label=N_("Since my last turn")):
     @answering_failures
     async def callback(self, interaction: discord.Interaction) -> None:
         if await refused(interaction, self.game_id):
@@ -32,7 +33,7 @@ class SinceButton(GameButton, kind="since", label="Since my last turn"):
         await _cog(interaction).on_since(interaction, self.game_id)
 
 
-class MuteButton(GameButton, kind="mute", label="Mute reminders for this game"):
+class MuteButton(GameButton, kind="mute", label=N_("Mute reminders for this game")):
     @answering_failures
     async def callback(self, interaction: discord.Interaction) -> None:
         if await refused(interaction, self.game_id):
@@ -45,7 +46,7 @@ class SeatOfferButton(discord.ui.DynamicItem[discord.ui.Button],
     """Accept a stored seat offer (bot.tables.Tables.offer_seat); only its taker may, once."""
 
     def __init__(self, game_id: int, offer_id: int) -> None:
-        super().__init__(discord.ui.Button(label="Accept the seat", style=discord.ButtonStyle.success,
+        super().__init__(discord.ui.Button(label=N_("Accept the seat"), style=discord.ButtonStyle.success,
                                            custom_id=f"jn:offer:{game_id}:{offer_id}"))
         self.game_id, self.offer_id = game_id, offer_id
 

@@ -16,15 +16,16 @@ from typing import ClassVar, Self
 import discord
 
 from bot.cogs import reply
+from rules.words import N_, Msg
 
 PREFIX = "jn:"  # every custom_id Junction makes starts with it
 MAX_CUSTOM_ID = 100  # Discord's limit
 # Digits a number in a custom_id may have: game and offer ids (SQLite rowids), picker tokens, pages.
 GAME = r"(?P<game>\d{1,15})"
 NUMBER = r"\d{1,9}"
-INVALID_BUTTON = "This button is not valid (anymore). Use the newest post of the game."
-NOT_HERE = "That game is not played here."
-RESTARTING = "Junction is restarting: nothing was done. Try again in a minute."
+INVALID_BUTTON = N_("This button is not valid (anymore). Use the newest post of the game.")
+NOT_HERE = N_("That game is not played here.")
+RESTARTING = N_("Junction is restarting: nothing was done. Try again in a minute.")
 
 
 def reads(items: Iterable[type[discord.ui.DynamicItem]], custom_id: str) -> bool:
@@ -36,7 +37,7 @@ async def refused(interaction: discord.Interaction, game_id: int) -> bool:
     """True, after a one-line ephemeral answer, when this click may not act on the game: it must
     come from the game's server, or in a DM from a member seated in it."""
     if getattr(interaction.client, "closing", False):
-        await reply(interaction, RESTARTING)
+        await reply(interaction, Msg(RESTARTING))
         return True
     store = interaction.client.tables.store  # type: ignore[attr-defined]
     row = await store.game(game_id)
@@ -48,7 +49,7 @@ async def refused(interaction: discord.Interaction, game_id: int) -> bool:
         seated = any(seat.user_id == interaction.user.id for seat in await store.seats(game_id))
         reason = None if seated else NOT_HERE
     if reason is not None:
-        await reply(interaction, reason)
+        await reply(interaction, Msg(reason))
     return reason is not None
 
 

@@ -13,8 +13,9 @@ from typing import Any, Literal
 
 import discord
 
+import locales
 from bot.cogs import NO_MENTIONS, reply
-from bot.i18n import localize, localize_view, t
+from bot.i18n import lang, localize_view, t
 from bot.texts import clip
 
 MAX_PAGE = 999_999  # a custom_id's page has at most 6 digits (a million pages: 10 million players, 7 million games)
@@ -40,7 +41,7 @@ def store_of(interaction: discord.Interaction) -> Any:
 def title_of(interaction: discord.Interaction, game_key: str, locale: Any) -> str | None:
     """A hosted game's title in the reader's language (None: not a game this bot hosts)."""
     definition = interaction.client.tables.games.get(game_key)  # type: ignore[attr-defined]
-    return localize(locale, definition.title) if definition is not None else None
+    return locales.gettext(lang(locale), definition.title, definition.key) if definition is not None else None
 
 
 def mention(user_id: int) -> str:

@@ -12,19 +12,21 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
+from bot import i18n
 from bot.cogs import answering_failures
 from bot.ui.async_play import SinceButton
 from bot.ui.base import GAME, MAX_CUSTOM_ID, NUMBER, GameButton, refused
 from bot.ui.history import RecordButton
 from bot.ui.picker import Menu
 from bot.ui.rematch import ANSWERS, RematchAnswer, RematchButton
+from rules.words import N_, Plural
 
 if TYPE_CHECKING:
     from bot.cogs.games import GamesCog
 
-LOBBY_ACTIONS = {"join": ("Join", discord.ButtonStyle.success), "leave": ("Leave", discord.ButtonStyle.secondary),
-                 "ai": ("Add AI", discord.ButtonStyle.secondary), "start": ("Start", discord.ButtonStyle.primary),
-                 "cancel": ("Cancel", discord.ButtonStyle.danger)}
+LOBBY_ACTIONS = {"join": (N_("Join"), discord.ButtonStyle.success), "leave": (N_("Leave"), discord.ButtonStyle.secondary),
+                 "ai": (N_("Add AI"), discord.ButtonStyle.secondary), "start": (N_("Start"), discord.ButtonStyle.primary),
+                 "cancel": (N_("Cancel"), discord.ButtonStyle.danger)}
 
 
 def _cog(interaction: discord.Interaction) -> GamesCog:
@@ -49,7 +51,7 @@ class LobbyButton(discord.ui.DynamicItem[discord.ui.Button], template=rf"jn:lobb
         await _cog(interaction).on_lobby_button(interaction, self.game_id, self.action)
 
 
-class TurnButton(GameButton, kind="turn", label="Take turn", style=discord.ButtonStyle.primary):
+class TurnButton(GameButton, kind="turn", label=N_("Take turn"), style=discord.ButtonStyle.primary):
     @answering_failures
     async def callback(self, interaction: discord.Interaction) -> None:
         if await refused(interaction, self.game_id):
@@ -57,7 +59,7 @@ class TurnButton(GameButton, kind="turn", label="Take turn", style=discord.Butto
         await _cog(interaction).on_take_turn(interaction, self.game_id)
 
 
-class HandButton(GameButton, kind="hand", label="My hand"):
+class HandButton(GameButton, kind="hand", label=N_("My hand")):
     @answering_failures
     async def callback(self, interaction: discord.Interaction) -> None:
         if await refused(interaction, self.game_id):
@@ -65,8 +67,8 @@ class HandButton(GameButton, kind="hand", label="My hand"):
         await _cog(interaction).on_hand(interaction, self.game_id)
 
 
-AI_LEVEL_BUTTONS = {"easy": ("Easy", discord.ButtonStyle.secondary), "normal": ("Normal", discord.ButtonStyle.primary),
-                    "hard": ("Hard", discord.ButtonStyle.danger)}
+AI_LEVEL_BUTTONS = {"easy": (N_("Easy"), discord.ButtonStyle.secondary), "normal": (N_("Normal"), discord.ButtonStyle.primary),
+                    "hard": (N_("Hard"), discord.ButtonStyle.danger)}
 
 
 class AddAIButton(discord.ui.DynamicItem[discord.ui.Button],
@@ -93,17 +95,18 @@ class AddAIButton(discord.ui.DynamicItem[discord.ui.Button],
 class PickSelect(discord.ui.DynamicItem[discord.ui.Select], template=rf"jn:pick:{GAME}:(?P<token>{NUMBER})"):
     """The picker's select. Values: `m:<move>` plays a move, `g:<prefix>` opens a group."""
 
-    def __init__(self, game_id: int, token: int, menu: Menu | None = None) -> None:
+    def __init__(self, game_id: int, token: int, menu: Menu | None = None, locale: Any = None) -> None:
         options = []
         for choice in menu.choices if menu else ():
             value = ("m:" if choice.is_move else "g:") + choice.value
-            options.append(discord.SelectOption(
+            options.append(discord.SelectOption(  # a move's label is its notation: never translated
                 label=choice.label[:100], value=value[:100],
-                description=None if choice.is_move else f"{choice.count} {'move' if choice.count == 1 else 'moves'}"))
+                description=None if choice.is_move else i18n.say(locale, Plural("{n} move", "{n} moves",
+                                                                                n=choice.count))))
+        placeholder = (i18n.t(locale, "Choose a move") if menu is None or menu.prefix == ""
+                       else i18n.t(locale, "Moves starting '{prefix}'", prefix=menu.prefix.rstrip("#").strip()))
         select = discord.ui.Select(custom_id=f"jn:pick:{game_id}:{token}", options=options or
-                                   [discord.SelectOption(label="-", value="-")],
-                                   placeholder="Choose a move" if menu is None or menu.prefix == ""
-                                   else f"Moves starting '{menu.prefix.rstrip('#').strip()}'")
+                                   [discord.SelectOption(label="-", value="-")], placeholder=placeholder[:150])
         super().__init__(select)
         self.game_id, self.token = game_id, token
 
@@ -124,7 +127,7 @@ class PickPage(discord.ui.DynamicItem[discord.ui.Button],
                template=rf"jn:page:{GAME}:(?P<token>{NUMBER}):(?P<page>\d{{1,4}}):(?P<prefix>.*)"):
     """Picker navigation: another page, or back to all moves (prefix and page in the custom_id)."""
 
-    def __init__(self, game_id: int, token: int, page: int, prefix: str, label: str = "Next") -> None:
+    def __init__(self, game_id: int, token: int, page: int, prefix: str, label: str = N_("Next ▶")) -> None:
         custom_id = f"jn:page:{game_id}:{token}:{page}:{prefix}"[:MAX_CUSTOM_ID]
         super().__init__(discord.ui.Button(label=label, style=discord.ButtonStyle.secondary, custom_id=custom_id))
         self.game_id, self.token, self.page, self.prefix = game_id, token, page, prefix
@@ -141,7 +144,7 @@ class PickPage(discord.ui.DynamicItem[discord.ui.Button],
         await _cog(interaction).on_picker_page(interaction, self.game_id, self.token, self.prefix, self.page)
 
 
-QUICK_MOVES = {"undo": ("Undo", discord.ButtonStyle.secondary)}  # moves a turn panel offers as a button too
+QUICK_MOVES = {"undo": (N_("Undo"), discord.ButtonStyle.secondary)}  # moves a turn panel offers as a button too
 
 
 class QuickMoveButton(discord.ui.DynamicItem[discord.ui.Button],
@@ -239,17 +242,18 @@ def board_layout(game_id: int, over: bool, *, story: str, turn: str = "", accent
     return view
 
 
-def picker_view(game_id: int, token: int, menu: Menu, moves: list[str] = ()) -> discord.ui.View:
-    """The turn panel: the select, paging, and a button for each quick move among `moves` (undo)."""
+def picker_view(game_id: int, token: int, menu: Menu, moves: list[str] = (), locale: Any = None) -> discord.ui.View:
+    """The turn panel: the select (its words in `locale`'s language), paging, and a button for each quick move
+    among `moves` (undo)."""
     view = discord.ui.View(timeout=None)
-    view.add_item(PickSelect(game_id, token, menu))
+    view.add_item(PickSelect(game_id, token, menu, locale))
     for move in QUICK_MOVES:
         if move in moves:
             view.add_item(QuickMoveButton(game_id, token, move))
     if menu.page > 0:
-        view.add_item(PickPage(game_id, token, menu.page - 1, menu.prefix, "◀ Previous"))
+        view.add_item(PickPage(game_id, token, menu.page - 1, menu.prefix, N_("◀ Previous")))
     if menu.page + 1 < menu.pages:
-        view.add_item(PickPage(game_id, token, menu.page + 1, menu.prefix, "Next ▶"))
+        view.add_item(PickPage(game_id, token, menu.page + 1, menu.prefix, N_("Next ▶")))
     if menu.prefix:
-        view.add_item(PickPage(game_id, token, 0, "", "All moves"))
+        view.add_item(PickPage(game_id, token, 0, "", N_("All moves")))
     return view

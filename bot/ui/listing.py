@@ -9,6 +9,7 @@ import discord
 from bot import i18n
 from bot.cogs import answering_failures, reply
 from bot.tables import TableInfo, Tables
+from rules.words import N_
 
 LIMIT = 1900  # room under Discord's 2,000 characters for the page counter and a longer translation
 MAX_PAGE = 999  # the custom_id's page has at most 3 digits
@@ -47,7 +48,7 @@ class ListPage(discord.ui.DynamicItem[discord.ui.Button],
 
     def __init__(self, listing: Listing, page: int, arrow: Literal["p", "n"], *, disabled: bool = False) -> None:
         super().__init__(discord.ui.Button(
-            label="◀ Previous" if arrow == "p" else "Next ▶", style=discord.ButtonStyle.secondary,
+            label=N_("◀ Previous") if arrow == "p" else N_("Next ▶"), style=discord.ButtonStyle.secondary,
             custom_id=f"jn:list:{listing}:{page}:{arrow}", disabled=disabled))
         self.listing: Listing = listing
         self.page = page
@@ -106,7 +107,7 @@ async def list_lines(interaction: discord.Interaction, tables: Tables, listing: 
     for row in rows:
         info = await tables.info(row.id)
         message = row.board_message_id or row.lobby_message_id
-        link = f"• [#{row.id} {info.definition.title}]({jump_url(row.guild_id, row.place_id, message)})"
+        link = f"• [#{row.id} {i18n.title(locale, info.definition)}]({jump_url(row.guild_id, row.place_id, message)})"
         if listing == "guild":
             since = row.board_posted_at or row.updated_at
             lines.append(f"{link} · {turn_words(locale, info)} · "
@@ -116,7 +117,7 @@ async def list_lines(interaction: discord.Interaction, tables: Tables, listing: 
         mine = info.seat_of(interaction.user.id)
         deadline = info.deadlines.get(mine) if getattr(info, "deadlines", None) and mine is not None else None
         if deadline and mine in info.to_act:
-            line += " · " + i18n.localize(locale, f"⏰ Time runs out <t:{int(deadline)}:R>.")
+            line += " · " + i18n.t(locale, "⏰ Time runs out {when}.", when=f"<t:{int(deadline)}:R>")
         lines.append(line)
     return head, lines
 
@@ -124,8 +125,8 @@ async def show_list(interaction: discord.Interaction, tables: Tables, listing: L
     """The first page of a listing, with ◀ ▶ when it needs more than one."""
     head, lines = await list_lines(interaction, tables, listing)
     if not lines:
-        empty = ("No running games or lobbies on this server." if listing == "guild"
-                 else "You have no running games or lobbies.")
+        empty = (N_("No running games or lobbies on this server.") if listing == "guild"
+                 else N_("You have no running games or lobbies."))
         await reply(interaction, i18n.t(interaction.locale, empty))
         return
     pages = paginate(head, lines)
@@ -144,5 +145,5 @@ async def turn_list_page(interaction: discord.Interaction, tables: Tables, listi
     view = page_buttons(listing, page, len(pages))
     if view is not None:
         i18n.localize_view(view, interaction.locale)
-    await interaction.response.edit_message(content=i18n.localize(interaction.locale, text), view=view,
+    await interaction.response.edit_message(content=text, view=view,
                                             allowed_mentions=discord.AllowedMentions.none())

@@ -9,7 +9,8 @@ from typing import Any
 
 import discord
 
-from bot.i18n import localize, t
+import locales
+from bot.i18n import lang, t
 from bot.store import stats
 from bot.store.reliability import Reliability
 from bot.ui.community import PROVISIONAL, length_words, mention, signed, stamp
@@ -124,7 +125,7 @@ async def profile_answer(interaction: discord.Interaction, member: discord.abc.U
 
     def title(key: str) -> str:
         definition = tables.games.get(key)
-        return localize(locale, definition.title) if definition is not None else key
+        return locales.gettext(lang(locale), definition.title, definition.key) if definition is not None else key
 
     versus_line = None
     if versus is not None and versus.id != member.id:

@@ -19,6 +19,7 @@ from bot import texts
 from bot.ai_pool import AIPool
 from bot.store import Store
 from bot.tables import Refused, Tables
+from bot.words import say
 from rules.engine import AIPlayer, Move, RandomAI, ai_move, play_out
 from rules.registry import GAMES as REGISTRY
 from tests.bot.guess_game import DEFINITION
@@ -82,7 +83,8 @@ async def test_a_hard_seat_plays_hard_moves(store):
     await tables.add_ai(game_id, ANN, "hard")
     await tables.start(game_id, ANN)
     outcome = await tables.play(game_id, ANN, "bid 1")
-    assert "Bids: Ann 1, AI 1 3" in outcome.public_lines  # LastMove's bid; normal would have bid 0
+    names = (await tables.info(outcome.game_id)).names
+    assert "Bids: Ann 1, AI 1 3" in [say(line, "en", names) for line in outcome.public_lines]  # normal would bid 0
 
 
 async def test_the_tables_stand_in_plays_a_timed_out_turn_then_keeps_the_seat(db_path):

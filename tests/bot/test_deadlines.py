@@ -19,12 +19,18 @@ from bot.tables import (
     parse_tz,
     reminder_points,
 )
+from bot.words import say
 from tests.bot.guess_game import DEFINITION, GuessState, Pass
 
 ANN, BOB, CID, DEE = 1, 2, 3, 4
 NAMES = {ANN: "Ann", BOB: "Bob", CID: "Cid", DEE: "Dee"}
 HOUR = 3600.0
 T0 = 1_800_000_000.0  # 2027-01-15 08:00 UTC
+
+
+def said(lines, names=("Ann", "Bob", "Cid", "Dee")) -> list[str]:
+    """An outcome's lines (messages) as an English reader sees them."""
+    return [say(line, "en", list(names)) for line in lines]
 
 
 class Clock:
@@ -116,7 +122,7 @@ async def test_reminders_at_half_time_and_an_hour_before_then_the_ai_plays(timed
     clock.advance(1)
     outcome = await timed.fire_due(game_id)
     assert outcome.applied[0][0] == 1 and outcome.applied[0][1].startswith("bid ")
-    assert "Time ran out for Bob: the AI played for them." in outcome.public_lines
+    assert "Time ran out for Bob: the AI played for them." in said(outcome.public_lines)
     moves = await store.moves(game_id)
     assert [(m.seat, m.notation) for m in moves][:2] == [(0, "bid 1"), outcome.applied[0]]
     # The guessing turn that follows has its own fresh clock.
@@ -131,11 +137,11 @@ async def test_skip_where_the_rules_allow_else_the_ai(timed, store, clock):
     outcome = await timed.fire_due(game_id)  # bids cannot be skipped: the AI bids for both
     assert sorted(s for s, _ in outcome.applied) == [0, 1]
     assert all(n.startswith("bid") for _, n in outcome.applied)
-    assert "Time ran out for Ann: the AI played for them." in outcome.public_lines
+    assert "Time ran out for Ann: the AI played for them." in said(outcome.public_lines)
     clock.advance(2)
     outcome = await timed.fire_due(game_id)  # Ann's guess turn: skipped with a pass
     assert outcome.applied == ((0, "pass"),)
-    assert "Time ran out for Ann: their turn is skipped." in outcome.public_lines
+    assert "Time ran out for Ann: their turn is skipped." in said(outcome.public_lines)
 
 
 async def test_end_action_ends_with_current_standings(timed, store, clock):
@@ -164,13 +170,13 @@ async def test_strikes_hand_the_seat_to_the_ai_and_seat_back_returns_it(timed, s
     clock.advance(1)
     outcome = await timed.fire_due(game_id)  # Cid's guess: strike 2, the AI takes the seat
     assert "Cid timed out 2 times in a row: the AI takes the seat for good (Cid can take it back with /seat back)." \
-        in outcome.public_lines
+        in said(outcome.public_lines)
     seats = await store.seats(game_id)
     assert seats[2].user_id is None and seats[2].name == "Cid (AI)"
     with pytest.raises(Refused, match="no seat with the AI"):
         await timed.seat_back(game_id, DEE)
     outcome = await timed.seat_back(game_id, CID)
-    assert "Cid takes their seat back from the AI." in outcome.public_lines
+    assert "Cid takes their seat back from the AI." in said(outcome.public_lines)
     assert (await store.seats(game_id))[2].user_id == CID
 
 
@@ -300,7 +306,7 @@ async def test_hand_over_moves_the_secrets_to_the_new_holder(timed, store, clock
         await timed.check_hand_over(game_id, ANN, BOB)
     assert await timed.check_hand_over(game_id, ANN, DEE) == 0
     outcome = await timed.hand_over(game_id, 0, ANN, DEE, "Dee")
-    assert "Ann handed their seat to Dee." in outcome.public_lines
+    assert "Ann handed their seat to Dee." in said(outcome.public_lines)
     dms = await posts(timed, game_id, "dm")
     assert [(p.seat, p.payload.get("welcome")) for p in dms] == [(0, True)]
     seat_dee, dee_view, _ = await timed.private_view(game_id, DEE)
@@ -329,16 +335,17 @@ async def test_since_last_turn_tells_the_moves_the_seat_may_see(timed, store, cl
     await timed.play(game_id, ANN, "pass")
     await timed.play(game_id, BOB, "guess s1 2")
     report = await timed.since_last_turn(game_id, CID)
-    assert report.moves == 2 and report.lines[0] == "Ann: `pass` — Ann passes."
-    assert report.lines[1].startswith(("Bob: ", "Bob — ")) and "Bob guesses Ann: " in report.lines[1]
+    lines = said(report.lines, report.names)
+    assert report.moves == 2 and lines[0] == "Ann: `pass` — Ann passes."
+    assert lines[1].startswith(("Bob: ", "Bob — ")) and "Bob guesses Ann: " in lines[1]
     assert len(report.views) == 3 and all(v["seat"] is None for v in report.views)
     ann = await timed.since_last_turn(game_id, ANN)
-    assert ann.moves == 1 and "holds" not in " ".join(ann.lines)  # Bob's secret news is not Ann's
+    assert ann.moves == 1 and "holds" not in " ".join(said(ann.lines, ann.names))  # Bob's secret news is not Ann's
     # A secret bid: others read "has bid", never the amount; the bidder sees their own.
     await timed.play(game_id, CID, "pass")  # round 1 ends, round 2 bids begin
     await timed.play(game_id, ANN, "bid 3")
     bob = await timed.since_last_turn(game_id, BOB)
-    assert "Ann — Ann has bid." in bob.lines and not any("bid 3" in line for line in bob.lines)
+    assert "Ann — Ann has bid." in said(bob.lines, bob.names) and not any("bid 3" in line for line in said(bob.lines, bob.names))
     dms = [p for p in await timed.owed_posts(game_id) if p.kind == "dm" and p.seat == 2]
     assert dms and dms[-1].payload.get("since") is True  # Cid's turn came after others moved
 
@@ -364,7 +371,7 @@ async def test_scheduler_fires_due_games_once_in_order(clock):
 async def test_concede_stops_the_clock_and_cannot_be_taken_back(timed, store, clock):
     game_id = await start(timed)
     outcome = await timed.leave(game_id, BOB)  # /game leave in a running game concedes
-    assert "Bob left the game; the AI plays their seat." in outcome.public_lines
+    assert "Bob left the game; the AI plays their seat." in said(outcome.public_lines)
     assert (await timed.info(game_id)).deadlines.keys() == {0}
     with pytest.raises(Refused, match="no seat with the AI"):
         await timed.seat_back(game_id, BOB)
@@ -434,12 +441,12 @@ async def test_every_registered_game_survives_a_timeout(store, clock, action):
         await tables.start(info.row.id, ANN)
         clock.advance(1)
         outcome = await tables.fire_due(info.row.id)
-        assert outcome is not None and any(line.startswith("Time ran out for Ann") for line in outcome.public_lines), key
+        assert outcome is not None and any(line.startswith("Time ran out for Ann") for line in said(outcome.public_lines)), key
         if action == "end":
             row = await store.game(info.row.id)
             assert row.status == "over" and len(row.result["seats"]) == definition.min_players, key
             continue
-        if action == "skip" and "their turn is skipped." in " ".join(outcome.public_lines):
+        if action == "skip" and "their turn is skipped." in " ".join(said(outcome.public_lines)):
             state = definition.new_game(definition.min_players, info.row.options, 7)
             assert str(state.timeout_move(0)) == outcome.applied[0][1], key
         row = await store.game(info.row.id)

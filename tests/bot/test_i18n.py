@@ -1,24 +1,25 @@
-"""The Japanese catalog: formatting, localizing composed English text, rules summaries, the Translator."""
+"""The bot's words: `t` and `say` translate the message first and fill in the values after (a name is never
+translated), /rules from the game's domain, the Translator for every language, view labels."""
 
 from __future__ import annotations
-
-import re
 
 import discord
 import pytest
 from discord import app_commands
 
-from bot import i18n
-from bot.tables import NOT_SEATED, NOT_YOUR_TURN, STALE_MOVE
+import locales
+from bot import command_words, i18n, texts
+from bot.ui.components import lobby_view, picker_view
+from bot.ui.picker import menu
+from bot.words import engine_line, lines_json
 from rules.registry import GAMES
+from rules.words import Items, Msg, Plural, Seat, Term
 
-PLACEHOLDER = re.compile(r"\{(\w+)\}")
+# Every language with a catalog of the bot's words (German before LINGUAS lists it too).
+CATALOG_LANGUAGES = sorted(path.parent.parent.name for path in locales.ROOT.glob("*/LC_MESSAGES/bot.po"))
 
-
-def test_every_entry_keeps_its_placeholders_and_is_japanese():
-    for english, japanese in i18n.JA.items():
-        assert sorted(PLACEHOLDER.findall(english)) == sorted(PLACEHOLDER.findall(japanese)), english
-        assert re.search(r"[\u3000-\u30ff\u4e00-\u9fff\uff00-\uffef]", japanese), english  # kana, kanji, full-width marks
+# Players named like catalog words (issue 25): they must come out exactly as they are.
+NAMES = ["Deck", "Round", "Score", "Easy", "Players", "Black"]
 
 
 def test_t_formats_for_japanese_and_falls_back_to_english():
@@ -29,27 +30,53 @@ def test_t_formats_for_japanese_and_falls_back_to_english():
     assert i18n.t("ja", "No such entry {n}", n=1) == "No such entry 1"
 
 
-def test_localize_reads_composed_english_line_by_line():
-    for text in (NOT_YOUR_TURN, NOT_SEATED, STALE_MOVE):
-        assert i18n.localize("ja", text) == i18n.JA[text]
-    assert i18n.localize("ja", "Lobby for Guess opened in <#5> (game #3).") == "<#5> で Guess の募集を始めました（ゲーム #3）。"
-    assert i18n.localize("ja", "Lobby for Guess opened (game #3).") == "Guess の募集を始めました（ゲーム #3）。"
-    board = "**Guess** · game #1 · move 4\n• Ann guesses Bob: 3.\n**To act:** <@1>"
-    assert i18n.localize("ja", board) == "**Guess** · ゲーム #1 · 4 手目\n• Ann guesses Bob: 3.\n**手番：** <@1>"
-    assert i18n.localize("en-US", board) == board
-    assert i18n.localize("ja", "head\n• The game was cancelled.") == "head\n• ゲームは中止されました。"
-    # A value that is itself a catalog word is translated too.
-    assert i18n.localize("ja", "Threads: the player chooses") == "スレッド：プレイヤーが選ぶ"
+def test_values_are_filled_in_after_the_translation_and_never_translated():
+    # "Easy" is a catalog word (弱い) and "Score" one too (得点): as a value they stay as they are.
+    assert i18n.t("ja", "{name} ({level}) takes a seat.", name="Easy", level=Term("easy")) == "Easy（弱い）が席に着きました。"
+    line = Msg("{who} takes their seat back from the AI.", who="Score")
+    assert i18n.say("ja", line).startswith("Score")
+    seats = Msg("{title} begins. Seats: {seats}.", title=Term("Trans Europa"),
+                seats=Items([Seat(i) for i in range(6)], "comma"))
+    japanese = i18n.say("ja", seats, NAMES, "trans_europa")
+    assert all(name in japanese for name in NAMES) and "山札" not in japanese and "得点" not in japanese
+    assert i18n.say("en", seats, NAMES, "trans_europa") == (
+        "Trans Europa begins. Seats: Deck, Round, Score, Easy, Players, Black.")
 
 
-def test_rules_summaries_exist_in_japanese_for_every_game():
-    assert set(i18n.RULES_JA) == set(GAMES)
+def test_an_engine_line_from_before_messages_gets_its_names_after_the_translation():
+    # An engine that still writes English with seat tokens: translated whole, then the names go in.
+    line = engine_line("{s0} places the start marker on paris.")
+    japanese = i18n.say("ja", line, NAMES, "trans_europa")
+    assert japanese.startswith("Deck") or "Deck" in japanese
+    assert "山札" not in japanese
+    assert i18n.say("en", line, NAMES, "trans_europa") == "Deck places the start marker on paris."
+
+
+def test_stored_lines_round_trip_and_old_english_rows_still_show():
+    lines = lines_json([Msg("You played `{move}`.", move="pass"), Plural("{n} move", "{n} moves", n=3)])
+    assert [i18n.say("ja", line) for line in lines] == ["`pass` を指しました。", "3 手"]
+    # A row stored before messages: English with the names in it, shown as it was.
+    assert i18n.say("ja", "Deck passes.") == "Deck passes."
+
+
+def test_plurals_follow_the_language():
+    one, many = (Plural("**Since your last turn** ({n} move):", "**Since your last turn** ({n} moves):", n=n)
+                 for n in (1, 4))
+    assert i18n.say("en", one) == "**Since your last turn** (1 move):"
+    assert i18n.say("en", many) == "**Since your last turn** (4 moves):"
+    assert i18n.say("ja", one) == "**前回の手番から**（1 手）："
+    assert i18n.say("ja", many) == "**前回の手番から**（4 手）："
+
+
+def test_rules_come_from_the_games_domain_in_every_language():
     for key, definition in GAMES.items():
-        english = f"**{definition.title}** (2–5 players)\n{definition.summary}"
-        japanese = i18n.rules_text("ja", definition, english)
-        assert i18n.RULES_JA[key] in japanese and definition.summary not in japanese
-        assert japanese.startswith(f"**{i18n.t('ja', definition.title)}**（2〜5 人）")
-        assert i18n.rules_text("en-GB", definition, english) == english
+        english = texts.rules_text(definition, "en-GB")
+        assert english == texts.rules_text(definition)
+        assert definition.summary in english
+        japanese = texts.rules_text(definition, "ja")
+        summary = locales.gettext("ja", definition.summary, key)
+        assert summary != definition.summary and summary in japanese, key
+        assert japanese.startswith(f"**{locales.gettext('ja', definition.title, key)}**"), key
 
 
 class _Context:
@@ -69,10 +96,45 @@ async def test_translator_gives_japanese_descriptions_never_names(location, expe
     assert await translator.translate(text, discord.Locale.french, _Context(location)) is None
 
 
+async def test_every_command_text_reaches_every_language():
+    """Each description and choice name of the command tree is in bot.pot (the provider) and translated in
+    every language Junction speaks, within Discord's 100 characters; /clock reminders' `on` included."""
+    translator = i18n.Translator()
+    ids = command_words.message_ids()
+    assert "True: remind me when my time runs short; False: no reminders in this game" in ids
+    context = _Context(app_commands.TranslationContextLocation.parameter_description)
+    for language in CATALOG_LANGUAGES:
+        for text in ids:
+            if text in {d.title for d in GAMES.values()}:
+                continue
+            entry = locales.words(language).find(text, locales.domains_for(None))  # the catalog's translation
+            assert entry and len(entry) <= 100, (language, text)
+            if language in locales.LANGUAGES:  # Discord gets the languages Junction speaks (LINGUAS)
+                translated = await translator.translate(app_commands.locale_str(text), discord.Locale(language),
+                                                        context)
+                assert translated == (entry if entry != text else None), (language, text)  # the same word: none
+
+
+def test_the_language_setting_offers_every_language():
+    from bot.cogs.admin import LANGUAGES
+
+    assert [code for code in LANGUAGES if code != "auto"] == list(locales.LANGUAGES)
+
+
 def test_turn_reminders_follow_the_readers_language():
-    dm = "⏰ Your turn in **Santa Fe** (game #3 in <#123>): time runs out <t:99:R> (<t:99:f>)."
-    assert i18n.localize("ja", dm) == "⏰ **Santa Fe**（<#123> のゲーム #3）であなたの手番です。残り時間: <t:99:R>（<t:99:f> まで）。"
-    mention = "<@55>, it is your turn in game #3: time runs out <t:99:R>."
-    assert i18n.localize("ja", mention) == "<@55> さん、ゲーム #3 であなたの手番です。残り時間: <t:99:R>。"
-    assert i18n.localize("en-US", mention) == mention
-    assert i18n.localize("ja", "**Since your last turn** (1 move):") == "**前回の手番から**（1 手）："
+    dm = i18n.t("ja", "⏰ Your turn in **{title}** (game #{id} in {place}): time runs out {when} ({at}).",
+                title=Term("Santa Fe"), id=3, place="<#123>", when="<t:99:R>", at="<t:99:f>")
+    assert dm == "⏰ **サンタフェ**（<#123> のゲーム #3）であなたの手番です。残り時間: <t:99:R>（<t:99:f> まで）。" or (
+        dm.startswith("⏰ **") and "<#123>" in dm and "Your turn" not in dm)
+    mention = i18n.t("ja", "{user}, it is your turn in game #{id}: time runs out {when}.", user="<@55>", id=3,
+                     when="<t:99:R>")
+    assert mention == "<@55> さん、ゲーム #3 であなたの手番です。残り時間: <t:99:R>。"
+
+
+def test_view_labels_are_translated_but_moves_never():
+    view = i18n.localize_view(lobby_view(1), "ja")
+    assert "Join" not in [child.item.label for child in view.children]
+    panel = i18n.localize_view(picker_view(1, 0, menu(["pass", "Score 3"]), ["pass"], "ja"), "ja")
+    select = panel.children[0].item
+    assert sorted(option.label for option in select.options) == ["Score 3", "pass"]  # notation as typed
+    assert select.placeholder != "Choose a move"

@@ -12,6 +12,7 @@ from bot.service.hygiene import DAY
 from bot.store import Store
 from bot.store.reliability import Reliability, reliability
 from bot.tables import Refused, Tables
+from rules.words import Msg
 from tests.bot.guess_game import GAMES
 from tests.bot.test_deadlines import HOUR, T0, Clock
 from tests.bot.test_tables import ANN, BOB, CID, DAN, NAMES, play_one
@@ -55,8 +56,9 @@ async def finished_and_conceded(tables: Tables, first: tuple[int, ...] = (ANN, C
 
 
 async def closing_lines(store: Store) -> list[tuple[int, str]]:
-    return [(p.game_id, line) for p in await store.pending_posts() for line in p.payload.get("lines", [])
-            if "without activity" in line]
+    stored = [(p.game_id, str(Msg.from_json(line))) for p in await store.pending_posts()
+              for line in p.payload.get("lines", []) if isinstance(line, dict)]
+    return [(game_id, line) for game_id, line in stored if "without activity" in line]
 
 
 async def test_an_idle_lobby_closes_once_after_seven_days_and_activity_moves_its_time(timed, store, clock):
@@ -156,8 +158,8 @@ async def test_a_lobby_with_a_minimum_refuses_players_below_it_in_one_line(timed
         await open_lobby(timed, channel=52, min_reliability=101)
     with pytest.raises(Refused) as refused:
         await open_lobby(timed, users=(CID,), channel=52, min_reliability=80)
-    assert refused.value.reason == "This table asks for a reliability of at least 80%; yours is 0% (0 finished, 1 left to the AI)."
-    assert refused.value.key.startswith("This table asks for a reliability of at least {min}%")
+    assert str(refused.value.reason) == "This table asks for a reliability of at least 80%; yours is 0% (0 finished, 1 left to the AI)."
+    assert refused.value.reason.id.startswith("This table asks for a reliability of at least {min}%")
     game_id = await open_lobby(timed, channel=52, min_reliability=80)
     assert (await timed.info(game_id)).min_reliability == 80
     with pytest.raises(Refused, match="at least 80%; yours is 0%"):

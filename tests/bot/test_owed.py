@@ -12,10 +12,17 @@ from bot.service.owed import (
     turn_begins,
     welcome_owed,
 )
+from bot.words import say
 from rules.engine import private, public
+from rules.words import Msg
 from tests.bot.guess_game import DEFINITION
 
-NAMES = ["Ann", "Bob", "Cid"]
+NAMES = ["Deck", "Bob", "Cid"]
+
+
+def said(lines: list, lang: str = "en") -> list[str]:
+    """Stored lines as a reader sees them (the names go in after the words)."""
+    return [say(line, lang, NAMES) for line in lines]
 
 
 # ---- lines
@@ -23,9 +30,10 @@ NAMES = ["Ann", "Bob", "Cid"]
 
 def test_batch_lines_puts_the_services_lines_first_and_names_the_seats():
     events = [public("{s0} bids."), private(1, "{s1} draws a 3."), public("{s2} passes.")]
-    public_lines, private_lines = batch_lines(events, NAMES, ["Bob left the game."])
-    assert public_lines == ["Bob left the game.", "Ann bids.", "Cid passes."]
-    assert private_lines == {1: ["Bob draws a 3."]}
+    public_lines, private_lines = batch_lines(events, [Msg("{name} left the game.", name="Bob")])
+    assert said(public_lines) == ["Bob left the game.", "Deck bids.", "Cid passes."]
+    assert {seat: said(lines) for seat, lines in private_lines.items()} == {1: ["Bob draws a 3."]}
+    assert all(isinstance(line, dict) for line in public_lines)  # stored as messages: names go in at the edge
 
 
 # ---- whose turn begins
@@ -113,14 +121,14 @@ def test_the_welcome_dm_follows_each_players_choice():
     opening = [public("{s0} deals."), private(0, "{s0} holds a 4."), private(1, "{s1} holds a 2."),
                private(2, "{s2} holds a 6.")]
     secrets = {0: {"hand": [4]}, 1: {"hand": [2]}, 2: {"hand": [6]}}
-    owed = welcome_owed(humans=[0, 1, 2], choices={0: "all", 1: "turn", 2: "off"}, opening=opening, names=NAMES,
+    owed = welcome_owed(humans=[0, 1, 2], choices={0: "all", 1: "turn", 2: "off"}, opening=opening,
                         to_act={0}, secrets=secrets)
-    assert [(p.seat, p.payload) for p in owed.posts] == [
-        (0, {"lines": ["Ann holds a 4."], "welcome": True, "digest": secret_digest({"hand": [4]})}),
+    assert [(p.seat, {**p.payload, "lines": said(p.payload["lines"])}) for p in owed.posts] == [
+        (0, {"lines": ["Deck holds a 4."], "welcome": True, "digest": secret_digest({"hand": [4]})}),
         (2, {"lines": [], "welcome": True, "dms": "off"})]  # `off`: a welcome in words only
-    assert owed.news == {1: ["Bob holds a 2."]}  # `turn`, not to act: the news waits for the turn
+    assert {seat: said(lines) for seat, lines in owed.news.items()} == {1: ["Bob holds a 2."]}  # `turn`: waits
     assert owed.welcomed == [0]
-    first = welcome_owed(humans=[1], choices={1: "turn"}, opening=opening, names=NAMES, to_act={1}, secrets=secrets)
+    first = welcome_owed(humans=[1], choices={1: "turn"}, opening=opening, to_act={1}, secrets=secrets)
     assert [p.seat for p in first.posts] == [1] and first.news == {}  # `turn` and to act: welcomed now
 
 

@@ -49,7 +49,8 @@ async def test_a_refusal_is_answered_in_the_readers_language():
     ix = interaction("ja")
     assert await answer_failure(ix, Refused(NOT_SEATED))
     assert [(text, kwargs["ephemeral"]) for text, kwargs in ix.response.sent] == [
-        (i18n.localize("ja", NOT_SEATED), True)]
+        (i18n.t("ja", NOT_SEATED), True)]
+    assert ix.response.sent[0][0] != NOT_SEATED  # the catalog has it in Japanese
 
 
 async def test_a_refusal_after_a_deferral_is_a_followup():

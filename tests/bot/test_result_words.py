@@ -9,9 +9,9 @@ from typing import Any
 
 import pytest
 
-import locales
 from bot import i18n, texts
-from bot.tables import result_lines
+from bot.tables import result_msgs
+from bot.words import engine_msg, say
 from rules.engine import GameState, name_seats
 from rules.registry import GAMES
 from rules.words import Msg
@@ -43,14 +43,12 @@ def end_of_game_texts(key: str, state: GameState, lang: str) -> dict[str, str]:
     """What the bot shows at the end, as the board post (standings and details) and the log file do."""
     result: dict[str, Any] = state.result().to_json()
 
-    def word(english: str) -> str:
-        return i18n.localize(lang, english, key)
-
-    standings = result_lines(result, NAMES, word)
-    post = "\n".join(["**Game over.**", *standings, *texts.revealed_lines(result, NAMES, word=word)])
+    standings = [i18n.say(lang, line, NAMES, key) for line in result_msgs(result)]
+    post = "\n".join([i18n.t(lang, "**Game over.**"), *standings,
+                      *texts.revealed_lines(result, NAMES, locale=lang, game=key)])
     info = SimpleNamespace(definition=GAMES[key], row=SimpleNamespace(id=1, options={}, result=result))
-    report = texts.final_report(info, NAMES, ["1. Ann: pass"], word=word)
-    return {"post": i18n.localize(lang, post, key), "file": i18n.localize(lang, report, key)}
+    report = texts.final_report(info, NAMES, ["1. Ann: pass"], locale=lang)
+    return {"post": post, "file": report}
 
 
 def engine_keys(result: dict[str, Any]) -> set[str]:
@@ -113,10 +111,7 @@ def test_every_event_line_in_words(finished: tuple[str, GameState, list]) -> Non
     """Posts and DMs carry the engine's event lines: no snake_case and real plurals, in both languages."""
     key, _, events = finished
     for seats, line in events:
-        # a message is translated where it leaves the bot (locales.say); English composed before messages
-        # existed is translated line by line
-        japanese = locales.say(line, "ja", NAMES, key) if isinstance(line, Msg) else i18n.localize("ja", line, key)
-        for text in (str(line), japanese):
-            text = words_of(name_seats(text, NAMES))
+        for text in (name_seats(line, NAMES), say(engine_msg(line), "ja", NAMES, key)):
+            text = words_of(text)
             assert not SNAKE.findall(text), (key, seats, text)
             assert not BAD_PLURAL.search(text), (key, seats, text)

@@ -52,7 +52,7 @@ async def test_clicks_on_both_processes_apply_each_move_once(two):
                                    b.play(game_id, ANN, "bid 2", token=token_b), return_exceptions=True)
     refused = [r for r in results if isinstance(r, Refused)]
     assert len(refused) == 1, results
-    assert refused[0].reason.startswith((NOT_YOUR_TURN, STALE_MOVE))
+    assert str(refused[0].reason).startswith((NOT_YOUR_TURN, STALE_MOVE))
     assert [m.notation for m in await a.store.moves(game_id)] == ["bid 2"]
     # B's copy was loaded before A's move: B's next move is checked against the stored game.
     for service, user in itertools.islice(itertools.cycle([(b, BOB), (a, ANN)]), 20):

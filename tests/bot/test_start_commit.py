@@ -9,6 +9,7 @@ import pytest
 
 from bot.store import Store
 from bot.tables import Tables
+from bot.words import say
 from tests.bot.guess_game import GAMES
 
 ANN, BOB = 1, 2
@@ -39,9 +40,10 @@ async def test_a_kill_right_after_the_start_commit_keeps_the_opening_words(db_pa
         assert (await tables.info(info.row.id)).row.status == "running"
         await tables.play(info.row.id, ANN, "bid 1")  # an edit of the opening post: Bob still bids
         boards = [p for p in await tables.owed_posts(info.row.id) if p.kind == "board"]
-        assert boards[0].payload["lines"][0] == "Guess begins. Seats: Ann, Bob."
+        names = (await tables.info(info.row.id)).names
+        assert say(boards[0].payload["lines"][0], "en", names) == "Guess begins. Seats: Ann, Bob."
         # The edit shows the opening lines with Ann's bid, as it does without the kill.
-        assert boards[-1].payload.get("edit") and boards[-1].payload["lines"] == [
+        assert boards[-1].payload.get("edit") and [say(line, "en", names) for line in boards[-1].payload["lines"]] == [
             "Guess begins. Seats: Ann, Bob.", "Ann has bid."]
     finally:
         await store.close()

@@ -9,11 +9,17 @@ import pytest
 
 from bot.store import Store
 from bot.tables import NOT_SEATED, NOT_YOUR_TURN, STALE_MOVE, Refused, Tables
+from bot.words import say
 from rules.engine import replay
 from tests.bot.guess_game import DEFINITION, GAMES
 
 ANN, BOB, CID, DAN = 1, 2, 3, 4
 NAMES = {ANN: "Ann", BOB: "Bob", CID: "Cid", DAN: "Dan"}
+
+
+def said(lines, names=("Ann", "Bob", "Cid")) -> list[str]:
+    """Stored lines (messages) as an English reader sees them."""
+    return [say(line, "en", list(names)) for line in lines]
 
 
 async def lobby(tables: Tables, users=(ANN, BOB, CID), channel=50, **kw) -> int:
@@ -108,9 +114,9 @@ async def test_full_game_log_replays_to_snapshot_and_posts_are_owed(tables, stor
     board_posts = [p for p in await tables.owed_posts(game_id) if p.kind == "board"]
     assert len(board_posts) == len(played)
     assert "result" in board_posts[-1].payload
-    assert board_posts[-1].payload["result"][0].startswith("1. ")
+    assert said(board_posts[-1].payload["result"])[0].startswith("1. ")
     log = await tables.log(game_id)
-    assert log[0].startswith("1. ") and len(log) == len(played)
+    assert said(log)[0].startswith("1. ") and len(log) == len(played)
 
 
 async def test_refusals_change_nothing(tables, store):
@@ -134,8 +140,9 @@ async def test_refusals_change_nothing(tables, store):
     for user, text, tok, reason in cases:
         with pytest.raises(Refused) as refused:
             await tables.play(game_id, user, text, token=tok)
-        assert reason in refused.value.reason
-        assert "{s" not in refused.value.reason
+        shown = say(refused.value.reason, "en", refused.value.names)
+        assert reason in shown
+        assert "{s" not in shown
     after = (await store.snapshot(game_id), len(await store.moves(game_id)), len(await store.pending_posts()))
     assert after == before
 
@@ -152,7 +159,7 @@ async def test_two_clicks_at_once_apply_one_move(tables, store):
     applied = [r for r in results if not isinstance(r, Exception)]
     refused = [r for r in results if isinstance(r, Refused)]
     assert len(applied) == 1 and len(refused) == 1
-    assert refused[0].reason.startswith((NOT_YOUR_TURN, STALE_MOVE))
+    assert say(refused[0].reason, "en", refused[0].names).startswith((NOT_YOUR_TURN, STALE_MOVE))
     assert [m.notation for m in await store.moves(game_id)] == ["bid 2"]
 
 
@@ -203,7 +210,7 @@ async def test_ai_seats_play_until_a_human_must_act(tables, store):
     # The AIs took their turns: round 2 bidding, where they bid at once again, Ann is left.
     assert {seat for seat, _ in outcome.applied} == {0, 1, 2}
     assert outcome.to_act == (0,)
-    assert any("Round 1 ends" in line for line in outcome.public_lines)
+    assert any("Round 1 ends" in line for line in said(outcome.public_lines))
     moves = await store.moves(game_id)
     assert len(moves) == 2 + 1 + 1 + 2 + 2
 
@@ -214,13 +221,13 @@ async def test_dms_owed_only_for_changed_private_views_and_no_secret_in_public_l
     await tables.posts_done([p.id for p in await tables.owed_posts()])
     outcome = await tables.play(game_id, ANN, "bid 3")
     assert outcome.views_changed == {0}  # only Ann's own bid is new to her
-    assert outcome.private_lines == {0: ("You bid 3.",)}
-    assert outcome.public_lines == ("Ann has bid.",)
+    assert {seat: said(lines) for seat, lines in outcome.private_lines.items()} == {0: ["You bid 3."]}
+    assert said(outcome.public_lines) == ["Ann has bid."]
     owed = await tables.owed_posts(game_id)
     # Her own bid is no news worth a DM now: it waits for her next DM, as her turn begins. The bid
     # edits the round's post (Bob and Cid are still to bid).
     assert [(p.kind, p.seat, p.payload.get("edit")) for p in owed] == [("board", None, True)]
-    assert all("3" not in line for p in owed if p.kind == "board" for line in p.payload["lines"])
+    assert all("3" not in line for p in owed if p.kind == "board" for line in said(p.payload["lines"]))
     await tables.posts_done([p.id for p in owed])
     await tables.play(game_id, BOB, "bid 1")
     assert [(p.kind, p.seat) for p in await tables.owed_posts(game_id)] == [("board", None)]
@@ -229,8 +236,8 @@ async def test_dms_owed_only_for_changed_private_views_and_no_secret_in_public_l
     assert [(p.kind, p.seat) for p in owed if p.kind == "board" and "ping" in p.payload] == [("board", None)]
     assert [p.payload.get("ping") for p in owed if p.kind == "board"][-1] == [0]
     ann_dms = [p for p in owed if p.kind == "dm" and p.seat == 0]
-    assert len(ann_dms) == 1 and "You bid 3." in ann_dms[0].payload["lines"]
-    assert all("You bid 3." not in p.payload["lines"] for p in owed if p.kind == "dm" and p.seat != 0)
+    assert len(ann_dms) == 1 and "You bid 3." in said(ann_dms[0].payload["lines"])
+    assert all("You bid 3." not in said(p.payload["lines"]) for p in owed if p.kind == "dm" and p.seat != 0)
 
 
 async def test_concede_hands_the_seat_to_the_ai_and_last_human_ends_it(tables, store):
@@ -238,7 +245,7 @@ async def test_concede_hands_the_seat_to_the_ai_and_last_human_ends_it(tables, s
     await tables.start(game_id, ANN)
     outcome = await tables.leave(game_id, BOB)
     assert outcome.applied == ((1, outcome.applied[0][1]),)  # the AI made Bob's bid
-    assert "Bob left the game; the AI plays their seat." in outcome.public_lines
+    assert "Bob left the game; the AI plays their seat." in said(outcome.public_lines)
     assert (await tables.info(game_id)).seats[1].name == "Bob (AI)"
     outcome = await tables.concede(game_id, ANN)
     assert outcome.status == "cancelled"

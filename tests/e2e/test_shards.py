@@ -221,7 +221,7 @@ async def test_three_processes_play_on_through_a_database_restart_and_terminated
             await asyncio.to_thread(control(db).stop)
             try:
                 ix = await fake.slash(ann, general, "game new", options={"game": "guess"}, locale="ja", timeout=30)
-                assert ix.shards == [2] and ix.text == i18n.localize("ja", DB_DOWN), ix.text
+                assert ix.shards == [2] and ix.text == i18n.t("ja", DB_DOWN), ix.text
             finally:
                 await asyncio.to_thread(control(db).start)
             # The channel's process (shard 2) did not end the game, and opens the next one at once.

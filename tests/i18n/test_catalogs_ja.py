@@ -8,7 +8,6 @@ import importlib
 import pytest
 
 import locales
-from bot import i18n
 from locales import catalogs
 from render import kit, module_for
 from rules.registry import GAME_KEYS
@@ -36,4 +35,5 @@ def test_the_shared_image_words_keep_every_placeholder() -> None:
 
 
 def test_the_bots_own_texts_keep_every_placeholder() -> None:
-    assert placeholder_problems(i18n.JA) == []
+    # As every catalog is checked (a plural's translation may use {n} where the English singular does not).
+    assert [p for p in catalogs.problems(["ja"]) if p.startswith("ja/bot:")] == []

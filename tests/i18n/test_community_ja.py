@@ -13,6 +13,7 @@ from bot.service.hygiene import closing_line
 from bot.service.rematch import ALREADY
 from bot.tables import Refused
 from locales import catalogs
+from rules.words import Msg
 
 
 def community_problems(lang: str) -> list[str]:
@@ -30,12 +31,14 @@ def test_japanese_through_the_bots_calls():
     assert i18n.t("ja", "Rematch of game #{old}.", old=3) == "ゲーム #3 の再戦です。"
     assert i18n.t(discord.Locale.japanese, "Waiting for: {players}", players="<@1>") == "返事待ち：<@1>"
     # A line the outbox keeps in English is translated when it is posted.
-    assert i18n.localize("ja", closing_line("Guess", 4, 7)) == "Guess の募集（ゲーム #4）は 7 日間動きがなかったため終了しました。"
-    refused = Refused(ALREADY, old=1, new=2)
-    assert refused.reason == "Game #1 has had its rematch already: game #2."
-    assert i18n.t("ja", refused.key, **refused.params) == "ゲーム #1 の再戦はすでに開かれています：ゲーム #2。"
-    assert i18n.localize("ja", "Rematch") == "再戦" and i18n.localize("ja", "Decline") == "辞退"
-    assert i18n.catalog(None, "ja").entries.get("The running season's standings for a game") == "進行中のシーズンのゲーム別順位"
+    # The line an idle lobby leaves is stored as a message and translated when it is posted.
+    assert locales.say(Msg.from_json(closing_line("Guess", 4, 7).to_json()), "ja") == \
+        "Guess の募集（ゲーム #4）は 7 日間動きがなかったため終了しました。"
+    refused = Refused(Msg(ALREADY, old=1, new=2))
+    assert str(refused.reason) == "Game #1 has had its rematch already: game #2."
+    assert locales.say(refused.reason, "ja") == "ゲーム #1 の再戦はすでに開かれています：ゲーム #2。"
+    assert i18n.t("ja", "Rematch") == "再戦" and i18n.t("ja", "Decline") == "辞退"
+    assert locales.gettext("ja", "The running season's standings for a game") == "進行中のシーズンのゲーム別順位"
 
 
 def test_german_catalog_reads_the_same_ids():

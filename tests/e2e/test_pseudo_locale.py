@@ -1,0 +1,76 @@
+"""A pseudo-locale (accented, lengthened English from the templates: tests/i18n/test_catalogs.pseudo_words) over a
+whole game of each title: no English left in posts (every version), replies, DMs, alt texts or button labels."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+import locales
+from rules.registry import GAME_KEYS
+from tests.e2e.test_names import play
+from tests.e2e.test_table_traffic import GAME_OPTIONS
+from tests.i18n.test_catalogs import KNOWN_GAPS, PSEUDO, pseudo_words
+
+
+@pytest.fixture
+def pseudo_locale():
+    locales.install(PSEUDO, pseudo_words())
+    yield PSEUDO
+    locales.uninstall(PSEUDO)
+
+
+def vocabulary() -> set[str]:
+    """The English words of the bot's and the images' templates (what an untranslated text of ours is made of)."""
+    from babel.messages.pofile import read_po
+
+    found: set[str] = set()
+    for domain in ("bot", "images", "community"):
+        for message in read_po(locales.pot_path(domain).open("rb")):
+            for msgid in message.id if isinstance(message.id, tuple) else (message.id,):
+                found |= {w.lower() for w in re.findall(r"[A-Za-z]{3,}", re.sub(r"\{[^}]*\}|`[^`]*`", " ", msgid))}
+    return found - {"junction", "discord", "key", "value", "true", "false", "any", "ai", "dms", "thread"}
+
+
+VOCABULARY = vocabulary()
+
+
+def english_words(text: str, names: tuple[str, ...]) -> list[str]:
+    """Our English words left in `text` (names, code, mentions and links aside); two or more: untranslated."""
+    text = re.sub(r"`[^`]*`|<[^>]*>|https?://\S+|\[[^\]]*\]\([^)]*\)|/[a-z-]+", " ", text)
+    for name in names:
+        text = text.replace(name, " ")
+    words = [w for w in re.findall(r"(?<![\w~])[A-Za-z]{3,}(?![\w~])", text) if w.lower() in VOCABULARY]
+    return words if len(words) >= 2 else []
+
+
+def test_the_check_finds_english():
+    assert english_words("**Trans Europa** · game #1 · move 3", ("Ann",))
+    assert english_words("It is not your turn. Waiting for Ann.", ("Ann",))
+    assert not english_words(pseudo_words().gettext("It is not your turn."), ())
+
+
+@pytest.mark.parametrize("key", GAME_KEYS)
+async def test_a_whole_game_in_the_pseudo_locale_shows_no_english(fake_discord, tmp_path, pseudo_locale, key):
+    """Posts in every version, replies, DMs, alt texts and button labels of a whole game. For a game in KNOWN_GAPS
+    only the bot's own texts are checked (its event lines, in bullets, and its images' alt text are the gap)."""
+    fake = fake_discord
+    names = ("Ann", "Bob")
+    channel, users, _ = await play(fake, tmp_path, pseudo_locale, key, names, GAME_OPTIONS[key])
+    gap = key in KNOWN_GAPS
+    found: dict[str, list[str]] = {}
+    messages = [*channel.messages, *(m for user in users for m in fake.dms(user))]
+    for message in messages:
+        for version in [*message.versions, message]:
+            lines = version.every_text().splitlines()
+            if gap:
+                lines = [line for line in lines if not line.startswith(("• ", "› ", "…"))]
+            shown = [*lines, *(b.get("label", "") for b in version.buttons())]
+            if not gap:
+                shown += [a.description or "" for a in version.all_attachments()]
+            for text in shown:
+                runs = english_words(text, names)
+                if runs:
+                    found[text[:120]] = runs
+    assert found == {}
