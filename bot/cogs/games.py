@@ -30,6 +30,7 @@ from discord.ext import commands
 from bot import i18n, texts
 from bot.cogs import mark_answered, reply
 from bot.delivery.posting import NO_MENTIONS, image_file
+from bot.render_queue import ASKED
 from bot.servers import new_game_policy
 from bot.tables import STALE_MOVE, ClockSettings, Outcome, Refused, Repeated, TableInfo, Tables
 from bot.ui.components import ai_level_view, lobby_view, picker_view, take_turn_view
@@ -198,7 +199,8 @@ class GamesCog(commands.Cog):
         try:
             view, names = await self.tables.public_view(game_id)
             alt = i18n.localize(locale, await self.renderer.describe(view, names))
-            return [image_file(await self.renderer.board(view, names, i18n.lang(locale)), "board.png", alt)]
+            return [image_file(await self.renderer.board(view, names, i18n.lang(locale), priority=ASKED),
+                               "board.png", alt)]
         except Exception:
             log.exception("rendering the board of game %s for a turn panel failed", game_id)
             return []
@@ -295,7 +297,7 @@ class GamesCog(commands.Cog):
         if as_text:
             await self._reply(interaction, texts.clip(texts.board_text(info, [], result) + "\n" + alt))
             return
-        png = await self.renderer.board(view, names, i18n.lang(interaction.locale))
+        png = await self.renderer.board(view, names, i18n.lang(interaction.locale), priority=ASKED)
         await self._reply(interaction, texts.board_text(info, [], result), file=image_file(png, "board.png", alt))
 
     async def post_replay(self, interaction: discord.Interaction, game_id: int) -> None:
