@@ -33,24 +33,29 @@ def hand_shown(dm) -> str:
     return next(a.data for a in dm.attachments if a.filename == "hand.png").decode()
 
 
-async def _game(fake, db):
+async def _started(fake, tmp_path, rounds: int):
+    """A bot, a two-player Guess game started and its opening sent: (bot, db, ann, bob, channel,
+    each player's DM count so far)."""
+    db = str(tmp_path / "j.db")
     bot = await fake.start_bot(make_bot(fake, db))
     ann, bob = fake.user("Ann"), fake.user("Bob")
     general = fake.channel("general")
-    return bot, ann, bob, general
+    await started_game(fake, [ann, bob], general, options=f"rounds={rounds} span=20")
+    await fake.wait_for(lambda: not owed(db), what="opening posts and welcome DMs")
+    return bot, db, ann, bob, general, {u.name: len(fake.dms(u)) for u in (ann, bob)}
+
+
+async def _dms_after(fake, db, users, before):
+    """Once everything owed is sent: each user's DMs since `before`."""
+    await fake.wait_for(lambda: not owed(db), what="the DMs")
+    await fake.drain()
+    return [fake.dms(u)[before[u.name]:] for u in users]
 
 
 async def test_dms_wait_for_the_board_posts_and_show_what_was_owed(fake_discord, tmp_path):
     fake = fake_discord
-    db = str(tmp_path / "j.db")
-    bot, ann, bob, general = await _game(fake, db)
-    await started_game(fake, [ann, bob], general, options="rounds=1 span=20")
-    await fake.wait_for(lambda: not owed(db), what="opening posts and welcome DMs")
-    dms_before = {u.name: len(fake.dms(u)) for u in (ann, bob)}
-
-    hold = bot.renderer.queue.ahead(BOARD)  # as if board posts of other games were being made
-    hold.__enter__()
-    try:
+    bot, db, ann, bob, general, dms_before = await _started(fake, tmp_path, rounds=1)
+    with bot.renderer.queue.ahead(BOARD):  # as if board posts of other games were being made
         await play(fake, ann, general, "bid 1")  # an edit: Bob still bids
         await play(fake, bob, general, "bid 1")  # move 2: Ann's turn begins (a DM owed to Ann)
         await play(fake, ann, general, "pass")  # move 3: Bob's turn begins (a DM owed to Bob)
@@ -59,11 +64,7 @@ async def test_dms_wait_for_the_board_posts_and_show_what_was_owed(fake_discord,
             kind == "dm" for kind, _ in owed_kinds(db)), what="the board posts, the DMs held back")
         assert sorted(owed_kinds(db)) == [("dm", 0), ("dm", 1)]
         assert {u.name: len(fake.dms(u)) for u in (ann, bob)} == dms_before
-    finally:
-        hold.__exit__(None, None, None)
-    await fake.wait_for(lambda: not owed(db), what="the DMs")
-    await fake.drain()
-    ann_dm, bob_dm = fake.dms(ann)[dms_before["Ann"]:], fake.dms(bob)[dms_before["Bob"]:]
+    ann_dm, bob_dm = await _dms_after(fake, db, (ann, bob), dms_before)
     assert len(ann_dm) == 1 and len(bob_dm) == 1
     # Each DM shows the game when it was owed: Ann's as her turn began (move 2, before her pass),
     # Bob's as his began (move 3); sent after move 3, the old code drew both at move 3.
@@ -78,15 +79,8 @@ async def test_dms_wait_for_the_board_posts_and_show_what_was_owed(fake_discord,
 
 async def test_dms_owed_to_one_player_while_they_wait_go_out_as_one(fake_discord, tmp_path):
     fake = fake_discord
-    db = str(tmp_path / "j.db")
-    bot, ann, bob, general = await _game(fake, db)
-    await started_game(fake, [ann, bob], general, options="rounds=2 span=20")
-    await fake.wait_for(lambda: not owed(db), what="opening posts and welcome DMs")
-    dms_before = {u.name: len(fake.dms(u)) for u in (ann, bob)}
-
-    hold = bot.renderer.queue.ahead(BOARD)
-    hold.__enter__()
-    try:
+    bot, db, ann, bob, general, dms_before = await _started(fake, tmp_path, rounds=2)
+    with bot.renderer.queue.ahead(BOARD):
         for user, move in [(ann, "bid 1"), (bob, "bid 1"),  # Ann's turn begins (move 2)
                            (ann, "pass"),  # Bob's turn begins (move 3)
                            (bob, "pass")]:  # round 2 deals (move 4): Ann's turn begins again, Bob's goes on
@@ -94,11 +88,7 @@ async def test_dms_owed_to_one_player_while_they_wait_go_out_as_one(fake_discord
         await fake.wait_for(lambda: header_move(board_posts(general)[-1]) == 4 and all(
             kind == "dm" for kind, _ in owed_kinds(db)), what="the board posts, the DMs held back")
         assert sorted(owed_kinds(db)) == [("dm", 0), ("dm", 0), ("dm", 1)]  # Ann twice, Bob once
-    finally:
-        hold.__exit__(None, None, None)
-    await fake.wait_for(lambda: not owed(db), what="the DMs")
-    await fake.drain()
-    ann_dm, bob_dm = fake.dms(ann)[dms_before["Ann"]:], fake.dms(bob)[dms_before["Bob"]:]
+    ann_dm, bob_dm = await _dms_after(fake, db, (ann, bob), dms_before)
     # One DM each: Ann's two owed DMs as one, with the newest hand (round 2's number) and her news
     # once; Bob's as his turn began.
     assert len(ann_dm) == 1 and len(bob_dm) == 1
