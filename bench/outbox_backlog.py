@@ -180,12 +180,12 @@ async def _worker(args: argparse.Namespace) -> dict[str, Any]:
 
     kinds: dict[str, int] = {}
 
-    async def counted(function: Any, *more: Any) -> Any:
+    async def counted(function: Any, *more: Any, **keywords: Any) -> Any:  # keywords: the priority (new trees)
         renders[0] += 1
         kind = getattr(more[1], "__name__", "") if getattr(function, "__name__", "") == "_drawn_in" else ""
         kind = kind or getattr(function, "__name__", "?")
         kinds[kind] = kinds.get(kind, 0) + 1
-        return await call(function, *more)
+        return await call(function, *more, **keywords)
 
     bot.renderer.call = counted
     cpu_main, cpu_render = time.process_time(), _children_cpu()

@@ -10,19 +10,24 @@ import json
 import logging
 from collections import OrderedDict
 from collections.abc import Callable
-from concurrent.futures import Executor
+from concurrent.futures import Executor, ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
 import locales
 import render
+from bot.render_queue import ASKED, BOARD, DM, RenderQueue
 from bot.workers import spawn_pool
+
+__all__ = ["ASKED", "BOARD", "DM", "RenderPool"]
 
 Renderer = Callable[[dict[str, Any], list[str]], bytes]
 # Boards drawn lately, by view, names and language: a game's board post and the "since your last
 # turn" strips of its players' DMs show the same positions (the newest board, each player's last
 # turn), so a flush draws each position once.
 BOARD_CACHE = 64
+# Drawings at once in thread mode (workers=0, tests): threads share the GIL, the line only orders them.
+THREAD_SLOTS = 4
 
 
 def _warm() -> int:
@@ -61,6 +66,8 @@ class RenderPool:
 
     `workers=0` draws in a thread instead (tests that do not care about the GIL); the renderers are
     injectable (top-level functions, so the pool can pickle them) for games under test.
+    Every drawing waits in one line (bot.render_queue), most urgent first: a board post before the
+    images of a DM.
     """
 
     def __init__(self, board: Renderer | None = None, hand: Renderer | None = None, workers: int = 1) -> None:
@@ -69,6 +76,8 @@ class RenderPool:
         self._workers = workers
         self._pool: Executor | None = self._new_pool()
         self._boards: OrderedDict[bytes, bytes] = OrderedDict()
+        self.queue = RenderQueue(workers if workers > 0 else THREAD_SLOTS)
+        self._describer: ThreadPoolExecutor | None = ThreadPoolExecutor(1, thread_name_prefix="junction-describe")
 
     def _new_pool(self) -> Executor | None:
         if self._workers <= 0:
@@ -82,12 +91,13 @@ class RenderPool:
 
     # `lang` (a code of locales.LANGUAGES) is the language of the image's labels: the channel's for public
     # images, the reader's for a hand.
-    async def board(self, view: dict[str, Any], names: list[str], lang: str | None = None) -> bytes:
+    async def board(self, view: dict[str, Any], names: list[str], lang: str | None = None,
+                    priority: int = BOARD) -> bytes:
         key = hashlib.blake2b(json.dumps([view, list(names), lang], sort_keys=True, default=str).encode(),
                               digest_size=16).digest()
         drawn = self._boards.get(key)
         if drawn is None:
-            drawn = await self.call(_drawn_in, lang, self._board, view, list(names))
+            drawn = await self.call(_drawn_in, lang, self._board, view, list(names), priority=priority)
             self._boards[key] = drawn
             while len(self._boards) > BOARD_CACHE:
                 self._boards.popitem(last=False)
@@ -95,8 +105,9 @@ class RenderPool:
             self._boards.move_to_end(key)
         return drawn
 
-    async def hand(self, view: dict[str, Any], names: list[str], lang: str | None = None) -> bytes:
-        return await self.call(_drawn_in, lang, self._hand, view, list(names))
+    async def hand(self, view: dict[str, Any], names: list[str], lang: str | None = None,
+                   priority: int = ASKED) -> bytes:
+        return await self.call(_drawn_in, lang, self._hand, view, list(names), priority=priority)
 
     async def interludes(self, previous: dict[str, Any] | None, view: dict[str, Any], names: list[str],
                          lang: str | None = None) -> list[bytes]:
@@ -107,14 +118,24 @@ class RenderPool:
         """An animated GIF of sampled public views, drawn with this pool's board renderer."""
         from render.replay import replay_gif
 
-        return await self.call(replay_gif, views, list(names), functools.partial(_drawn_in, lang, self._board))
+        return await self.call(replay_gif, views, list(names), functools.partial(_drawn_in, lang, self._board),
+                               priority=ASKED)
 
     async def describe(self, view: dict[str, Any], names: list[str], lang: str | None = None) -> str:
-        """Alt text for a public board in `lang` (cheap: in a thread, not worth a process hop)."""
-        return await asyncio.to_thread(_describe, view, list(names), lang)
+        """Alt text for a public board in `lang` (cheap: in a thread, not worth a process hop). The pool's own
+        thread, not asyncio's default one: under load that one is busy with moves and AI decisions,
+        and a board post waited seconds behind them for its alt text (issue 29)."""
+        if self._describer is None:
+            return await asyncio.to_thread(_describe, view, list(names), lang)
+        return await asyncio.get_running_loop().run_in_executor(self._describer, _describe, view, list(names), lang)
 
-    async def call(self, function: Callable[..., Any], *args: Any) -> Any:
-        """Run any picklable top-level drawing function in the pool (a thread when workers=0)."""
+    async def call(self, function: Callable[..., Any], *args: Any, priority: int = BOARD) -> Any:
+        """Run any picklable top-level drawing function in the pool (a thread when workers=0),
+        when its turn in line comes (`priority`: bot.render_queue's BOARD, ASKED or DM)."""
+        async with self.queue.slot(priority):
+            return await self._run(function, *args)
+
+    async def _run(self, function: Callable[..., Any], *args: Any) -> Any:
         if self._pool is None:
             return await asyncio.to_thread(function, *args)
         loop = asyncio.get_running_loop()
@@ -128,6 +149,9 @@ class RenderPool:
 
     def close(self) -> None:
         self._workers = 0
+        if self._describer is not None:
+            self._describer.shutdown(wait=False)
+            self._describer = None
         if self._pool is not None:
             self._pool.shutdown(wait=False, cancel_futures=True)
             self._pool = None

@@ -97,6 +97,7 @@ SLOW = frozenset({
     "tests/e2e/test_exactly_once_posts.py::test_discords_own_retry_after_a_502_does_not_double_the_board",
     "tests/e2e/test_exactly_once_posts.py::test_restarts_do_not_resend_hand_dms",
     "tests/e2e/test_exactly_once_posts.py::test_sigkill_at_the_upload_then_a_restart_posts_nothing_twice",
+    "tests/e2e/test_outbox_kills.py::test_sigkill_again_and_again_says_every_line_once_and_no_dm_twice",
     "tests/e2e/test_platform.py::test_lobby_game_and_picker_through_buttons",
     "tests/e2e/test_platform_trans_europa.py::test_one_player_against_two_ai_seats",
     "tests/e2e/test_platform_trans_europa.py::test_three_players_play_trans_europa_to_the_end",

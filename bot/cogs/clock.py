@@ -16,6 +16,7 @@ from discord.ext import commands
 from bot import i18n, texts
 from bot.cogs import reply
 from bot.delivery.posting import NO_MENTIONS, mentioning, stamp
+from bot.render_queue import ASKED
 from bot.tables import NOT_SEATED, Refused, Tables, safe_name
 from bot.ui.async_play import SeatOfferButton
 from rules.words import N_, Msg, Term
@@ -58,7 +59,8 @@ class ClockCog(commands.Cog):
         info = await self.tables.info(game_id)
         if info.seat_of(interaction.user.id) is None:
             raise Refused(NOT_SEATED)
-        lines, strip = await self.delivery.dms.since_parts(info, interaction.user.id, interaction.locale)
+        lines, strip = await self.delivery.dms.since_parts(info, interaction.user.id, interaction.locale,
+                                                           priority=ASKED)
         if not lines:
             await reply(interaction, Msg("Nothing happened since your last turn."))
             return

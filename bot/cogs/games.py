@@ -30,6 +30,7 @@ from discord.ext import commands
 from bot import i18n, texts
 from bot.cogs import mark_answered, reply
 from bot.delivery.posting import NO_MENTIONS, image_file
+from bot.render_queue import ASKED
 from bot.servers import new_game_policy
 from bot.tables import STALE_MOVE, ClockSettings, Outcome, Refused, Repeated, TableInfo, Tables
 from bot.ui.community import NUMBER_HELP, RECORD_HELP, REPORT_HELP
@@ -205,7 +206,8 @@ class GamesCog(commands.Cog):
         try:
             view, names = await self.tables.public_view(game_id)
             alt = await self.renderer.describe(view, names, i18n.lang(locale))
-            return [image_file(await self.renderer.board(view, names, i18n.lang(locale)), "board.png", alt)]
+            return [image_file(await self.renderer.board(view, names, i18n.lang(locale), priority=ASKED),
+                               "board.png", alt)]
         except Exception:
             log.exception("rendering the board of game %s for a turn panel failed", game_id)
             return []
@@ -308,7 +310,7 @@ class GamesCog(commands.Cog):
         if as_text:
             await self._reply(interaction, texts.clip(texts.board_text(info, [], result, locale) + "\n" + alt))
             return
-        png = await self.renderer.board(view, names, i18n.lang(locale))
+        png = await self.renderer.board(view, names, i18n.lang(locale), priority=ASKED)
         await self._reply(interaction, texts.board_text(info, [], result, locale),
                           file=image_file(png, "board.png", alt))
 

@@ -19,6 +19,7 @@ from bot.delivery.posting import (
     split_backlog,
     stamp,
 )
+from bot.render_queue import DM
 from bot.store import OutboxRow
 from bot.tables import Refused, TableInfo, Tables
 from bot.ui.async_play import MuteButton
@@ -46,8 +47,10 @@ class DirectMessages:
         self.places = places
 
     async def hand(self, info: TableInfo, seat: int, lines: list[Stored], welcome: bool,
-                   since: bool = False, nonce: str | None = None, in_words: bool = False) -> bool:
-        """DM a player their private view. Closed DMs: tell the channel once, without secrets.
+                   since: bool = False, nonce: str | None = None, in_words: bool = False,
+                   at: int | None = None) -> bool:
+        """DM a player their private view as it was after the game's first `at` moves (None: now),
+        when the DM was owed. Closed DMs: tell the channel once, without secrets.
 
         Private lines that do not fit one DM come first in DMs of their own; `nonce` as in
         BoardPosts.post_board.
@@ -70,15 +73,16 @@ class DirectMessages:
         kwargs: dict[str, Any] = {}
         if not in_words:
             try:
-                _, view, names = await self.tables.private_view(game_id, user_id)
-                kwargs["file"] = image_file(await self.bot.renderer.hand(view, names, i18n.lang(locale)), "hand.png")
+                _, view, names = await self.tables.private_view(game_id, user_id, at=at)
+                kwargs["file"] = image_file(await self.bot.renderer.hand(view, names, i18n.lang(locale), priority=DM),
+                                             "hand.png")
             except Refused:
                 return True
             except Exception:
                 log.exception("rendering the hand of game %s seat %s failed", game_id, seat)
         since_lines: list[str] = []
         if since:  # "since your last turn": the moves and a strip image
-            since_lines, strip = await self.since_parts(info, user_id, locale)
+            since_lines, strip = await self.since_parts(info, user_id, locale, at=at)
             kwargs["files"] = [f for f in (kwargs.pop("file", None), strip) if f is not None]
         said = [i18n.say(locale, line, info.names, game) for line in lines]  # the names go in after the words
         *earlier, said = split_backlog(said, BACKLOG_CHUNK,
@@ -145,11 +149,13 @@ class DirectMessages:
             done.append(post.id)
         await self.tables.posts_done(done)
 
-    async def since_parts(self, info: TableInfo, user_id: int, locale: Any = None) -> tuple[list[str], discord.File | None]:
-        """'Since your last turn': the moves in words and a strip of small boards from then to now, in the
-        reader's language."""
+    async def since_parts(self, info: TableInfo, user_id: int, locale: Any = None,
+                          at: int | None = None, priority: int = DM) -> tuple[list[str], discord.File | None]:
+        """'Since your last turn': the moves in words and a strip of small boards from then to now (to
+        the game's first `at` moves), in the reader's language. `priority`: in the render line
+        (bot.render_queue)."""
         try:
-            report = await self.tables.since_last_turn(info.row.id, user_id, max_lines=12)
+            report = await self.tables.since_last_turn(info.row.id, user_id, max_lines=12, at=at)
         except Refused:
             return [], None
         if not report.lines:
@@ -159,9 +165,10 @@ class DirectMessages:
                                          n=report.moves)),
                  *(f"› {texts.clip(i18n.say(locale, line, report.names, game), 150)}" for line in report.lines)]
         try:
-            boards = [await self.bot.renderer.board(view, list(report.names), i18n.lang(locale))
+            boards = [await self.bot.renderer.board(view, list(report.names), i18n.lang(locale), priority=priority)
                       for view in report.views]
-            data = await self.bot.renderer.call(replay.strip, boards) if len(boards) > 1 else boards[0]
+            data = (await self.bot.renderer.call(replay.strip, boards, priority=priority) if len(boards) > 1
+                    else boards[0])
             alt = i18n.say(locale, Plural("The board before and after the last move, left to right",
                                           "The board before and after the last {n} moves, left to right",
                                           n=report.moves))

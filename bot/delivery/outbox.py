@@ -15,6 +15,7 @@ from bot.db import DatabaseUnavailable
 from bot.delivery.dms import DirectMessages
 from bot.delivery.posting import Places, post_nonce, said_first
 from bot.delivery.posts import BoardPosts
+from bot.render_queue import BOARD, DM
 from bot.store import OutboxRow
 from bot.tables import Tables
 
@@ -44,6 +45,10 @@ class Delivery:
         self._waiting: dict[int, asyncio.Future] = {}  # game -> its flush that has not claimed yet
         # Games sending at once; the others wait in line, oldest first (see _flush).
         self._send_slots = asyncio.Semaphore(SEND_SLOTS)
+        self._claim_locks: defaultdict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
+        self._holds: dict[int, int] = {}  # game -> its senders holding the claim now (see _claim)
+        self._dm_senders: dict[int, asyncio.Future] = {}  # game -> its DM sender (see _dm_sender)
+        self._dms_again: set[int] = set()  # games whose DM sender must look again before it ends
 
     async def drain(self, timeout: float = 10.0) -> None:
         """Wait (bounded) for posts being sent, so a shutdown does not cut a flush in half."""
@@ -55,23 +60,42 @@ class Delivery:
 
         A flush asked for while an earlier one of the same game still waits for its turn joins that
         one: it claims the game's owed posts only when its turn comes, so it sends these too, in the
-        same post (a backlog collapses per game, issue 29)."""
+        same post (a backlog collapses per game, issue 29). The game's DMs follow on their own (see
+        _send_dms); this returns once they are sent too."""
         waiting = self._waiting.get(game_id)
         if waiting is not None and not waiting.done():
             await asyncio.shield(waiting)
-            return
-        task = asyncio.ensure_future(self._flush(game_id))
-        self._waiting[game_id] = task
+        else:
+            task = asyncio.ensure_future(self._flush(game_id))
+            self._waiting[game_id] = task
+            self._track(task)
+            await task
+        dms = self._dm_senders.get(game_id)
+        if dms is not None and not dms.done():
+            await asyncio.shield(dms)
+
+    def _track(self, task: asyncio.Future) -> None:
         self._flushing.add(task)
         task.add_done_callback(self._flushing.discard)
-        await task
 
     async def _flush(self, game_id: int) -> None:
-        """Claim the game's owed posts (one process sends them) and send them.
+        """Claim the game's owed posts (one process sends them) and send its board posts and reminders;
+        its DMs are handed on to _send_dms.
 
         Games take turns through `_send_slots` (first come, first served): under load the game
         that has waited longest is sent first, and every game waiting meanwhile gathers its moves
-        into one post instead of one post per move."""
+        into one post instead of one post per move. From now until its board posts are made, the
+        render worker draws no DM images (they may wait, and merge): the channel waits for these."""
+        with self.bot.renderer.queue.ahead(BOARD):
+            owed, sent = await self._flush_boards(game_id)
+        if owed:
+            if any(p.kind == "dm" for p in owed):
+                self._send_dms(game_id)
+            self._failed(game_id, sent)
+
+    async def _flush_boards(self, game_id: int) -> tuple[list[OutboxRow] | None, bool]:
+        """The board posts and reminders of _flush: (the rows claimed, None if another process holds
+        them; whether every board post was sent)."""
         async with self._flush_locks[game_id]:
             # At most about one board edit per second per game: decisions made during the pause
             # are claimed with this flush and reach Discord as one edit.
@@ -83,28 +107,87 @@ class Delivery:
                 async with self._send_slots:
                     if self._waiting.get(game_id) is asyncio.current_task():
                         del self._waiting[game_id]  # from here on, a new flush is needed for newer posts
-                    owed = await self.tables.claim_posts(game_id)
+                    owed = await self._claim(game_id)
                     if owed is None:
                         # Another process is sending this game's posts; what it read may predate our
                         # commit: look again once it is likely done.
                         self._flush_later(game_id)
-                        return
+                        return None, True
                     if not owed:
-                        return
+                        return owed, True
                     sent = await self._send_boards(game_id, owed)
-                # The DMs after the slot: the next game's board post need not wait for this one's
-                # hands to be drawn (the claim is still ours, so no other process sends them).
-                sent = await self._send_private(game_id, owed) and sent
+                reminders = [p for p in owed if p.kind == "remind"]
+                if reminders:  # turn reminders (no drawing: they need not wait for the DMs' turn)
+                    await self.dms.send_reminders(await self.tables.info(game_id), reminders)
             finally:
-                if owed:
-                    await self.tables.release_posts(game_id)
-        # Discord failed some (an outage): try again later, waiting longer each time, so the posts
-        # arrive soon after it is back even if nobody in the game moves meanwhile.
+                if owed is not None:
+                    await self._let_go(game_id)
+        return owed, sent
+
+    def _failed(self, game_id: int, sent: bool) -> None:
+        """Discord failed some posts (an outage): try again later, waiting longer each time, so the
+        posts arrive soon after it is back even if nobody in the game moves meanwhile."""
         failures = 0 if sent else self._failures.get(game_id, 0) + 1
         self._failures.pop(game_id, None)
         if failures:
             self._failures[game_id] = failures
             self._flush_later(game_id, RETRY_DELAYS[min(failures, len(RETRY_DELAYS)) - 1])
+
+    async def _claim(self, game_id: int) -> list[OutboxRow] | None:
+        """The game's owed posts, claimed for this process (None: another one holds them). The board
+        flush and the DM sender of a game may hold the claim at once: it is let go by the last."""
+        async with self._claim_locks[game_id]:
+            owed = await self.tables.claim_posts(game_id)
+            if owed is not None:
+                self._holds[game_id] = self._holds.get(game_id, 0) + 1
+            return owed
+
+    async def _let_go(self, game_id: int) -> None:
+        async with self._claim_locks[game_id]:
+            self._holds[game_id] -= 1
+            if not self._holds[game_id]:
+                del self._holds[game_id]
+                await self.tables.release_posts(game_id)
+
+    def _send_dms(self, game_id: int) -> None:
+        """Start the game's DM sender, or tell the running one to look again when it is done."""
+        sender = self._dm_senders.get(game_id)
+        if sender is not None and not sender.done():
+            self._dms_again.add(game_id)
+            return
+        sender = asyncio.ensure_future(self._dm_sender(game_id))
+        self._dm_senders[game_id] = sender
+        self._track(sender)
+
+    async def _dm_sender(self, game_id: int) -> None:
+        """A game's owed DMs, apart from its board posts (issue 29): they wait for their turn in the
+        render line behind every board post (bot.render_queue; at most its `aging` seconds), and
+        only then are read, so the DMs owed to one player meanwhile merge into one, drawn once. The
+        board flush of the game goes on meanwhile: it sends no DM rows, this sends nothing else."""
+        try:
+            while True:
+                self._dms_again.discard(game_id)
+                await self.bot.renderer.queue.turn(DM)
+                owed = await self._claim(game_id)
+                if owed is None:
+                    self._flush_later(game_id)  # another process sends them
+                    return
+                try:
+                    sent = await self._send_private(game_id, owed)
+                finally:
+                    await self._let_go(game_id)
+                if not sent:
+                    self._failed(game_id, sent)
+                    return
+                if game_id not in self._dms_again:
+                    return
+        except DatabaseUnavailable as error:  # the DMs stay owed: the shared upkeep sends them later
+            log.warning("owed DMs of game %s: the database is out of reach (%s)", game_id, error)
+        except Exception:
+            log.exception("owed DMs of game %s failed", game_id)
+        finally:
+            if self._dm_senders.get(game_id) is asyncio.current_task():
+                del self._dm_senders[game_id]
 
     def _flush_later(self, game_id: int, delay: float = 1.0) -> None:
         async def flush_again() -> None:
@@ -163,7 +246,8 @@ class Delivery:
         return sent
 
     async def _send_private(self, game_id: int, owed: list[OutboxRow]) -> bool:
-        """The DMs and reminders owed, marking each done once sent; False if some stay owed."""
+        """The DMs owed (not reminders: _flush sends those), marking each done once sent; False if
+        some stay owed."""
         info = await self.tables.info(game_id)
         sent = True
         by_seat: dict[int, list] = defaultdict(list)
@@ -171,27 +255,28 @@ class Delivery:
             if post.kind == "dm" and post.seat is not None:
                 by_seat[post.seat].append(post)
         for seat, seat_posts in sorted(by_seat.items()):
-            resent = False
+            resent: str | None = None  # the hand the DM sent again just now showed (its digest)
             for batch, posts in self._batches(seat_posts):
                 lines = [line for p in posts for line in p.payload.get("lines", [])]
                 welcome = any(p.payload.get("welcome") for p in posts)
                 since = any(p.payload.get("since") for p in posts)
                 in_words = all(p.payload.get("dms") == "off" for p in posts)
-                if resent and not (lines or welcome or since):
-                    # The DM sent again just now showed the hand as it is now: this one would
-                    # repeat it word for word.
+                # What the DM shows: the game when its newest row was owed (None: rows owed before
+                # rows said so show it as it is now).
+                at = max((p.payload["at"] for p in posts if "at" in p.payload), default=None)
+                digest = next((p.payload["digest"] for p in reversed(posts) if "digest" in p.payload), None)
+                if resent is not None and not (lines or welcome or since) and (at is None or digest == resent):
+                    # The DM sent again just now showed this very hand: this one would repeat it
+                    # word for word.
                     await self.tables.posts_done([p.id for p in posts])
                     continue
                 batch = await self._claimed(batch, posts)
                 if not await self.dms.hand(info, seat, lines, welcome, since=since, nonce=post_nonce("d", batch, info),
-                                           in_words=in_words):
+                                           in_words=in_words, at=at):
                     sent = False
                     break
-                resent = True
+                resent = digest or ""
                 await self.tables.posts_done([p.id for p in posts])
-        reminders = [p for p in owed if p.kind == "remind"]
-        if reminders:  # turn reminders
-            await self.dms.send_reminders(info, reminders)
         return sent
 
     async def _send_board_batch(self, game_id: int, batch: int | None, rows: list[OutboxRow]) -> bool:

@@ -21,6 +21,7 @@ from bot.delivery.posting import (
     mentioning,
     split_backlog,
 )
+from bot.render_queue import BOARD
 from bot.tables import TableInfo, Tables, result_msgs
 from bot.ui.components import TURN_TEXT_ID, lobby_view
 from bot.words import Stored
@@ -176,7 +177,7 @@ class BoardPosts:
         files: list[discord.File] = []
         try:
             for seat, view in (await self.tables.revealed_views(info.row.id)).items():
-                png = await self.bot.renderer.hand(view, names, i18n.lang(locale))
+                png = await self.bot.renderer.hand(view, names, i18n.lang(locale), priority=BOARD)
                 files.append(image_file(png, f"hand-{seat + 1}.png",
                                   i18n.t(locale, "{name}'s hand at the end of the game", name=names[seat])))
         except Exception:

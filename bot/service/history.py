@@ -66,8 +66,15 @@ class ReadModels(LiveGames):
         state, names = await self._final_or_live_state(game_id)
         return state.view(None), names
 
-    async def private_view(self, game_id: int, user_id: int) -> tuple[int, dict[str, Any], list[str]]:
+    async def private_view(self, game_id: int, user_id: int, at: int | None = None) -> tuple[int, dict[str, Any], list[str]]:
+        """(seat, view, names) of the caller's seat; `at`: as it was after the game's first `at` moves
+        (what a DM owed then shows), replayed from the log (the engines are deterministic)."""
         state, names = await self._final_or_live_state(game_id)
+        if at is not None and at < state.moves_applied:
+            row = await self._row(game_id)
+            moves = await self.store.moves(game_id)
+            state = replay(self.definition(row.game_key), state.num_seats, row.options, row.seed,
+                           ((m.seat, m.notation) for m in moves[:at]))
         seats = await self.store.seats(game_id)
         seat = next((s.seat for s in seats if s.user_id == user_id), None)
         if seat is None:
@@ -128,11 +135,14 @@ class ReadModels(LiveGames):
         return lines
 
     async def since_last_turn(self, game_id: int, user_id: int, max_lines: int = 30,
-                              max_views: int = 4) -> SinceReport:
+                              max_views: int = 4, at: int | None = None) -> SinceReport:
         """What happened since the caller's seat last acted, replayed from the move log: the moves
-        with the events that seat may see, and a few public views from then to now."""
+        with the events that seat may see, and a few public views from then to now (`at`: to the
+        game's first `at` moves, when a DM owed then was owed)."""
         live, seat = await self._seated_live(game_id, user_id)
         moves = await self.store.moves(game_id)
+        if at is not None:
+            moves = moves[:at]
         own = [m.n for m in moves if m.seat == seat]
         start = own[-1] + 1 if own else 0
         row = live.row

@@ -195,7 +195,8 @@ class Lobby(Turns):
             humans = [s.seat for s in seats if not s.is_ai]
             secrets = secret_parts(state, humans)
             welcome = welcome_owed(humans=humans, choices={seat: dms_of(live, seat) for seat in humans},
-                                   opening=opening, to_act=state.to_act(), secrets=secrets)
+                                   opening=opening, to_act=state.to_act(), secrets=secrets,
+                                   at=state.moves_applied)
             posts += welcome.posts
             live.dm_news = welcome.news
             live.clocks = synced_clocks(live, self.now())

@@ -121,6 +121,12 @@ def board_owed(*, summary: list[Stored], lines: list[Stored], public_lines: list
     return BoardOwed(board if (moved or extra_lines) else None, list(summary), list(lines))
 
 
+def _at(moves: int | None) -> dict[str, int]:
+    """A DM row's `at`: the moves applied when it was owed (what it shows, drawn by replay if the game
+    moved on before it is sent); rows owed before it existed show the game as it is when sent."""
+    return {} if moves is None else {"at": moves}
+
+
 @dataclass(frozen=True)
 class DmsOwed:
     """The DMs a batch owes, and what each seat is owed later and was last sent."""
@@ -133,13 +139,14 @@ class DmsOwed:
 def dms_owed(*, humans: Iterable[int], choices: Mapping[int, str], news: Mapping[int, list[Stored]],
              private_lines: Mapping[int, list[Stored]], new_turn: Collection[int], movers: Iterable[int],
              secrets_after: Mapping[int, dict[str, Any]], sent: Mapping[int, str], over: bool = False,
-             welcome: Collection[int] = ()) -> DmsOwed:
+             welcome: Collection[int] = (), at: int | None = None) -> DmsOwed:
     """DMs that matter: private news (events only that seat sees) waits, batched, for the seat's
     next DM, which goes out when its turn begins (with its hand if it changed since the last DM, and
     what happened since) or when the game ends; never for someone else's public move.
     Each player's choice (/clock dms, `choices`): `all` as above; `turn` not at the end of the game;
     `off` none (news is not kept), only a welcome in words when they take a seat back or over.
-    `welcome`: seats just taken back or over, owed a welcome DM whatever happened."""
+    `welcome`: seats just taken back or over, owed a welcome DM whatever happened.
+    `at`: the moves applied when owed; a DM shows the game as it was then, not when it is sent."""
     humans, movers = list(humans), list(movers)
     news = {s: list(lines) for s, lines in news.items()}
     for seat in humans:
@@ -154,7 +161,7 @@ def dms_owed(*, humans: Iterable[int], choices: Mapping[int, str], news: Mapping
     posts = [PendingPost("dm", s, {"lines": now[s],
                                    **({"since": True} if s in since else {}),
                                    **({"welcome": True} if s in welcome else {}),
-                                   "digest": sent[s]}) for s in dm_now]
+                                   "digest": sent[s], **_at(at)}) for s in dm_now]
     posts += [PendingPost("dm", s, {"lines": [], "welcome": True, "dms": "off"}) for s in in_words]
     return DmsOwed(posts, {s: lines for s, lines in news.items() if lines}, sent)
 
@@ -169,7 +176,7 @@ class WelcomeOwed:
 
 
 def welcome_owed(*, humans: Iterable[int], choices: Mapping[int, str], opening: Iterable[Event],
-                 to_act: Collection[int], secrets: Mapping[int, dict[str, Any]]) -> WelcomeOwed:
+                 to_act: Collection[int], secrets: Mapping[int, dict[str, Any]], at: int | None = None) -> WelcomeOwed:
     """The welcome DM with the opening hand. A player who chose DMs only when their turn begins
     gets it then (the opening news waits for it); one who chose none gets a welcome in words only,
     saying where their hand is (/hand, My hand)."""
@@ -186,5 +193,5 @@ def welcome_owed(*, humans: Iterable[int], choices: Mapping[int, str], opening: 
         else:
             welcomed.append(seat)
             posts.append(PendingPost("dm", seat, {"lines": lines, "welcome": True,
-                                                  "digest": secret_digest(secrets[seat])}))
+                                                  "digest": secret_digest(secrets[seat]), **_at(at)}))
     return WelcomeOwed(posts, news, welcomed)

@@ -219,7 +219,8 @@ class Turns(LiveGames):
         new_turn = turn_begins(state.to_act(), was_to_act, paused, opening)
         dms = dms_owed(humans=humans, choices={s: dms_of(live, s) for s in humans}, news=live.dm_news,
                        private_lines=private_lines, new_turn=new_turn, movers=[s for s, _ in batch.applied],
-                       secrets_after=after, sent=live.dm_sent, over=state.is_over(), welcome=dm_seats)
+                       secrets_after=after, sent=live.dm_sent, over=state.is_over(), welcome=dm_seats,
+                       at=state.moves_applied)
         live.dm_news, live.dm_sent = dms.news, dms.sent
         result = state.result()
         status = "over" if state.is_over() else "running"

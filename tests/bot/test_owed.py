@@ -100,6 +100,16 @@ def test_a_changed_hand_is_sent_when_the_turn_begins_and_remembered():
     assert _dms(new_turn=[0], movers=[0]).posts == []  # nothing new: no DM
 
 
+def test_a_dm_row_carries_the_moves_applied_when_owed():
+    """What a DM shows is the game then (replayed if it is sent later), not when it is sent."""
+    owed = _dms(secrets_after={0: {"hand": [1, 4]}, 1: {"hand": [2]}}, new_turn=[0], movers=[1], at=17)
+    assert [(p.seat, p.payload["at"]) for p in owed.posts] == [(0, 17)]
+    assert all("at" not in p.payload for p in _dms(new_turn=[0], movers=[1]).posts)  # not given: none
+    welcome = welcome_owed(humans=[0], choices={0: "all"}, opening=[], to_act={0},
+                           secrets={0: {"hand": [4]}}, at=0)
+    assert welcome.posts[0].payload["at"] == 0
+
+
 def test_the_players_choice_of_dms():
     ended = _dms(choices={0: "all", 1: "turn"}, private_lines={0: ["x"], 1: ["y"]}, over=True)
     assert [p.seat for p in ended.posts] == [0]  # `turn`: no DM at the end of the game

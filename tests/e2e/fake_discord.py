@@ -834,6 +834,7 @@ class FakeDiscord:
         self.shard_count = shard_count
         self.requests: list[tuple[str, str]] = []
         self.errors: list[str] = []
+        self.lost_requests = 0  # requests cut off by the death of the bot that sent them
         # What Discord refused the bot: (error code, "METHOD path"), e.g. 40060 for a second answer
         # to one interaction (a repeated delivery).
         self.refusals: list[tuple[int, str]] = []
@@ -1339,6 +1340,9 @@ class FakeDiscord:
             return _json({"code": e.code, "message": e.message}, e.status)
         except web.HTTPException:
             raise
+        except ConnectionResetError:  # the bot died while sending the request (a SIGKILL): nobody to answer
+            self.lost_requests += 1
+            return _json({"code": 0, "message": "connection lost"}, 400)
         except Exception as e:  # a bug in the fake: record it, answer 400 so discord.py does not retry
             self.errors.append(f"{request.method} {request.path}: {type(e).__name__}: {e}")
             return _json({"code": 0, "message": f"fake discord error: {e}"}, 400)
