@@ -81,7 +81,9 @@ def localize(locale: Any, text: str, game: str | None = None) -> str:
     """Text the bot composed in English, in the reader's language (unknown lines stay as they are).
 
     `game`: the game the text is about; by default the one the current task works on (set by the
-    service, bot.tables.CURRENT_GAME)."""
+    service, bot.tables.CURRENT_GAME). A message (rules.words.Msg) is taken as its English."""
+    if text is not None and not isinstance(text, str):
+        text = str(text)
     language = lang(locale)
     if language == locales.SOURCE or not text:
         return text.replace(Catalog.JOIN, " ")

@@ -216,5 +216,13 @@ def gettext(lang: str, msgid: str, game: str | None = None) -> str:
 
 
 def entries(lang: str, domain: str) -> dict[str, str]:
-    """The singular translations of one domain (msgid -> text)."""
-    return {key: value for key, value in words(lang).domains.get(domain, {}).items() if isinstance(key, str)}
+    """One domain's translations as English text -> text (for the pattern catalogs that still translate
+    composed English): a plural message gives its singular and its plural English, each with its form."""
+    out: dict[str, str] = {}
+    for key, value in words(lang).domains.get(domain, {}).items():
+        if isinstance(key, str):
+            out[key] = value
+        elif value:
+            out.setdefault(key[0], value[0])
+            out.setdefault(key[1], value[min(1, len(value) - 1)])
+    return out

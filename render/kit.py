@@ -356,12 +356,19 @@ def plain(s: str) -> str:
     return "".join(ch if ch in FONT_CHARS else (_ascii_form(ch) or "?") for ch in s)
 
 
+def _accents_matter(s: str) -> bool:
+    """Whether `s` has letters the bundled font lacks that must keep their accents: in any language but
+    English the words are spelt with them ("Städte" is not "Stadte"), so such a text is drawn in the
+    shipped font, which has them."""
+    return current_language() != locales.SOURCE and any(ch.isalpha() and ch not in FONT_CHARS for ch in s)
+
+
 def shown(s: str, size: int, bold: bool = False, translate: bool = True) -> tuple[str, ImageFont.FreeTypeFont]:
     """What `text()` draws for `s`, and in which font.
 
-    Translated first (see `language`). Latin text stays in the bundled font (accents dropped, so a
-    map's labels all look alike); text with Japanese, or any letter without a plain form, is drawn
-    whole in the CJK font. Characters neither font has print as "?", except emoji and other symbols
+    Translated first (see `language`). Latin text stays in the bundled font (in English accents are
+    dropped, so a map's labels all look alike); text with Japanese, any letter without a plain form, or
+    (in another language) an accented letter, is drawn whole in the CJK font. Characters neither font has print as "?", except emoji and other symbols
     (in display names, say), which are left out.
     """
     if translate:
@@ -369,7 +376,7 @@ def shown(s: str, size: int, bold: bool = False, translate: bool = True) -> tupl
     if all(ch in FONT_CHARS for ch in s):
         return s, font(size, bold)
     forms = [ch if ch in FONT_CHARS else _ascii_form(ch) for ch in s]
-    if all(form is not None for form in forms):
+    if all(form is not None for form in forms) and not _accents_matter(s):
         return "".join(forms), font(size, bold)  # type: ignore[arg-type]
     cover = cjk_chars()
     out = []
@@ -1048,23 +1055,24 @@ class Page:
         self.height += used
 
     def turn_card(self, headline: str, happened: str, seats: Sequence[SeatScore], who: str | None = None,
-                  accent: int | None = None, headline_fill: RGB = INK) -> None:
+                  accent: int | None = None, headline_fill: RGB = INK, translate: bool = True) -> None:
         """The top of the image: the headline (whose turn, or the result), what just happened, and a
         grid of every seat's token, name and score, the seat(s) to act tinted.
 
         `headline` is a label in English (translated here); with `who`, it is a template whose
         `{who}` slot takes that name, and the name gives way (…) so the line fits. `happened` is
         drawn as given (already in the image's language, names filled in: `say`). `accent` is the
-        seat whose colour and symbol lead the headline.
+        seat whose colour and symbol lead the headline. `translate=False`: the headline (and its `{who}`
+        template) is already in the image's language.
         """
         width, pad = self.width, self.pad
         token = round(self.headline_px * 1.3)
         text_left = pad * 2 + (token + pad if accent is not None else 0)
         room = width - text_left - pad
         if who is not None:
-            line = fit_name(headline, who, self.headline_px, room, bold=True)
+            line = fit_name(headline, who, self.headline_px, room, bold=True, translate=translate)
         else:
-            line = fit(headline, self.headline_px, room, bold=True)
+            line = fit(headline, self.headline_px, room, bold=True, translate=translate)
         happened_lines = wrap_lines(happened, self.happened_px, width - 3 * pad) if happened else []
         if len(happened_lines) > 2:
             happened_lines = happened_lines[:1] + [fit(" ".join(happened_lines[1:]), self.happened_px,

@@ -33,6 +33,16 @@ def test_japanese_text_is_drawn_with_the_shipped_font_and_latin_with_the_bundled
     assert set("あア山漢") <= kit.cjk_chars() and len(kit.cjk_chars()) > 7000
 
 
+def test_accented_words_keep_their_accents_outside_english():
+    """German words are spelt with their umlauts ("Städte", not "Stadte"): in any language but English a
+    text with an accented letter is drawn in the shipped font, which has them; ASCII stays in the bundled one."""
+    with kit.language("de", None):
+        assert kit.shown("4 Städte", 20) == ("4 Städte", kit.cjk_font(20, False))
+        assert kit.shown("Runde 3 – Bauen", 20) == ("Runde 3 - Bauen", kit.font(20, False))
+        assert kit.shown("Gold", 20) == ("Gold", kit.font(20, False))
+    assert kit.shown("Zürich", 20) == ("Zurich", kit.font(20, False))  # English: a map's names look alike
+
+
 def test_japanese_pixels_are_really_drawn():
     image = Image.new("RGB", (200, 40), kit.WHITE)
     kit.text(ImageDraw.Draw(image), (4, 4), "得点", 24, kit.INK)
