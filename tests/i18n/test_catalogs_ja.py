@@ -3,23 +3,20 @@ own texts) keeps the placeholders of its English: a dropped one loses a value, a
 
 from __future__ import annotations
 
-import importlib
-
 import pytest
 
+import locales
 from bot import i18n
-from render import kit, module_for
+from render import kit
 from rules.registry import GAME_KEYS
 from tests.i18n.support import placeholder_problems
 
 
 @pytest.mark.parametrize("game_key", GAME_KEYS)
 def test_the_game_catalogs_keep_every_placeholder(game_key: str) -> None:
-    engine = importlib.import_module(f"rules.{game_key}.ja").JA
-    images = module_for(game_key).JA
-    assert engine and images
-    assert placeholder_problems(engine) == []
-    assert placeholder_problems(images) == []
+    entries = locales.entries("ja", game_key)  # the game's engine texts and image labels
+    assert entries
+    assert placeholder_problems(entries) == []
 
 
 def test_the_shared_image_words_keep_every_placeholder() -> None:
