@@ -581,13 +581,12 @@ def _wrapped(
 # --------------------------------------------------------------------------- entry points
 
 
-def _headline(view: Mapping[str, Any], names: list[str]) -> tuple[str, str | None, int | None]:
+def _headline(view: Mapping[str, Any], names: list[str]) -> tuple[str, str | list[str] | None, int | None]:
     """The turn card's headline in the image's language, with a {who} slot (the turn card puts the name in
-    last, shortened so the words stay whole), the name, and the seat it is about."""
+    last, shortened so the words stay whole), the name (the names of a shared win), and the seat it is about."""
     if view.get("over"):
         winners = [int(s["seat"]) for s in (view.get("result") or {}).get("seats", []) if s.get("rank") == 1]
-        who = kit.words(Verbatim(Items([_name(names, s) for s in winners], "and", english=", "))) if winners \
-            else kit.words(Msg("nobody"))
+        who: str | list[str] = [_name(names, s) for s in winners] if winners else kit.words(Msg("nobody"))
         return kit.words(_status_line(view, who="{who}")), who, winners[0] if len(winners) == 1 else None
     seat = view.get("bidder") if view.get("phase") == "auction" else view.get("builder")
     if seat is None:
@@ -703,9 +702,15 @@ def hand(view: dict[str, Any], names: list[str]) -> bytes:
                            t=train["id"], p=train["passengers"], f=train["freight"])
         kit.text(draw, (24, y), line, 18, kit.INK, translate=False)
     y += 36
-    # Room for each column's heading in long languages ("Einwohner", "Gebühren"), the route to the edge.
-    columns = [(24, N_("City")), (190, N_("Gold")), (255, N_("People")), (360, N_("Links")), (455, N_("Fees")),
-               (555, N_("Pays with")), (800, N_("Route"))]  # fmt: skip
+    # Each column starts where it always did, or further right when the heading before it is longer in the
+    # image's language ("Einwohner", "Gebühren"); the route runs to the edge.
+    columns: list[tuple[int, str]] = []
+    for cx, title in ((24, N_("City")), (200, N_("Gold")), (270, N_("People")), (360, N_("Links")), (440, N_("Fees")),
+                      (510, N_("Pays with")), (790, N_("Route"))):
+        if columns:
+            before_x, before = columns[-1]
+            cx = max(cx, before_x + kit.text_size(before, 17, True)[0] + 14)
+        columns.append((cx, title))
     for index, (cx, title) in enumerate(columns):
         room = (columns[index + 1][0] if index + 1 < len(columns) else 1200) - cx - 8
         kit.text(draw, (cx, y), kit.fit(title, 17, room, True), 17, kit.MUTED, bold=True, translate=False)
