@@ -19,7 +19,7 @@ from rules.great_western.scoring import RESULT_LABELS
 from rules.great_western.state import GreatWesternState, connected
 from rules.words import Msg, Plural, Seat
 from tests.i18n.support import english_left, played_texts
-from tests.i18n.vocabulary import drawn_texts, images, missing
+from tests.i18n.vocabulary import catalog_gaps, drawn_texts, images, line_problems
 
 KEY = "great_western"
 SEAT_NAMES = ["Ann", "Bob", "Cid", "Dee", "Eve", "Fay"]
@@ -36,18 +36,11 @@ def ja(msg: Msg | str, names: list[str] = SEAT_NAMES) -> str:
 
 def japanese_problems(messages: set[Msg], extra_names: tuple[str, ...] = ()) -> dict[str, list[str]]:
     """{English line: what is wrong with its Japanese} for lines with an id the catalog lacks or English left."""
-    out = {}
-    for msg in messages:
-        wrong = missing(msg, "ja", KEY) + english_left(ja(msg), NAMES + SEAT_NAMES + list(extra_names))
-        if wrong:
-            out[str(msg)] = wrong
-    return out
+    return line_problems(messages, "ja", KEY, SEAT_NAMES + NAMES + list(extra_names))
 
 
 def test_the_catalog_is_complete_and_current() -> None:
-    from locales import catalogs
-
-    assert [p for p in catalogs.problems(["ja"]) if KEY in p] == []
+    assert catalog_gaps("ja", KEY) == []
     assert len(locales.entries("ja", KEY)) > 100
 
 

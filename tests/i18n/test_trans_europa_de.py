@@ -18,11 +18,12 @@ from tests.i18n.test_trans_europa_ja import NAMES, OPTIONS, kinds_of_board, roun
 from tests.i18n.vocabulary import (
     WORDLIKE_NAMES,
     assert_names_kept,
+    catalog_gaps,
     drawn_texts,
     english_only,
     images,
     leftovers,
-    missing,
+    line_problems,
     speaking,
 )
 
@@ -45,18 +46,11 @@ def english() -> set[str]:
 
 
 def german_problems(messages: set[Msg], english: set[str]) -> dict[str, list[str]]:
-    out = {}
-    for msg in messages:
-        wrong = missing(msg, "de", KEY) + leftovers(de(msg), english, NAMES + PLAYERS)
-        if wrong:
-            out[str(msg)] = wrong
-    return out
+    return line_problems(messages, "de", KEY, PLAYERS + NAMES, english)
 
 
 def test_the_catalog_is_complete_and_current() -> None:
-    from locales import catalogs
-
-    assert [p for p in catalogs.problems(["de"]) if KEY in p] == []
+    assert catalog_gaps("de", KEY) == []
 
 
 @pytest.fixture(scope="module")

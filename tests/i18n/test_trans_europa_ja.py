@@ -17,7 +17,7 @@ from rules.trans_europa import board
 from rules.trans_europa.scoring import RESULT_LABELS
 from rules.words import Items, Msg, Seat
 from tests.i18n.support import english_left, played_texts, refusal_reasons, result_words
-from tests.i18n.vocabulary import drawn_texts, images, missing
+from tests.i18n.vocabulary import catalog_gaps, drawn_texts, images, line_problems
 
 KEY = "trans_europa"
 GAMES = int(os.environ.get("JUNCTION_I18N_GAMES", "2"))  # per seat count and option set: ~5 s
@@ -41,18 +41,11 @@ def ja(msg: Msg | str, names: list[str] = PLAYERS) -> str:
 
 
 def japanese_problems(messages: set[Any], extra: tuple[str, ...] = ()) -> dict[str, list[str]]:
-    out = {}
-    for msg in messages:
-        wrong = missing(msg, "ja", KEY) + english_left(ja(msg), NAMES + PLAYERS + list(extra))
-        if wrong:
-            out[str(msg)] = wrong
-    return out
+    return line_problems(messages, "ja", KEY, PLAYERS + NAMES + list(extra))
 
 
 def test_the_catalog_is_complete_and_current() -> None:
-    from locales import catalogs
-
-    assert [p for p in catalogs.problems(["ja"]) if KEY in p] == []
+    assert catalog_gaps("ja", KEY) == []
 
 
 @pytest.fixture(scope="module")
