@@ -59,6 +59,11 @@ def _city_name(city: str) -> str:
     return gw.CITIES[city].name if city in gw.CITIES else city
 
 
+# TRANSLATORS: a city's people on the map ("2p"), in a small disc: keep it as short. One entry per count (the
+# cities have 0 to 3), so no pattern "{n}p" would take every English text that ends in p.
+PEOPLE = {0: N_("0p"), 1: N_("1p"), 2: N_("2p"), 3: N_("3p")}
+
+
 def _ordinal(n: int) -> str:
     """A rank in the image's language."""
     return kit.tr(ORDINALS.get(n, f"{n}th"))
@@ -253,9 +258,8 @@ def _draw_city(
         r = CITY_R
         draw.ellipse((x - r, y - r, x + r, y + r), fill=kit.WHITE, outline=kit.INK, width=3)
         _gold_disc(draw, x, y - 7, city.gold, 10)
-        # TRANSLATORS: a city's people on the map ("2p"), in a small disc: keep it as short
-        kit.text(draw, (x, y + 11), kit.fill_in("{n}p", n=city.people), 14, kit.INK, bold=True, anchor="mm",
-                 translate=False, kind="glyph")
+        kit.text(draw, (x, y + 11), PEOPLE.get(city.people, f"{city.people}p"), 14, kit.INK, bold=True,
+                 anchor="mm", kind="glyph")
         kit.mark((x - r, y - r, x + r, y + r), "city")
         return
     # An owned city becomes the owner's symbol in its colour (shape + colour), gold still in the middle.

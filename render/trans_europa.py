@@ -417,22 +417,23 @@ def _winners(view: Mapping[str, Any]) -> list[dict[str, Any]]:
 
 
 def _status(view: Mapping[str, Any]) -> Msg | None:
-    """Whose turn it is, or how the game ended (seats as Seat), as a message; None between moves."""
+    """Whose turn it is, or how the game ended (seats as Seat), as a sentence of the alt text; None between
+    moves."""
     phase = view.get("phase")
     active = view.get("active_seat")
     if phase == "game_over" or view.get("over"):
         winners = _winners(view)
         if not winners:
-            return Msg("Game over")
+            return Msg("Game over.")
         who = Items([Seat(int(entry["seat"])) for entry in winners], "and", english=" and ")
         if len(winners) == 1:
-            return Msg("Game over: {who} wins with {score}", who=who, score=winners[0]["score"])
-        return Msg("Game over: {who} win with {score}", who=who, score=winners[0]["score"])
+            return Msg("Game over: {who} wins with {score}.", who=who, score=winners[0]["score"])
+        return Msg("Game over: {who} win with {score}.", who=who, score=winners[0]["score"])
     if active is None:
         return None
     if phase == "markers":
-        return Msg("{who} places a start marker", who=Seat(int(active)))
-    return Msg("{who} to play: {laid} of 2 laid", who=Seat(int(active)), laid=1 if view.get("step") == 2 else 0)
+        return Msg("{who} places a start marker.", who=Seat(int(active)))
+    return Msg("{who} to play: {laid} of 2 laid.", who=Seat(int(active)), laid=1 if view.get("step") == 2 else 0)
 
 
 def _headline(view: Mapping[str, Any], names: list[str]) -> tuple[str, str | list[str] | None]:
@@ -677,9 +678,10 @@ def _compose(view: Mapping[str, Any], names: list[str], private: bool) -> tuple[
     happened = _happened(view, names)
     if seat is not None:
         # the private image says whose it is first: a DM's reader sees it before any other word
-        mine = kit.fit_name("Private board of {name}", seat_name(names, seat), page.happened_px,
-                            WIDTH - 3 * page.pad, slot="name")
-        happened = kit.words(Msg("{board} - {happened}", board=mine, happened=happened)) if happened else mine
+        mine = kit.words(Msg("Private board of {name} - {happened}", name="{name}", happened=happened)) \
+            if happened else kit.tr(N_("Private board of {name}"))
+        happened = kit.fit_name(mine, seat_name(names, seat), page.happened_px, WIDTH - 3 * page.pad,
+                                slot="name", translate=False)
     active = view.get("active_seat")
     page.turn_card(template, happened, _seat_scores(view, names), who=who,
                    accent=int(active) if active is not None and not view.get("over") else seat, translate=False)
@@ -745,6 +747,22 @@ def _loss(connected: bool, penalty: int) -> Msg:
     return Plural("needs {n} track: loses {n}", "needs {n} tracks: loses {n}", n=penalty)
 
 
+def _loss_line(connected: bool, penalty: int, cities: Items, before: Any = None, after: Any = None) -> Msg:
+    """A seat's row of the round-end panel: what the round cost, the score before and after, its cities.
+    Whole sentences: a short "{what}. {cities}" would take any English line with a full stop in it, as
+    long as the bot still translates composed English by pattern."""
+    if after is None:
+        if connected:
+            return Msg("connected: loses 0. {cities}", cities=cities)
+        return Plural("needs {n} track: loses {n}. {cities}", "needs {n} tracks: loses {n}. {cities}", n=penalty,
+                      cities=cities)
+    if connected:
+        return Msg("connected: loses 0: {before} -> {after}. {cities}", before=before, after=after, cities=cities)
+    return Plural("needs {n} track: loses {n}: {before} -> {after}. {cities}",
+                  "needs {n} tracks: loses {n}: {before} -> {after}. {cities}", n=penalty, before=before, after=after,
+                  cities=cities)
+
+
 def _compose_round_end(view: Mapping[str, Any], names: list[str]) -> tuple[Image.Image, int]:
     last = view.get("last_round")
     if not last:
@@ -776,10 +794,9 @@ def _compose_round_end(view: Mapping[str, Any], names: list[str]) -> tuple[Image
             score = after.get(seat)
             cities = Items([_city_name(c) for c in hands.get(seat, ())], "comma")
             if score is not None:
-                note = Msg("{what}: {before} -> {after}. {cities}", what=losses[seat],
-                           before=before.get(seat, int(score) + penalty), after=score, cities=cities)
+                note = _loss_line(seat in completed, penalty, cities, before.get(seat, int(score) + penalty), score)
             else:
-                note = Msg("{what}. {cities}", what=losses[seat], cities=cities)
+                note = _loss_line(seat in completed, penalty, cities)
             panel.player_row(seat, seat_name(names, seat), score, note=kit.words(note), size=22, translate=False)
         panel.rule()
         _score_track(panel, view, after)
@@ -819,7 +836,7 @@ def describe(view: dict[str, Any], names: list[str]) -> str:
         parts.append(Msg("Connected all cities this round: {who}.", who=Items(done, "comma")))
     status = _status(view)
     if status is not None:
-        parts.append(Msg("{status}.", status=status))
+        parts.append(status)
     text = parts[0]
     for part in parts[1:]:
         # TRANSLATORS: one sentence of the alt text after another

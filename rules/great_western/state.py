@@ -448,7 +448,7 @@ class GreatWesternState(GameState):
 
     def _resolve(self) -> list[Event]:
         """5.3: winning bids to the unavailable stock, then each winner reloads its train (D10)."""
-        won = [Msg("t{train} {who} {n}", train=t, who=Seat(b[0]), n=b[1])
+        won = [Msg("{train} {who} {n}", train=f"t{t}", who=Seat(b[0]), n=b[1])
                for t, b in zip(self.train_ids(), self.bids, strict=True) if b]
         events = [public(Msg("Auction: {bids}.", bids=Items(won, "comma")))]
         for index, bid in enumerate(self.bids):
@@ -491,7 +491,7 @@ class GreatWesternState(GameState):
             got = min(due, self.unavailable[seat])
             self.unavailable[seat] -= got
             self.available[seat] += got
-            parts.append(Msg("{who} +{n}", who=Seat(seat), n=got))
+            parts.append(Msg("{who} {n}", who=Seat(seat), n=f"+{got}"))
             if got < due:
                 short.append(Msg("{who} {n}", who=Seat(seat), n=due - got))
         events = [public(Msg("Income: {list}.", list=Items(parts, "comma")))]
