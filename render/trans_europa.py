@@ -678,10 +678,10 @@ def _compose(view: Mapping[str, Any], names: list[str], private: bool) -> tuple[
     happened = _happened(view, names)
     if seat is not None:
         # the private image says whose it is first: a DM's reader sees it before any other word
-        mine = kit.words(Msg("Private board of {name} - {happened}", name="{name}", happened=happened)) \
-            if happened else kit.tr(N_("Private board of {name}"))
-        happened = kit.fit_name(mine, seat_name(names, seat), page.happened_px, WIDTH - 3 * page.pad,
-                                slot="name", translate=False)
+        # the owner's name fitted on the first line, what happened after a dash (it may wrap to a second line)
+        mine = kit.fit_name(N_("Private board of {name}"), seat_name(names, seat), page.happened_px,
+                            WIDTH - 3 * page.pad, slot="name")
+        happened = f"{mine} - {happened}" if happened else mine
     active = view.get("active_seat")
     page.turn_card(template, happened, _seat_scores(view, names), who=who,
                    accent=int(active) if active is not None and not view.get("over") else seat, translate=False)

@@ -448,8 +448,11 @@ class GreatWesternState(GameState):
 
     def _resolve(self) -> list[Event]:
         """5.3: winning bids to the unavailable stock, then each winner reloads its train (D10)."""
-        won = [Msg("{train} {who} {n}", train=f"t{t}", who=Seat(b[0]), n=b[1])
-               for t, b in zip(self.train_ids(), self.bids, strict=True) if b]
+        won = []
+        for train, bid in zip(self.train_ids(), self.bids, strict=True):
+            if bid:
+                notation = f"t{train}"  # a value, never a word of the catalog
+                won.append(Msg("{train} {who} {n}", train=notation, who=Seat(bid[0]), n=bid[1]))
         events = [public(Msg("Auction: {bids}.", bids=Items(won, "comma")))]
         for index, bid in enumerate(self.bids):
             assert bid is not None
@@ -491,7 +494,8 @@ class GreatWesternState(GameState):
             got = min(due, self.unavailable[seat])
             self.unavailable[seat] -= got
             self.available[seat] += got
-            parts.append(Msg("{who} {n}", who=Seat(seat), n=f"+{got}"))
+            gain = f"+{got}"
+            parts.append(Msg("{who} {n}", who=Seat(seat), n=gain))
             if got < due:
                 short.append(Msg("{who} {n}", who=Seat(seat), n=due - got))
         events = [public(Msg("Income: {list}.", list=Items(parts, "comma")))]
