@@ -44,7 +44,7 @@ SOURCES: dict[str, tuple[str, ...]] = {
 
 # Modules whose `message_ids()` returns ids no call in the code spells out (domain -> "module:function").
 PROVIDERS: dict[str, tuple[str, ...]] = {
-    "trans_europa": ("rules.trans_europa.scoring:message_ids",),
+    "trans_europa": ("rules.trans_europa.scoring:message_ids", "render.trans_europa:message_ids"),
 }
 
 _SKIP = re.compile(r"/(tests?|__pycache__)/")
