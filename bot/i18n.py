@@ -49,7 +49,10 @@ def warm() -> None:
 def localize(locale: Any, text: str, game: str | None = None) -> str:
     """TRANSITIONAL, for callers not converted to messages yet (the games' own Japanese tests): English the
     caller composed, matched line by line against the catalog's entries as patterns (rules.engine.Catalog).
-    The bot itself never calls this: a name inside `text` could be taken for a word."""
+    The bot itself never calls this: a name inside `text` could be taken for a word. A message
+    (rules.words.Msg) is taken as its English."""
+    if text is not None and not isinstance(text, str):
+        text = str(text)
     language = lang(locale)
     if language == locales.SOURCE or not text:
         return text.replace(Catalog.JOIN, " ")

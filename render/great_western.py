@@ -10,9 +10,9 @@ from PIL import Image, ImageDraw
 
 from render import kit
 from render.describe import seat_name
-from rules.engine import seat_token
 from rules.great_western import board as gw
-from rules.great_western import ja as engine_ja
+from rules.great_western.state import ORDINALS, ordinal
+from rules.words import N_, Items, Msg, Plural, Seat, Term, Verbatim
 
 # Phone first (kit.Page): the turn card, the map at the full page width, the trains, then the players.
 WIDTH = kit.PAGE_WIDTH
@@ -32,108 +32,6 @@ BLACK_CUBE: kit.RGB = (15, 15, 15)
 GREYED: kit.RGB = (200, 196, 188)
 BUILDING: kit.RGB = (214, 140, 0)  # frame of the train that builds now
 
-# Every word the images draw, in Japanese (keys exactly as drawn; seats as {sN} tokens, names put in after).
-# The engine's catalog comes too: the hand image shows its refusal reasons ("Not now: ...") and ranks.
-JA: dict[str, str] = {
-    **engine_ja.JA,
-    # the map and its legend
-    "Income by cities (London counts)  {ranges}": "都市数ごとの収入（London を含む）  {ranges}",
-    "Stand-in map of our own design. Cars: P passenger (pays people and routes), F freight (routes only).":
-        "独自デザインの代用マップ。車両：客 = 客車（人口と路線に払える）、貨 = 貨車（路線のみ）。",
-    "1p": "1人",
-    "2p": "2人",
-    "3p": "3人",
-    # the trains
-    "P": "客",
-    "F": "貨",
-    "not in play": "使用しない",
-    "bid": "入札",
-    # the players
-    "Players (gold)": "プレイヤー（金貨）",
-    "(start)": "（最初）",
-    "{a} available, {u} unavailable": "利用可能 {a}・利用不可能 {u}",
-    "{n} city > income {m}": "都市 {n} > 収入 {m}",
-    "{n} cities > income {m}": "都市 {n} > 収入 {m}",
-    # the status line
-    "Round {r} - auction: {who} to bid": "ラウンド {r} - 競売：{who} の入札",
-    "Round {r} of at most {limit} - auction: {who} to bid": "ラウンド {r}（最大 {limit}）- 競売：{who} の入札",
-    "Round {r} - build: {who} builds": "ラウンド {r} - 建設：{who} が建設",
-    "Round {r} of at most {limit} - build: {who} builds": "ラウンド {r}（最大 {limit}）- 建設：{who} が建設",
-    "Round {r} - build: {who} builds with t{t} (P{p} F{f})":
-        "ラウンド {r} - 建設：{who} が t{t} で建設（客車 {p}・貨車 {f}）",
-    "Round {r} of at most {limit} - build: {who} builds with t{t} (P{p} F{f})":
-        "ラウンド {r}（最大 {limit}）- 建設：{who} が t{t} で建設（客車 {p}・貨車 {f}）",
-    "Game over ({how}): {who} wins": "ゲーム終了（{how}）：{who} の勝ち",
-    "Game over ({how}): {who} share the win": "ゲーム終了（{how}）：{who} が同点で勝ち",
-    "Game over ({how}): {a} and {b} share the win": "ゲーム終了（{how}）：{a} と {b} が同点で勝ち",
-    "Game over ({how}): {a} and {b} and {c} share the win": "ゲーム終了（{how}）：{a}、{b}、{c} が同点で勝ち",
-    "Game over ({how}): {a} and {b} and {c} and {d} share the win":
-        "ゲーム終了（{how}）：{a}、{b}、{c}、{d} が同点で勝ち",
-    "every city connected": "全都市が接続",
-    # the last decision
-    "Last: nothing yet. The first bid starts the game.": "直前：まだなし。最初の入札でゲームが始まります。",
-    "Last: {who} connected {city} from {start}": "直前：{who} が {start} から {city} に接続",
-    "Last: {who} connected {city} from {start} via {via}": "直前：{who} が {start} から {via} 経由で {city} に接続",
-    "Last: {who} bid {n} on {train}": "直前：{who} が {train} に {n} 個で入札",
-    "Last: {who} finished building": "直前：{who} が建設を終えた",
-    # the strip under the map
-    "{who} can connect (route cost + people): {items}": "{who} が接続できる都市（路線コスト+人口p）：{items}",
-    "{who} cannot afford any city.": "{who} は払える都市がありません。",
-    "Lowest bids now: {lows}. Outbid cubes go back to their owner; trains build in rank order "
-    "(the cube nearest the engine first).":
-        "現在の最低入札：{lows}。上回られたキューブは持ち主に戻ります。列車は順位の順に建設します"
-        "（機関車に最も近いキューブの列車から）。",
-    "{rank} {who}: {score} gold ({cubes} cubes off the board) = {cities}":
-        "{rank} {who}：金貨 {score}（ボード外のキューブ {cubes}）= {cities}",
-    "no city": "都市なし",
-    "Ties: most gold, then most cubes off the board (fewer cities).":
-        "同点なら金貨、次にボード外のキューブが多い方（都市が少ない方）。",
-    # the alt text (describe): one line, its parts through their own entries
-    "Great Western Railway, round {r}: {stage}. Gold: {gold}. Cities (besides London): {cities}. {last}.":
-        "グレート・ウェスタン鉄道、ラウンド {r}：{stage}。金貨：{gold}。都市数（London を除く）：{cities}。{last}。",
-    "Last: nothing yet": "直前：まだなし",
-    "game over ({how}), won by {who}": "ゲーム終了（{how}）、勝者 {who}",
-    "auction, {who} to bid": "競売、{who} の入札",
-    "build, {who} builds": "建設、{who} が建設",
-    "build, {who} builds with t{t}": "建設、{who} が t{t} で建設",
-    "nobody": "なし",
-    # the hand image
-    "{who}: your railway": "{who}：あなたの鉄道",
-    "{a} available, {u} unavailable, {c} cities (income {i}), gold {g}":
-        "利用可能 {a}・利用不可能 {u}・都市 {c}（収入 {i}）・金貨 {g}",
-    "Nothing to build right now.": "今は建設するものはありません。",
-    "You won t{t}: P{p} F{f}. Wait for your build turn.": "t{t} を落札（客車 {p}・貨車 {f}）。建設の番を待ってください。",
-    "Your train t{t} has built this round. The next auction starts when every train has built.":
-        "あなたの列車 t{t} はこのラウンドの建設を終えました。すべての列車が建設を終えると次の競売が始まります。",
-    # the turn card and the trains block
-    "{n} city": "都市 {n}",
-    "{n} cities": "都市 {n}",
-    "{rank}, built": "{rank}・建設済み",
-    "P {p} / F {f}": "客 {p} / 貨 {f}",
-    "train": "列車",
-    "bid / paid": "入札/支払",
-    "dice": "ダイス",
-    "cars (number = people it pays for)": "車両（数字 = 払える人口）",
-    "passengers / freight": "客車 / 貨車",
-
-    "Your train t{t}: passengers {p}, freight {f}. Type `connect <city>` or `done`.":
-        "あなたの列車 t{t}：客車 {p}、貨車 {f}。`connect <city>` か `done` を入力してください。",
-    "City": "都市",
-    "Gold": "金貨",
-    "People": "人口",
-    "Links": "路線",
-    "Fees": "通過料",
-    "Pays with": "支払い",
-    "Route": "経路",
-    # how a connection would be paid: each combination whole ("2 P, 1 F, 3 avail")
-    "{p} P": "客車 {p}",
-    "{p} P, {f} F": "客車 {p}・貨車 {f}",
-    "{p} P, {a} avail": "客車 {p}・利用可能 {a}",
-    "{p} P, {f} F, {a} avail": "客車 {p}・貨車 {f}・利用可能 {a}",
-    "Not now: {reason}": "今は不可：{reason}",
-    "No city is affordable: `done` ends your build.": "払える都市がありません。`done` で建設を終えます。",
-}
-
 _LABEL_ANCHOR = {
     "n": ((0, -1), "md"),
     "s": ((0, 1), "ma"),
@@ -152,17 +50,23 @@ def _name(names: list[str], seat: int | None) -> str:
     return seat_name(names, seat)
 
 
-def _who(seat: int | None) -> str:
-    """A seat in a composed line: a token that the line's translation keeps and `kit.say` swaps for the name."""
-    return "?" if seat is None else seat_token(int(seat))
+def _who(seat: int | None) -> Seat | str:
+    """A seat as a message parameter (its player's name once the line is said)."""
+    return "?" if seat is None else Seat(int(seat))
 
 
 def _city_name(city: str) -> str:
     return gw.CITIES[city].name if city in gw.CITIES else city
 
 
+# TRANSLATORS: a city's people on the map ("2p"), in a small disc: keep it as short. One entry per count (the
+# cities have 0 to 3), so no pattern "{n}p" would take every English text that ends in p.
+PEOPLE = {0: N_("0p"), 1: N_("1p"), 2: N_("2p"), 3: N_("3p")}
+
+
 def _ordinal(n: int) -> str:
-    return {1: "1st", 2: "2nd", 3: "3rd"}.get(n, f"{n}th")
+    """A rank in the image's language."""
+    return kit.tr(ORDINALS.get(n, f"{n}th"))
 
 
 # --------------------------------------------------------------------------- the map that never changes
@@ -354,8 +258,8 @@ def _draw_city(
         r = CITY_R
         draw.ellipse((x - r, y - r, x + r, y + r), fill=kit.WHITE, outline=kit.INK, width=3)
         _gold_disc(draw, x, y - 7, city.gold, 10)
-        kit.text(draw, (x, y + 11), f"{city.people}p", 14, kit.INK, bold=True, anchor="mm",
-                 kind="glyph")  # "2p": JA has each
+        kit.text(draw, (x, y + 11), PEOPLE.get(city.people, f"{city.people}p"), 14, kit.INK, bold=True,
+                 anchor="mm", kind="glyph")
         kit.mark((x - r, y - r, x + r, y + r), "city")
         return
     # An owned city becomes the owner's symbol in its colour (shape + colour), gold still in the middle.
@@ -419,8 +323,8 @@ def _trains_skeleton(seats: int) -> Image.Image:
     image = kit.new_canvas(WIDTH, TRAINS_H, kit.PANEL_BG)
     draw = ImageDraw.Draw(image)
     draw.line([(0, 0), (WIDTH, 0)], fill=kit.GRID, width=2)
-    heads = (("bid / paid", 12), ("train", 100), ("cars (number = people it pays for)", CAR_X),
-             ("passengers / freight", TOTALS_X), ("dice", DICE_X))
+    heads = ((N_("bid / paid"), 12), (N_("train"), 100), (N_("cars (number = people it pays for)"), CAR_X),
+             (N_("passengers / freight"), TOTALS_X), (N_("dice"), DICE_X))
     for index, (label, x) in enumerate(heads):
         room = (heads[index + 1][1] if index + 1 < len(heads) else WIDTH) - x - 8
         kit.text(draw, (x, TRAINS_PAD), kit.fit(label, 16, room), 16, kit.MUTED, kind="panel", translate=False)
@@ -438,7 +342,7 @@ def _trains_skeleton(seats: int) -> Image.Image:
         kit.text(draw, (engine[0] + 8, top + 4), f"t{train.id}", 20, text_fill, bold=True, translate=False,
                  kind="panel")
         if not live:
-            kit.text(draw, (engine[0] + 8, bottom - 4), kit.fit("not in play", 15, 92), 15, text_fill, anchor="ld",
+            kit.text(draw, (engine[0] + 8, bottom - 4), kit.fit(N_("not in play"), 15, 92), 15, text_fill, anchor="ld",
                      translate=False, kind="panel")
         for position, car in enumerate(train.cars):
             cx0 = CAR_X + position * CAR_W
@@ -448,7 +352,9 @@ def _trains_skeleton(seats: int) -> Image.Image:
             )
             ink = kit.INK if live else kit.MUTED
             kit.text(draw, (cx0 + 6, top + 4), str(car.number), 18, ink, bold=True, translate=False, kind="panel")
-            kit.text(draw, (cx0 + CAR_W - 12, top + 4), car.letter, 16, ink, bold=not car.passenger, anchor="ra",
+            # TRANSLATORS: the one-letter marks of a passenger car and a freight car
+            letter = N_("P") if car.passenger else N_("F")
+            kit.text(draw, (cx0 + CAR_W - 12, top + 4), letter, 16, ink, bold=not car.passenger, anchor="ra",
                      kind="panel")
         if live:
             for n in range(3):
@@ -485,11 +391,11 @@ def _draw_trains(image: Image.Image, view: Mapping[str, Any]) -> None:
             kit.text(draw, (86, mid), str(amount), 24, kit.INK, bold=True, anchor="rm", translate=False,
                      kind="panel")
         else:
-            kit.text(draw, (50, mid), "bid", 16, kit.MUTED, anchor="mm", kind="panel")
+            kit.text(draw, (50, mid), N_("bid"), 16, kit.MUTED, anchor="mm", kind="panel")
         if last_bid_train == train["id"]:
             draw.rectangle((4, top - 4, 96, bottom + 4), outline=kit.HIGHLIGHT, width=4)
         if train.get("build_rank"):
-            rank = kit.tr(_ordinal(int(train["build_rank"])))
+            rank = _ordinal(int(train["build_rank"]))
             if train.get("built"):
                 rank = kit.fill_in("{rank}, built", rank=rank)
             kit.text(draw, (200, bottom - 4), kit.fit(rank, 16, 92, True, translate=False), 16, kit.WHITE,
@@ -515,7 +421,7 @@ def _players(panel: kit.Panel, view: Mapping[str, Any], names: list[str]) -> Non
     result = view.get("result")
     if result:
         ranks = {int(s["seat"]): int(s["rank"]) for s in result.get("seats", [])}
-    panel.line("Players (gold)", 22, bold=True)
+    panel.line(N_("Players (gold)"), 22, bold=True)
     size = 22
     # The row's room for the name, as Panel.player_row measures it (token, gaps, score column).
     room = panel.width - 16 - size * 1.3 - (kit.text_size("888", size, True)[0] + 12)
@@ -525,38 +431,56 @@ def _players(panel: kit.Panel, view: Mapping[str, Any], names: list[str]) -> Non
         # The rank and the start mark are words of the image, the name is not: each is fitted on its own,
         # so that a long name gives way and the mark stays whole.
         if seat in ranks:
-            name = kit.fit_name(kit.tr(_ordinal(ranks[seat])) + " {who}", name, size, room, True, translate=False)
+            template = kit.fill_in("{rank} {who}", rank=_ordinal(ranks[seat]), who="{who}")
+            name = kit.fit_name(template, name, size, room, True, translate=False)
         elif seat == view.get("start_player") and not view.get("over"):
-            mark = kit.tr("(start)")  # Japanese brackets bring their own space
-            name = kit.fit_name("{who}" + (mark if mark.startswith("（") else " " + mark), name, size, room, True,
-                                translate=False)
+            name = kit.fit_name(N_("{who} (start)"), name, size, room, True)
         panel.player_row(seat, name, score=entry["gold"], to_act=seat in to_act, size=size)
-        cities = int(entry["city_count"])
-        line = kit.tr(f"{entry['available']} available, {entry['unavailable']} unavailable") + "   " + kit.tr(
-            f"{cities} {'city' if cities == 1 else 'cities'} > income {entry['next_income']}")
-        panel.wrapped(line, 18, kit.INK, indent=44, translate=False)
+        stock = kit.fill_in("{a} available, {u} unavailable", a=entry["available"], u=entry["unavailable"])
+        income = kit.words(Plural("{n} city > income {m}", "{n} cities > income {m}", n=int(entry["city_count"]),
+                                  m=entry["next_income"]))
+        panel.wrapped(stock + "   " + income, 18, kit.INK, indent=44, translate=False)
         panel.gap(4)
 
 
-def _status_line(view: Mapping[str, Any], who: str | None = None, short: bool = False) -> str:
-    """The status line in English with seat tokens ({s0}); the acting seat as `who` when given.
+def _ended(view: Mapping[str, Any]) -> Term:
+    """How the game ended, as a word of the catalog."""
+    result = view.get("result") or {}
+    return Term(N_("every city connected") if result.get("ended_by") == "all cities connected" else N_("round limit"))
+
+
+def _status_line(view: Mapping[str, Any], who: Any = None, short: bool = False) -> Msg:
+    """The status line as a message; the acting seat (or seats) as `who` when given.
 
     `short` (the turn card's headline) leaves out the round limit and the building train's load.
     """
     phase = view.get("phase")
     limit = 0 if short else int(view.get("round_limit") or 0)
-    round_text = f"Round {view.get('round')}" + (f" of at most {limit}" if limit else "")
+    r = view.get("round")
     if phase == "over" or view.get("over"):
         result = view.get("result") or {}
-        winners = [s for s in result.get("seats", []) if s.get("rank") == 1]
-        names = who or " and ".join(_who(int(s["seat"])) for s in winners) or "nobody"
-        how = "every city connected" if result.get("ended_by") == "all cities connected" else "round limit"
-        return f"Game over ({how}): {names} {'wins' if len(winners) == 1 else 'share the win'}"
+        winners = [int(s["seat"]) for s in result.get("seats", []) if s.get("rank") == 1]
+        if who is None:
+            who = Items([Seat(s) for s in winners], "and", english=" and ") if winners else Msg("nobody")
+        if len(winners) == 1:
+            return Msg("Game over ({how}): {who} wins", how=_ended(view), who=who)
+        return Msg("Game over ({how}): {who} share the win", how=_ended(view), who=who)
     if phase == "auction":
-        return f"{round_text} - auction: {who or _who(view.get('bidder'))} to bid"
+        who = who if who is not None else _who(view.get("bidder"))
+        if limit:
+            return Msg("Round {r} of at most {limit} - auction: {who} to bid", r=r, limit=limit, who=who)
+        return Msg("Round {r} - auction: {who} to bid", r=r, who=who)
+    who = who if who is not None else _who(view.get("builder"))
     train = next((t for t in view.get("trains", []) if t.get("building")), None)
-    load = f" with t{train['id']} (P{train['passengers']} F{train['freight']})" if train and not short else ""
-    return f"{round_text} - build: {who or _who(view.get('builder'))} builds{load}"
+    if train and not short:
+        load = dict(t=train["id"], p=train["passengers"], f=train["freight"])
+        if limit:
+            return Msg("Round {r} of at most {limit} - build: {who} builds with t{t} (P{p} F{f})", r=r, limit=limit,
+                       who=who, **load)
+        return Msg("Round {r} - build: {who} builds with t{t} (P{p} F{f})", r=r, who=who, **load)
+    if limit:
+        return Msg("Round {r} of at most {limit} - build: {who} builds", r=r, limit=limit, who=who)
+    return Msg("Round {r} - build: {who} builds", r=r, who=who)
 
 
 def _status(view: Mapping[str, Any], names: list[str]) -> str:
@@ -564,22 +488,28 @@ def _status(view: Mapping[str, Any], names: list[str]) -> str:
     return kit.say(_status_line(view), names)
 
 
-def _last_text(view: Mapping[str, Any], names: list[str]) -> str:
-    """What the last decision did, translated, with the names in."""
+def _last_msg(view: Mapping[str, Any]) -> Msg:
+    """What the last decision did."""
     last = view.get("last")
     if not last:
-        return kit.say("Last: nothing yet. The first bid starts the game.", names)
+        return Msg("Last: nothing yet. The first bid starts the game.")
     who = _who(int(last["seat"]))
     move = str(last.get("move", ""))
     if move.startswith("connect") and last.get("route"):
         route = [_city_name(c) for c in last["route"]]
-        return kit.say(f"Last: {who} connected {route[-1]} from {route[0]}" + (
-            f" via {', '.join(route[1:-1])}" if len(route) > 2 else ""
-        ), names)  # fmt: skip
+        if len(route) > 2:
+            return Msg("Last: {who} connected {city} from {start} via {via}", who=who, city=route[-1], start=route[0],
+                       via=Items(route[1:-1], "comma"))
+        return Msg("Last: {who} connected {city} from {start}", who=who, city=route[-1], start=route[0])
     if move.startswith("bid"):
         _, train, amount = move.split()
-        return kit.say(f"Last: {who} bid {amount} on {train}", names)
-    return kit.say(f"Last: {who} finished building", names)
+        return Msg("Last: {who} bid {n} on {train}", who=who, n=amount, train=train)
+    return Msg("Last: {who} finished building", who=who)
+
+
+def _last_text(view: Mapping[str, Any], names: list[str]) -> str:
+    """What the last decision did, translated, with the names in."""
+    return kit.say(_last_msg(view), names)
 
 
 def _details(panel: kit.Panel, view: Mapping[str, Any], names: list[str]) -> None:
@@ -589,20 +519,22 @@ def _details(panel: kit.Panel, view: Mapping[str, Any], names: list[str]) -> Non
     if result:
         for entry in result.get("seats", []):
             details = entry.get("details") or {}
-            cities = " + ".join(f"{_city_name(c)} {g}" for c, g in details.get("cities", [])) or "no city"
-            panel.wrapped(kit.say(
-                f"{_ordinal(int(entry['rank']))} {_who(int(entry['seat']))}: {entry['score']} gold "
-                f"({details.get('cubes_off_board', '?')} cubes off the board) = {cities}", names,
-            ), size, translate=False)  # fmt: skip
-        panel.wrapped("Ties: most gold, then most cubes off the board (fewer cities).", size - 1, kit.MUTED)
+            cities = " + ".join(f"{_city_name(c)} {g}" for c, g in details.get("cities", []))
+            line = Msg("{rank} {who}: {score} gold ({cubes} cubes off the board) = {cities}",
+                       rank=ordinal(int(entry["rank"])), who=_who(int(entry["seat"])), score=entry["score"],
+                       cubes=details.get("cubes_off_board", "?"), cities=cities or Msg("no city"))
+            panel.wrapped(kit.say(line, names), size, translate=False)
+        panel.wrapped(N_("Ties: most gold, then most cubes off the board (fewer cities)."), size - 1, kit.MUTED)
         return
     options = view.get("connect_options") or []
     if view.get("phase") == "build" and view.get("builder") is not None:
         if options:
-            items = ", ".join(f"{_city_name(o['city'])} {o['route_cost']}+{o['people']}p" for o in options)
-            line = f"{_who(view['builder'])} can connect (route cost + people): {items}"
+            # TRANSLATORS: a city the builder can reach, its route cost + its people ("Bath 3+2p")
+            items = Items([Msg("{city} {cost}+{n}p", city=_city_name(o["city"]), cost=o["route_cost"], n=o["people"])
+                           for o in options], "comma")
+            line = Msg("{who} can connect (route cost + people): {items}", who=_who(view["builder"]), items=items)
         else:
-            line = f"{_who(view['builder'])} cannot afford any city."
+            line = Msg("{who} cannot afford any city.", who=_who(view["builder"]))
         panel.wrapped(kit.say(line, names), size, translate=False)
     elif view.get("phase") == "auction":
         lowest = []
@@ -610,17 +542,16 @@ def _details(panel: kit.Panel, view: Mapping[str, Any], names: list[str]) -> Non
             if train.get("in_play"):
                 bid = train.get("bid")
                 lowest.append(f"t{train['id']} {1 if bid is None else int(bid['amount']) + 1}")
-        panel.wrapped(
-            f"Lowest bids now: {', '.join(lowest)}. Outbid cubes go back to their owner; "
-            "trains build in rank order (the cube nearest the engine first).", size,
-        )  # fmt: skip
+        line = Msg("Lowest bids now: {lows}. Outbid cubes go back to their owner; trains build in rank order "
+                   "(the cube nearest the engine first).", lows=Items(lowest, "comma"))
+        panel.wrapped(kit.say(line, names), size, translate=False)
 
 
 def _legend(panel: kit.Panel) -> None:
     income = " | ".join(f"{a}-{b}: {v}" if a != b else f"{a}: {v}" for a, b, v in _income_ranges())
-    panel.wrapped(f"Income by cities (London counts)  {income}", 17)  # one pattern in JA
-    panel.wrapped("Stand-in map of our own design. Cars: P passenger (pays people and routes), "
-                  "F freight (routes only).", 17, kit.MUTED)  # fmt: skip
+    panel.wrapped(kit.fill_in("Income by cities (London counts)  {ranges}", ranges=income), 17, translate=False)
+    panel.wrapped(N_("Stand-in map of our own design. Cars: P passenger (pays people and routes), "
+                     "F freight (routes only)."), 17, kit.MUTED)  # fmt: skip
 
 
 def _income_ranges() -> list[tuple[str, str, int]]:
@@ -654,17 +585,17 @@ def _wrapped(
 # --------------------------------------------------------------------------- entry points
 
 
-def _headline(view: Mapping[str, Any], names: list[str]) -> tuple[str, str | None, int | None]:
-    """The turn card's headline: an English template with {who} (the turn card translates it and puts
-    the name in last, shortened so the words stay whole), the name, and the seat it is about."""
+def _headline(view: Mapping[str, Any], names: list[str]) -> tuple[str, str | list[str] | None, int | None]:
+    """The turn card's headline in the image's language, with a {who} slot (the turn card puts the name in
+    last, shortened so the words stay whole), the name (the names of a shared win), and the seat it is about."""
     if view.get("over"):
         winners = [int(s["seat"]) for s in (view.get("result") or {}).get("seats", []) if s.get("rank") == 1]
-        who = kit.join(_name(names, s) for s in winners) or kit.tr("nobody")
-        return _status_line(view, who="{who}"), who, winners[0] if len(winners) == 1 else None
+        who: str | list[str] = [_name(names, s) for s in winners] if winners else kit.words(Msg("nobody"))
+        return kit.words(_status_line(view, who="{who}")), who, winners[0] if len(winners) == 1 else None
     seat = view.get("bidder") if view.get("phase") == "auction" else view.get("builder")
     if seat is None:
         return _status(view, names), None, None
-    return _status_line(view, who="{who}", short=True), _name(names, int(seat)), int(seat)
+    return kit.words(_status_line(view, who="{who}", short=True)), _name(names, int(seat)), int(seat)
 
 
 def _render(view: Mapping[str, Any], names: list[str]) -> Image.Image:
@@ -673,11 +604,10 @@ def _render(view: Mapping[str, Any], names: list[str]) -> Image.Image:
     headline, who, accent = _headline(view, names)
     cards = [
         kit.SeatScore(int(e["seat"]), _name(names, int(e["seat"])), e["gold"], int(e["seat"]) in (view.get("to_act") or []),
-                      kit.fill_in("{n} cities", n=int(e["city_count"])) if int(e["city_count"]) != 1
-                      else kit.fill_in("{n} city", n=1))
+                      kit.words(Plural("{n} city", "{n} cities", n=int(e["city_count"]))))
         for e in sorted(view.get("seats", []), key=lambda e: int(e["seat"]))
     ]
-    page.turn_card(headline, _last_text(view, names), cards, who=who, accent=accent)
+    page.turn_card(headline, _last_text(view, names), cards, who=who, accent=accent, translate=False)
     with page.block(lambda: kit.static_layer(f"great_western/map/{seats}", _static_map)) as image:
         draw = ImageDraw.Draw(image)
         last = view.get("last")
@@ -716,28 +646,26 @@ def board(view: dict[str, Any], names: list[str]) -> bytes:
 
 
 def describe(view: dict[str, Any], names: list[str]) -> str:
-    """Alt text for the public board: round and stage, gold and cities per player, the last decision.
-
-    One line of fixed shape, so that the bot's catalog translates it whole (the JA pattern
-    "Great Western Railway, round {r}: ...") and each variable part through its own entry.
-    """
+    """Alt text for the public board, in the image's language (English unless drawn inside
+    `render.in_language`): round and stage, gold and cities per player, the last decision."""
     seats = sorted(view.get("seats", []), key=lambda entry: int(entry["seat"]))
-    gold = ", ".join(f"{_name(names, int(e['seat']))} {e['gold']}" for e in seats) or "nobody"
-    cities = ", ".join(f"{_name(names, int(e['seat']))} {int(e['city_count']) - 1}" for e in seats) or "nobody"
+    gold = Items([Msg("{who} {n}", who=Seat(int(e["seat"])), n=e["gold"]) for e in seats], "comma")
+    cities = Items([Msg("{who} {n}", who=Seat(int(e["seat"])), n=int(e["city_count"]) - 1) for e in seats], "comma")
     if view.get("over"):
         result = view.get("result") or {}
-        how = "every city connected" if result.get("ended_by") == "all cities connected" else "round limit"
-        winners = ", ".join(_name(names, int(s["seat"])) for s in result.get("seats", []) if s.get("rank") == 1)
-        stage = f"game over ({how}), won by {winners or 'nobody'}"
+        winners = [Seat(int(s["seat"])) for s in result.get("seats", []) if s.get("rank") == 1]
+        stage = Msg("game over ({how}), won by {who}", how=_ended(view),
+                    who=Items(winners, "and", english=", ") if winners else Msg("nobody"))
     elif view.get("phase") == "auction":
-        stage = f"auction, {_name(names, view.get('bidder'))} to bid"
+        stage = Msg("auction, {who} to bid", who=_who(view.get("bidder")))
     else:
         train = next((t for t in view.get("trains", []) if t.get("building")), None)
-        stage = f"build, {_name(names, view.get('builder'))} builds" + (f" with t{train['id']}" if train else "")
-    # English here: no image language is set while describing
-    last = _last_text(view, names) if view.get("last") else "Last: nothing yet"
-    return (f"Great Western Railway, round {view.get('round', 1)}: {stage}. Gold: {gold}. "
-            f"Cities (besides London): {cities}. {last}.")  # fmt: skip
+        stage = Msg("build, {who} builds with t{t}", who=_who(view.get("builder")), t=train["id"]) if train \
+            else Msg("build, {who} builds", who=_who(view.get("builder")))
+    last = _last_msg(view) if view.get("last") else Msg("Last: nothing yet")
+    return kit.say(Msg("Great Western Railway, round {r}: {stage}. Gold: {gold}. Cities (besides London): {cities}. "
+                       "{last}.", r=view.get("round", 1), stage=stage, gold=gold if seats else Msg("nobody"),
+                       cities=cities if seats else Msg("nobody"), last=last), names)
 
 
 def hand(view: dict[str, Any], names: list[str]) -> bytes:
@@ -754,44 +682,52 @@ def hand(view: dict[str, Any], names: list[str]) -> bytes:
     me = (view.get("seats") or [{}] * (seat + 1))[seat]
     title = kit.fit_name("{who}: your railway", _name(names, seat), 28, 1200 - 76 - 24, True)
     kit.text(draw, (76, 24), title, 28, kit.INK, bold=True, translate=False)
-    kit.text(
-        draw, (76, 62),
-        f"{me.get('available', 0)} available, {me.get('unavailable', 0)} unavailable, "
-        f"{me.get('city_count', 1)} cities (income {me.get('next_income', 0)}), gold {me.get('gold', 0)}",
-        18, kit.INK,
-    )  # fmt: skip
+    stock = kit.fill_in("{a} available, {u} unavailable, {c} cities (income {i}), gold {g}",
+                        a=me.get("available", 0), u=me.get("unavailable", 0), c=me.get("city_count", 1),
+                        i=me.get("next_income", 0), g=me.get("gold", 0))
+    kit.text(draw, (76, 62), stock, 18, kit.INK, translate=False)
     kit.text(draw, (24, 100), kit.fit(_status(view, names), 20, 1200 - 48, True, translate=False), 20, kit.INK,
              bold=True, translate=False)  # fmt: skip
     y = 140
     if view.get("builder") != seat or view.get("over"):
         train = next((t for t in view.get("trains", []) if t.get("owner") == seat), None)
-        note = "Nothing to build right now."
+        note = kit.tr(N_("Nothing to build right now."))
         if train and view.get("phase") == "build" and train.get("built"):
-            note = f"Your train t{train['id']} has built this round. The next auction starts when every train has built."
+            note = kit.fill_in("Your train t{t} has built this round. The next auction starts when every train has "
+                               "built.", t=train["id"])
         elif train and view.get("phase") == "build":
-            note = f"You won t{train['id']}: P{train['passengers']} F{train['freight']}. Wait for your build turn."
-        kit.text(draw, (24, y), note, 18, kit.MUTED)
+            note = kit.fill_in("You won t{t}: P{p} F{f}. Wait for your build turn.", t=train["id"],
+                               p=train["passengers"], f=train["freight"])
+        kit.text(draw, (24, y), note, 18, kit.MUTED, translate=False)
         return kit.encode(image)
     train = next((t for t in view.get("trains", []) if t.get("owner") == seat and t.get("building")), None)
     if train:
-        kit.text(
-            draw, (24, y),
-            f"Your train t{train['id']}: passengers {train['passengers']}, freight {train['freight']}. "
-            "Type `connect <city>` or `done`.", 18, kit.INK,
-        )  # fmt: skip
+        line = kit.fill_in("Your train t{t}: passengers {p}, freight {f}. Type `connect <city>` or `done`.",
+                           t=train["id"], p=train["passengers"], f=train["freight"])
+        kit.text(draw, (24, y), line, 18, kit.INK, translate=False)
     y += 36
-    columns = [(24, "City"), (200, "Gold"), (270, "People"), (360, "Links"), (440, "Fees"), (510, "Pays with"),
-               (790, "Route")]  # fmt: skip
-    for cx, title in columns:
-        kit.text(draw, (cx, y), title, 17, kit.MUTED, bold=True)
+    # Each column starts where it always did, or further right when the heading before it is longer in the
+    # image's language ("Einwohner", "Gebühren"); the route runs to the edge.
+    columns: list[tuple[int, str]] = []
+    for cx, title in ((24, N_("City")), (200, N_("Gold")), (270, N_("People")), (360, N_("Links")), (440, N_("Fees")),
+                      (510, N_("Pays with")), (790, N_("Route"))):
+        if columns:
+            before_x, before = columns[-1]
+            cx = max(cx, before_x + kit.text_size(before, 17, True)[0] + 14)
+        columns.append((cx, title))
+    for index, (cx, title) in enumerate(columns):
+        room = (columns[index + 1][0] if index + 1 < len(columns) else 1200) - cx - 8
+        kit.text(draw, (cx, y), kit.fit(title, 17, room, True), 17, kit.MUTED, bold=True, translate=False)
     y += 30
     for option in sorted(options, key=lambda o: (-o["gold"], o["route_cost"], o["city"])):
         pay = option["pay"]
-        parts = [f"{pay['passengers']} P"] + [f"{pay['freight']} F"] * bool(pay["freight"])
-        parts += [f"{pay['available']} avail"] * bool(pay["available"])
+        # TRANSLATORS: how a connection would be paid, in a narrow column: passenger, freight, available cubes
+        parts = [Msg("{n} P", n=pay["passengers"])] + [Msg("{n} F", n=pay["freight"])] * bool(pay["freight"])
+        parts += [Msg("{n} avail", n=pay["available"])] * bool(pay["available"])
         cells = [
             _city_name(option["city"]), str(option["gold"]), str(option["people"]), str(option["links"]),
-            str(option["fees"]), kit.tr(", ".join(parts)), " > ".join(_city_name(c) for c in option["route"]),
+            str(option["fees"]), kit.words(Verbatim(Items(parts, "comma"))),
+            " > ".join(_city_name(c) for c in option["route"]),
         ]  # fmt: skip
         for index, ((cx, _), cell) in enumerate(zip(columns, cells, strict=True)):
             # names and numbers as they are; the route runs to the image's edge at most
@@ -800,9 +736,10 @@ def hand(view: dict[str, Any], names: list[str]) -> bytes:
                      bold=cx == 24, translate=False)  # fmt: skip
         y += 34
     for entry in blocked:
-        kit.text(draw, (24, y), kit.fit(kit.tr(f"Not now: {entry['reason']}"), 16, 1200 - 48, translate=False), 16,
-                 kit.MUTED, translate=False)  # fmt: skip
+        why = Msg.from_json(entry["why"]) if "why" in entry else Verbatim(str(entry.get("reason", "")))
+        line = kit.say(Msg("Not now: {reason}", reason=why), names)
+        kit.text(draw, (24, y), kit.fit(line, 16, 1200 - 48, translate=False), 16, kit.MUTED, translate=False)
         y += 34
     if not options:
-        kit.text(draw, (24, y), "No city is affordable: `done` ends your build.", 18, kit.INK)
+        kit.text(draw, (24, y), N_("No city is affordable: `done` ends your build."), 18, kit.INK)
     return kit.encode(image)

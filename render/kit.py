@@ -104,7 +104,7 @@ from PIL import Image, ImageDraw, ImageFont
 
 import locales
 from rules.engine import Catalog, name_seats
-from rules.words import N_, Msg
+from rules.words import N_, Items, Msg, Verbatim
 
 RGB = tuple[int, int, int]
 Point = tuple[float, float]
@@ -221,6 +221,21 @@ def fit_name(template: str, name: str, size: int, width: float, bold: bool = Fal
     while len(fitted) > 1 and text_size(before + fitted + after, size, bold, translate=False)[0] > width:
         fitted = fitted[:-2].rstrip() + "…"
     return before + fitted + after
+
+
+def fit_names(template: str, names: Sequence[str], size: int, width: float, bold: bool = False,
+              slot: str = "who") -> str:
+    """`template` (already in the image's language) with `names` listed the language's way in its `{slot}`,
+    every long name shortened alike with "…" so that the line fits `width`: a shared win names each winner,
+    where shortening the whole line would cut off the last ones. Draw the result with translate=False."""
+    before, _, after = template.partition(f"{{{slot}}}")
+    line = before + after
+    for limit in range(max((len(name) for name in names), default=0), 0, -1):
+        shown = [name if len(name) <= limit else name[: max(1, limit - 1)].rstrip() + "…" for name in names]
+        line = before + words(Verbatim(Items(shown, "and"))) + after
+        if text_size(line, size, bold, translate=False)[0] <= width:
+            return line
+    return fit(line, size, width, bold, translate=False)
 
 
 # --------------------------------------------------------------------------- recording (layout tests)
@@ -886,11 +901,13 @@ class Panel:
         note: str = "",
         size: int = 20,
         reserve: int = 0,
+        translate: bool = True,
     ) -> tuple[float, float]:
         """One player: "to act" arrow, seat token, name, score at the right, optional note below.
 
         `reserve` keeps that many px free between the name and the score for the game's own badges;
-        returns (left x of that free space, row centre y) to draw them at.
+        returns (left x of that free space, row centre y) to draw them at. `translate=False`: the note is
+        already in the image's language.
         """
         height = int(size * 1.6)
         cy = self.y + height / 2
@@ -911,7 +928,7 @@ class Panel:
             text(self.draw, (self.right - self.pad, cy), str(score), size, INK, bold=True, anchor="rm", kind=self.kind)
         self.y += height + 2
         if note:
-            self.wrapped(note, max(14, size - 5), MUTED, indent=int(name_x - self.x))
+            self.wrapped(note, max(14, size - 5), MUTED, indent=int(name_x - self.x), translate=translate)
         return (self.right - self.pad - score_w - reserve, cy)
 
     def legend_item(
@@ -1036,6 +1053,7 @@ class Page:
         self.note_px = math.ceil(width * NOTE_SHARE)
         self.label_px = min_size("map", width) + 1  # the least a map label may be, with a px to spare
         self.pad = round(width * 0.02)
+        self._translate_notes = True  # the turn card's seat notes are labels to look up (turn_card(translate=))
 
     @contextmanager
     def block(self, image: Image.Image | Callable[[], Image.Image] | None = None, height: int = 0,
@@ -1068,22 +1086,26 @@ class Page:
         self.parts.append((canvas.crop((0, 0, self.width, used)), self.height))
         self.height += used
 
-    def turn_card(self, headline: str, happened: str, seats: Sequence[SeatScore], who: str | None = None,
+    def turn_card(self, headline: str, happened: str, seats: Sequence[SeatScore], who: str | Sequence[str] | None = None,
                   accent: int | None = None, headline_fill: RGB = INK, translate: bool = True) -> None:
         """The top of the image: the headline (whose turn, or the result), what just happened, and a
         grid of every seat's token, name and score, the seat(s) to act tinted.
 
         `headline` is a label in English (translated here); with `who`, it is a template whose
-        `{who}` slot takes that name, and the name gives way (…) so the line fits. `happened` is
+        `{who}` slot takes that name, and the name gives way (…) so the line fits; several names (a shared
+        win) are listed in the slot, each giving way alike (`fit_names`). `happened` is
         drawn as given (already in the image's language, names filled in: `say`). `accent` is the
-        seat whose colour and symbol lead the headline. `translate=False`: the headline is already in the
-        image's language (its `{who}` slot still takes the name).
+        seat whose colour and symbol lead the headline. `translate=False`: the headline (and its `{who}`
+        template) and the seats' notes are already in the image's language.
         """
         width, pad = self.width, self.pad
+        self._translate_notes = translate
         token = round(self.headline_px * 1.3)
         text_left = pad * 2 + (token + pad if accent is not None else 0)
         room = width - text_left - pad
-        if who is not None:
+        if who is not None and not isinstance(who, str):
+            line = fit_names(tr(headline) if translate else headline, who, self.headline_px, room, bold=True)
+        elif who is not None:
             line = fit_name(headline, who, self.headline_px, room, bold=True, translate=translate)
         else:
             line = fit(headline, self.headline_px, room, bold=True, translate=translate)
@@ -1145,7 +1167,7 @@ class Page:
         if score:
             text(draw, (x1 - 10, cy), score, size, INK, bold=True, anchor="rm", translate=False, kind="score")
         if entry.note:
-            note = fit(entry.note, self.note_px, x1 - 10 - name_x)
+            note = fit(entry.note, self.note_px, x1 - 10 - name_x, translate=self._translate_notes)
             text(draw, (name_x, y0 + name_h - 2), note, self.note_px, MUTED, anchor="la", translate=False,
                  kind="panel")
 

@@ -13,6 +13,7 @@ from PIL import Image, ImageDraw
 from render import kit
 from render.describe import seat_name
 from rules.trans_europa import board as te
+from rules.words import N_, Items, Msg, Plural, Seat, Verbatim
 
 # Phone first: the map (its own 1200 px coordinates) at the full width of a portrait page, under the
 # kit's turn card and over a full-width panel (kit.Page).
@@ -31,7 +32,9 @@ REGION_COLOURS: dict[str, kit.RGB] = {
     "blue": (40, 100, 205),
 }
 REGION_LETTERS = {"red": "R", "orange": "O", "yellow": "Y", "green": "G", "blue": "B"}
-REGION_WORDS = {"red": "west", "orange": "centre", "yellow": "north", "green": "east", "blue": "south"}
+# The legend's words for each region (the card colour and where it lies).
+REGION_WORDS = {"red": N_("red (west)"), "orange": N_("orange (centre)"), "yellow": N_("yellow (north)"),
+                "green": N_("green (east)"), "blue": N_("blue (south)")}
 
 SINGLE_LINE: kit.RGB = (160, 154, 142)
 DOUBLE_LINE: kit.RGB = (92, 78, 62)
@@ -42,100 +45,6 @@ CITY_R = 11
 MARKER_SIZE = 30
 FLAG_SIZE = 24  # a seat token on a pole: colour, shape and number
 CITY_FONT = 19
-
-# --------------------------------------------------------------------------- Japanese
-
-# Every label the images draw and every sentence of `describe` (the bot translates the alt text
-# through the same catalog), in the words of the Japanese rulebook (shared/seeds/002): 線路 a track,
-# 路線 a line, 二本線 a double line, スタートマーカー, 得点トラック. Names (players, cities) stay.
-JA: dict[str, str] = {
-    "Trans Europa": "トランス・ヨーロッパ",
-    # the map's strip and legend
-    "Regions:": "地域：",
-    "red (west)": "赤（西）",
-    "orange (centre)": "オレンジ（中央）",
-    "yellow (north)": "黄（北）",
-    "green (east)": "緑（東）",
-    "blue (south)": "青（南）",
-    "Type junctions as row letter + column (g13) or by city name (paris).":
-        "交差点は「行の文字＋列の番号」（g13）か都市名（paris）で入力します。",
-    "Flags mark each player's five cities in their colour and symbol.":
-        "旗は各プレイヤーの 5 都市を、そのプレイヤーの色と記号で示します。",
-    "black track": "黒い線路",
-    "newest track(s)": "最新の線路",
-    "double line: costs 2, whole turn": "二本線：2 本分、1 手番まるごと",
-    "coloured: only its owner uses it": "色つき線路：持ち主だけが使える",
-    "by a name: coloured tracks left": "名前の横：残りの色つき線路",
-    "city not dealt with 2-3 players": "2～3 人では配られない都市",
-    # the side panel
-    "Round {round}": "第 {round} ラウンド",
-    "Round {round} - start: {name}": "第 {round} ラウンド・スタート：{name}",
-    "Game over": "ゲーム終了",
-    "Game over: {who} wins with {score}": "ゲーム終了：{who} が {score} 点で勝利",
-    "{who} places a start marker": "{who} がスタートマーカーを置く番",
-    "{who} to play: {laid} of 2 laid": "{who} の手番：2 本中 {laid} 本を引いた",
-    "The round ends after this turn.": "この手番が終わるとラウンド終了。",
-    "Black tracks left: {n} of {total}": "黒い線路 残り {n} 本（全 {total} 本）",
-    "CONNECTED: {cities}": "接続完了：{cities}",
-    "CONNECTED": "接続完了",
-    "Score track (red zone: game ends)": "得点トラック（赤いエリアでゲーム終了）",
-    "Private board of {name}": "{name} の個人ボード",
-    "You are connected!": "全都市がつながりました！",
-    "You still need {n} track": "線路があと {n} 本必要",
-    "You still need {n} tracks": "線路があと {n} 本必要",
-    "You still need {n} track.": "線路があと {n} 本必要です。",
-    "You still need {n} tracks.": "線路があと {n} 本必要です。",
-    "{name}'s cities:": "{name} の都市：",
-    # the turn card and the phone layout's panel
-    "{who} laid {tracks}": "{who} が線路を引いた：{tracks}",
-    "{who} laid: {tracks}": "{who} が線路を引いた：{tracks}",
-    "Newest: {tracks}": "最新の線路：{tracks}",
-    "Start markers are being placed.": "スタートマーカーを置いています。",
-    "connected": "全都市接続",
-    "{n} coloured tracks left": "色つき線路 残り {n} 本",
-    "{n} coloured track left": "色つき線路 残り {n} 本",
-    "{name} connected: {cities}": "{name} が全都市を接続：{cities}",
-    "token on a pole: a city of that player's hand": "棒の先のコマ：そのプレイヤーの都市",
-    "connected: loses 0": "全都市接続で −0 点",
-    "needs {p} tracks: loses {p}": "線路 {p} 本不足で −{p} 点",
-    "needs {p} track: loses {p}": "線路 {p} 本不足で −{p} 点",
-    # the round-end image
-    "End of round {round}": "第 {round} ラウンド終了",
-    "Each player's five cities are flagged.": "各プレイヤーの 5 都市に旗を立てています。",
-    "connected: loses 0: {before} -> {after}. {cities}": "全都市接続で −0 点：{before} → {after}。{cities}",
-    "needs {p} track: loses {p}: {before} -> {after}. {cities}":
-        "線路 {p} 本不足で −{p} 点：{before} → {after}。{cities}",
-    "needs {p} tracks: loses {p}: {before} -> {after}. {cities}":
-        "線路 {p} 本不足で −{p} 点：{before} → {after}。{cities}",
-    "connected: loses 0. {cities}": "全都市接続で −0 点。{cities}",
-    "needs {p} track: loses {p}. {cities}": "線路 {p} 本不足で −{p} 点。{cities}",
-    "needs {p} tracks: loses {p}. {cities}": "線路 {p} 本不足で −{p} 点。{cities}",
-}
-
-
-def _ja_composed() -> dict[str, str]:
-    """Entries for the labels and alt text built from optional parts: each whole line is one entry.
-
-    Several winners ("Ann and Bob win") get one entry per count, and `describe`'s paragraph one per
-    combination of its optional sentences, so no bare "{a} and {b}" or "{a} {b}" pattern is needed.
-    """
-    out: dict[str, str] = {}
-    for count in range(2, 7):
-        slots = [f"{{w{i}}}" for i in range(count)]
-        out[f"Game over: {' and '.join(slots)} win with {{score}}"] = f"ゲーム終了：{'、'.join(slots)} が {{score}} 点で勝利"
-    heads = [("Trans Europa, round {round}: 1 track on the map.", "トランス・ヨーロッパ 第 {round} ラウンド：地図上の線路 1 本。"),
-             ("Trans Europa, round {round}: {tracks} tracks on the map.",
-              "トランス・ヨーロッパ 第 {round} ラウンド：地図上の線路 {tracks} 本。")]
-    newest = [("", ""), (" Newest: 1 track.", "最新の線路 1 本。"), (" Newest: {newest} tracks.", "最新の線路 {newest} 本。")]
-    scores = [(" Scores: {scores}.", "得点：{scores}。")]
-    connected = [("", ""), (" Connected all cities this round: {connected}.", "このラウンドで全都市を結んだ：{connected}。")]
-    status = [("", ""), (" {status}.", "{status}。")]
-    for parts in itertools.product(heads, newest, scores, connected, status):
-        out["".join(english for english, _ in parts)] = "".join(japanese for _, japanese in parts)
-    return out
-
-
-JA.update(_ja_composed())
 
 # --------------------------------------------------------------------------- view access
 
@@ -249,11 +158,11 @@ def _draw_map() -> Image.Image:
     col_x = {j.col: j.px for j in te.JUNCTIONS}
     for row, letter in enumerate(te.ROW_LETTERS):
         y = row_y[row]
-        kit.text(draw, (13, y), letter, 20, kit.INK, bold=True, anchor="mm")
-        kit.text(draw, (MAP_RIGHT - 14, y), letter, 20, kit.INK, bold=True, anchor="mm")
+        kit.text(draw, (13, y), letter, 20, kit.INK, bold=True, anchor="mm", translate=False)
+        kit.text(draw, (MAP_RIGHT - 14, y), letter, 20, kit.INK, bold=True, anchor="mm", translate=False)
     for col, x in sorted(col_x.items()):
-        kit.text(draw, (x, 20), str(col), 16, (60, 60, 60), anchor="mm")
-        kit.text(draw, (x, 866), str(col), 16, (60, 60, 60), anchor="mm")
+        kit.text(draw, (x, 20), str(col), 16, (60, 60, 60), anchor="mm", translate=False)
+        kit.text(draw, (x, 866), str(col), 16, (60, 60, 60), anchor="mm", translate=False)
     draw.line([(0, STRIP_TOP - 6), (MAP_RIGHT, STRIP_TOP - 6)], fill=kit.GRID, width=2)
     _draw_region_legend(draw, STRIP_TOP + 2)
     return image
@@ -269,24 +178,26 @@ def _draw_city_disc(
     kit.text(
         draw,
         (x, y + 0.5),
-        REGION_LETTERS[colour],
+        REGION_LETTERS[colour],  # a mark of the disc in every language, like its colour
         int(r * 1.15),
         kit.contrast_text(fill),
         bold=True,
         anchor="mm",
+        translate=False,
         kind="glyph",
     )
 
 
 def _draw_region_legend(draw: ImageDraw.ImageDraw, y: int) -> None:
     x = 16
-    kit.text(draw, (x, y + 14), "Regions:", 17, kit.INK, bold=True, anchor="lm")
-    x += 92
+    heading = kit.tr(N_("Regions:"))
+    kit.text(draw, (x, y + 14), heading, 17, kit.INK, bold=True, anchor="lm", translate=False)
+    x += max(92, kit.text_size(heading, 17, True, translate=False)[0] + 14)  # room for a longer word
     for colour in ("red", "orange", "yellow", "green", "blue"):
         _draw_city_disc(draw, (x + 12, y + 14), colour, 12)
-        label = f"{colour} ({REGION_WORDS[colour]})"
-        kit.text(draw, (x + 30, y + 14), label, 17, kit.INK, anchor="lm")
-        x += 44 + kit.text_size(label, 17)[0]
+        label = kit.tr(REGION_WORDS[colour])
+        kit.text(draw, (x + 30, y + 14), label, 17, kit.INK, anchor="lm", translate=False)
+        x += 44 + kit.text_size(label, 17, translate=False)[0]
 
 
 def _city_tiles(small_deck: bool) -> tuple[tuple[Image.Image, tuple[int, int]], ...]:
@@ -311,7 +222,7 @@ def _draw_city_tiles(small_deck: bool) -> tuple[tuple[Image.Image, tuple[int, in
         kit.text(
             draw,
             (x, label_y),
-            city.name,
+            _label(city),
             CITY_FONT,
             kit.MUTED if out_of_play else kit.INK,
             bold=not out_of_play,
@@ -324,10 +235,16 @@ def _draw_city_tiles(small_deck: bool) -> tuple[tuple[Image.Image, tuple[int, in
     return tuple(tiles)
 
 
+def _label(city: te.City) -> str:
+    """A city's name on the map: in the bundled font's letters in every language (Zurich, Malmo), so the
+    map's names look alike and take the room the layout was made for."""
+    return kit.plain(city.name)
+
+
 def _city_box(city: te.City) -> tuple[int, int, int, int]:
     """The pixels a city's disc and name label cover."""
     x, y = _xy(city.junction)
-    w, h = kit.text_size(city.name, CITY_FONT, True, translate=False)
+    w, h = kit.text_size(_label(city), CITY_FONT, True, translate=False)
     half = max(w / 2, CITY_R) + 6
     return (int(x - half), int(y - CITY_R - 3), int(x + half), int(y + CITY_R + 2 + h + 10))
 
@@ -346,7 +263,7 @@ def _city_boxes() -> tuple[kit.Box, ...]:
     out: list[kit.Box] = []
     for city in te.CITIES:
         x, y = _xy(city.junction)
-        w, h = kit.text_size(city.name, CITY_FONT, True, translate=False)
+        w, h = kit.text_size(_label(city), CITY_FONT, True, translate=False)
         out.append((x - CITY_R - 2, y - CITY_R - 2, x + CITY_R + 2, y + CITY_R + 2))
         out.append((x - w / 2 - 3, y + CITY_R, x + w / 2 + 3, y + CITY_R + 6 + h))
     return (*out, *margins)
@@ -500,39 +417,46 @@ def _winners(view: Mapping[str, Any]) -> list[dict[str, Any]]:
     return [entry for entry in result.get("seats", ()) if entry.get("rank") == 1]
 
 
-def _status(view: Mapping[str, Any], names: list[str]) -> str:
+def _status(view: Mapping[str, Any]) -> Msg | None:
+    """Whose turn it is, or how the game ended (seats as Seat), as a sentence of the alt text; None between
+    moves."""
     phase = view.get("phase")
     active = view.get("active_seat")
     if phase == "game_over" or view.get("over"):
         winners = _winners(view)
         if not winners:
-            return "Game over"
-        who = " and ".join(seat_name(names, int(entry["seat"])) for entry in winners)
-        return f"Game over: {who} {'wins' if len(winners) == 1 else 'win'} with {winners[0]['score']}"
+            return Msg("Game over.")
+        who = Items([Seat(int(entry["seat"])) for entry in winners], "and", english=" and ")
+        if len(winners) == 1:
+            return Msg("Game over: {who} wins with {score}.", who=who, score=winners[0]["score"])
+        return Msg("Game over: {who} win with {score}.", who=who, score=winners[0]["score"])
     if active is None:
-        return ""
-    who = seat_name(names, int(active))
+        return None
     if phase == "markers":
-        return f"{who} places a start marker"
-    laid = 1 if view.get("step") == 2 else 0
-    return f"{who} to play: {laid} of 2 laid"
+        return Msg("{who} places a start marker.", who=Seat(int(active)))
+    return Msg("{who} to play: {laid} of 2 laid.", who=Seat(int(active)), laid=1 if view.get("step") == 2 else 0)
 
 
-def _headline(view: Mapping[str, Any], names: list[str]) -> tuple[str, str | None]:
-    """The turn card's headline as (template, name for its {who}) so a long name gives way, not the words."""
+def _headline(view: Mapping[str, Any], names: list[str]) -> tuple[str, str | list[str] | None]:
+    """The turn card's headline in the image's language, with a {who} slot for the name (so that a long
+    name gives way, not the words), and that name (the names of a shared win)."""
     phase = view.get("phase")
     active = view.get("active_seat")
     if phase == "game_over" or view.get("over"):
         winners = _winners(view)
+        if not winners:
+            return (kit.tr(N_("Game over")), None)
+        who = [seat_name(names, int(entry["seat"])) for entry in winners]
         if len(winners) == 1:
-            return (f"Game over: {{who}} wins with {winners[0]['score']}", seat_name(names, int(winners[0]["seat"])))
-        return (_status(view, names), None)
+            return (kit.words(Msg("Game over: {who} wins with {score}", who="{who}", score=winners[0]["score"])),
+                    who[0])
+        return (kit.words(Msg("Game over: {who} win with {score}", who="{who}", score=winners[0]["score"])), who)
     if active is None:
         return ("", None)
     if phase == "markers":
-        return ("{who} places a start marker", seat_name(names, int(active)))
+        return (kit.words(Msg("{who} places a start marker", who="{who}")), seat_name(names, int(active)))
     laid = 1 if view.get("step") == 2 else 0
-    return (f"{{who}} to play: {laid} of 2 laid", seat_name(names, int(active)))
+    return (kit.words(Msg("{who} to play: {laid} of 2 laid", who="{who}", laid=laid)), seat_name(names, int(active)))
 
 
 def _track_words(a: int, b: int) -> str:
@@ -542,15 +466,20 @@ def _track_words(a: int, b: int) -> str:
     return f"{one(a)}-{one(b)}"
 
 
+def _listed(items: Iterable[str]) -> str:
+    """Names or words already in the image's language, listed its way ("a, b" / "a、b")."""
+    return kit.words(Verbatim(Items(list(items), "comma")))
+
+
 def _happened(view: Mapping[str, Any], names: list[str]) -> str:
     """What just happened, in the image's language: the newest tracks, and who laid them when the
     public networks tell (one seat's network holds them all)."""
     newest = _tracks(view.get("last_tracks"))
     if not newest:
         if view.get("phase") == "markers":
-            return kit.tr("Start markers are being placed.")
+            return kit.tr(N_("Start markers are being placed."))
         return ""
-    words = kit.join(_track_words(a, b) for a, b, _ in newest)
+    words = Items([_track_words(a, b) for a, b, _ in newest], "comma")
     networks = {seat: {_junction(t) for t in tokens} for seat, tokens in _per_seat(view.get("networks")).items()}
     layers = [seat for seat, network in networks.items()
               if all(a in network and b in network for a, b, _ in newest)]
@@ -558,9 +487,10 @@ def _happened(view: Mapping[str, Any], names: list[str]) -> str:
     if len(owners) == 1:
         layers = list(owners)
     if len(layers) == 1:
-        template = "{who} laid: {tracks}" if len(newest) > 1 else "{who} laid {tracks}"
-        return kit.fill_in(template, who=seat_name(names, layers[0]), tracks=words)
-    return kit.fill_in("Newest: {tracks}", tracks=words)
+        if len(newest) > 1:
+            return kit.say(Msg("{who} laid: {tracks}", who=Seat(layers[0]), tracks=words), names)
+        return kit.say(Msg("{who} laid {tracks}", who=Seat(layers[0]), tracks=words), names)
+    return kit.say(Msg("Newest: {tracks}", tracks=words), names)
 
 
 def _seat_scores(view: Mapping[str, Any], names: list[str], scores: Mapping[int, Any] | None = None,
@@ -576,11 +506,11 @@ def _seat_scores(view: Mapping[str, Any], names: list[str], scores: Mapping[int,
         for seat in range(seats):
             parts = []
             if seat in completed:
-                parts.append(kit.tr("connected"))
+                parts.append(kit.tr(N_("connected")))
             if vexation:
                 left = int(coloured_left.get(seat, 0))
-                parts.append(kit.fill_in("{n} coloured tracks left" if left != 1 else "{n} coloured track left", n=left))
-            notes[seat] = kit.join(parts)
+                parts.append(kit.words(Plural("{n} coloured track left", "{n} coloured tracks left", n=left)))
+            notes[seat] = _listed(parts)
     return [kit.SeatScore(seat, seat_name(names, seat), scores.get(seat), seat in to_act, notes.get(seat, ""))
             for seat in range(seats)]
 
@@ -590,7 +520,7 @@ def _black_left(panel: kit.Panel, view: Mapping[str, Any]) -> None:
     if black_left is None:
         return
     total = int(te.COMPONENTS["black_tracks"])
-    panel.line(f"Black tracks left: {black_left} of {total}", 20)
+    panel.line(kit.fill_in("Black tracks left: {n} of {total}", n=black_left, total=total), 20, translate=False)
     bar_y = panel.y
     panel.draw.rectangle((panel.x, bar_y, panel.x + panel.width, bar_y + 12), outline=kit.GRID, fill=kit.WHITE)
     filled = panel.width * int(black_left) / total
@@ -601,7 +531,7 @@ def _black_left(panel: kit.Panel, view: Mapping[str, Any]) -> None:
 def _score_track(panel: kit.Panel, view: Mapping[str, Any], scores: Mapping[int, Any]) -> None:
     options = view.get("options") or {}
     top = int(options.get("start_score", te.COMPONENTS["start_score"]))
-    panel.line("Score track (red zone: game ends)", 20, kit.MUTED)
+    panel.line(N_("Score track (red zone: game ends)"), 20, kit.MUTED)
     panel.score_track(top, [(seat, int(score)) for seat, score in sorted(scores.items())], 18, per_row=top + 1)
 
 
@@ -610,18 +540,19 @@ def _panel(panel: kit.Panel, view: Mapping[str, Any], names: list[str]) -> None:
     start_seat = view.get("start_seat")
     round_number = view.get("round", 1)
     if start_seat is None:
-        panel.line(f"Round {round_number}", 24, bold=True)
+        panel.line(kit.fill_in("Round {round}", round=round_number), 24, bold=True, translate=False)
     else:
-        label = kit.fit_name(f"Round {round_number} - start: {{name}}", seat_name(names, int(start_seat)), 24,
-                             panel.width, bold=True, slot="name")
+        template = kit.fill_in("Round {round} - start: {name}", round=round_number, name="{name}")
+        label = kit.fit_name(template, seat_name(names, int(start_seat)), 24, panel.width, bold=True, slot="name",
+                             translate=False)
         panel.line(label, 24, bold=True, translate=False)
     if view.get("completed") and view.get("phase") == "building":
-        panel.line("The round ends after this turn.", 22, kit.DANGER, bold=True)
+        panel.line(N_("The round ends after this turn."), 22, kit.DANGER, bold=True)
     _black_left(panel, view)
     for seat, cities in sorted(_completed(view).items()):
         if cities:
             line = kit.fill_in("{name} connected: {cities}", name=seat_name(names, seat),
-                               cities=kit.join(_city_name(c) for c in cities))
+                               cities=_listed(_city_name(c) for c in cities))
             panel.wrapped(line, 20, translate=False)
     panel.rule()
     _score_track(panel, view, _per_seat(view.get("scores")))
@@ -656,9 +587,9 @@ def _private_lines(panel: kit.Panel, view: Mapping[str, Any], names: list[str], 
     panel.y = y + 38
     needed = view.get("tracks_needed")
     if needed is not None:
-        line = "You are connected!" if int(needed) == 0 else \
-            f"You still need {needed} track{'s' if needed != 1 else ''}."
-        panel.line(line, 24, bold=True)
+        line = kit.tr(N_("You are connected!")) if int(needed) == 0 else \
+            kit.words(Plural("You still need {n} track.", "You still need {n} tracks.", n=int(needed)))
+        panel.line(line, 24, bold=True, translate=False)
     panel.rule()
 
 
@@ -682,10 +613,10 @@ def _draw_track_legend(
         kit.draw_seat_token(draw, seat if seat is not None else 0, (c[0] + 4, c[1] - 2), 20, label=False)
 
     items: list[tuple[Callable[[ImageDraw.ImageDraw, tuple[float, float]], None], str]] = [
-        (black, "black track"),
-        (newest, "newest track(s)"),
-        (double, "double line: costs 2, whole turn"),
-        (flag, "token on a pole: a city of that player's hand"),
+        (black, N_("black track")),
+        (newest, N_("newest track(s)")),
+        (double, N_("double line: costs 2, whole turn")),
+        (flag, N_("token on a pole: a city of that player's hand")),
     ]
     if vexation:
         who = seat if seat is not None else 0
@@ -694,15 +625,15 @@ def _draw_track_legend(
             kit.patterned_bar(draw, (c[0] - 16, c[1]), (c[0] + 16, c[1]), TRACK_WIDTH + 3, kit.seat_colour(who),
                               kit.seat_pattern(who))
 
-        items.append((coloured, "coloured: only its owner uses it"))
+        items.append((coloured, N_("coloured: only its owner uses it")))
     if small_deck:
 
         def not_dealt(draw: ImageDraw.ImageDraw, c: tuple[float, float]) -> None:
             draw.ellipse((c[0] - 7, c[1] - 7, c[0] + 7, c[1] + 7), fill=kit.WHITE, outline=kit.MUTED, width=2)
 
-        items.append((not_dealt, "city not dealt with 2-3 players"))
+        items.append((not_dealt, N_("city not dealt with 2-3 players")))
     panel.legend_grid(items, 2, 18)
-    panel.line("Type junctions as row letter + column (g13) or by city name (paris).", 18, kit.MUTED)
+    panel.wrapped(N_("Type junctions as row letter + column (g13) or by city name (paris)."), 18, kit.MUTED)
 
 
 # --------------------------------------------------------------------------- public entry points
@@ -748,11 +679,13 @@ def _compose(view: Mapping[str, Any], names: list[str], private: bool) -> tuple[
     happened = _happened(view, names)
     if seat is not None:
         # the private image says whose it is first: a DM's reader sees it before any other word
-        happened = kit.fit_name("Private board of {name}", seat_name(names, seat), page.happened_px,
-                                WIDTH - 3 * page.pad, slot="name") + (f" - {happened}" if happened else "")
+        # the owner's name fitted on the first line, what happened after a dash (it may wrap to a second line)
+        mine = kit.fit_name(N_("Private board of {name}"), seat_name(names, seat), page.happened_px,
+                            WIDTH - 3 * page.pad, slot="name")
+        happened = f"{mine} - {happened}" if happened else mine
     active = view.get("active_seat")
     page.turn_card(template, happened, _seat_scores(view, names), who=who,
-                   accent=int(active) if active is not None and not view.get("over") else seat)
+                   accent=int(active) if active is not None and not view.get("over") else seat, translate=False)
     map_top = page.height
     with page.block(image=_base) as image:
         _map_layer(image, view, _tracks(view.get("tracks")), _newest(view), _per_seat(view.get("markers")),
@@ -808,6 +741,29 @@ def hand(view: dict[str, Any], names: list[str]) -> bytes:
     return kit.encode(_render(view, names, private=True))
 
 
+def _loss(connected: bool, penalty: int) -> Msg:
+    """What a round cost a seat: nothing when it connected, else one point per track it still needed."""
+    if connected:
+        return Msg("connected: loses 0")
+    return Plural("needs {n} track: loses {n}", "needs {n} tracks: loses {n}", n=penalty)
+
+
+def _loss_line(connected: bool, penalty: int, cities: Items, before: Any = None, after: Any = None) -> Msg:
+    """A seat's row of the round-end panel: what the round cost, the score before and after, its cities.
+    Whole sentences: a short "{what}. {cities}" would take any English line with a full stop in it, as
+    long as the bot still translates composed English by pattern."""
+    if after is None:
+        if connected:
+            return Msg("connected: loses 0. {cities}", cities=cities)
+        return Plural("needs {n} track: loses {n}. {cities}", "needs {n} tracks: loses {n}. {cities}", n=penalty,
+                      cities=cities)
+    if connected:
+        return Msg("connected: loses 0: {before} -> {after}. {cities}", before=before, after=after, cities=cities)
+    return Plural("needs {n} track: loses {n}: {before} -> {after}. {cities}",
+                  "needs {n} tracks: loses {n}: {before} -> {after}. {cities}", n=penalty, before=before, after=after,
+                  cities=cities)
+
+
 def _compose_round_end(view: Mapping[str, Any], names: list[str]) -> tuple[Image.Image, int]:
     last = view.get("last_round")
     if not last:
@@ -818,38 +774,31 @@ def _compose_round_end(view: Mapping[str, Any], names: list[str]) -> tuple[Image
     after = _per_seat(last.get("scores_after"))
     before = _per_seat(last.get("scores_before"))
     completed = {int(s) if not isinstance(s, Mapping) else int(s["seat"]) for s in last.get("completed") or ()}
-    notes: dict[int, str] = {}
-    for seat in range(seats):
-        penalty = int(penalties.get(seat, 0))
-        if seat in completed:
-            notes[seat] = kit.tr("connected: loses 0")
-        else:
-            notes[seat] = kit.fill_in("needs {p} tracks: loses {p}" if penalty != 1 else "needs {p} track: loses {p}",
-                                      p=penalty)
+    losses = {seat: _loss(seat in completed, int(penalties.get(seat, 0))) for seat in range(seats)}
+    notes = {seat: kit.words(loss) for seat, loss in losses.items()}
     page = kit.Page(WIDTH)
     over = view.get("phase") == "game_over"
-    template, who = _headline(view, names) if over else (f"End of round {last.get('round', '')}", None)
-    happened = kit.tr("Each player's five cities are flagged.")
+    ended = kit.fill_in("End of round {round}", round=last.get("round", ""))
+    template, who = _headline(view, names) if over else (ended, None)
+    happened = kit.tr(N_("Each player's five cities are flagged."))
     page.turn_card(template, happened, _seat_scores(view, names, after, notes), who=who,
-                   headline_fill=kit.DANGER if over else kit.INK)
+                   headline_fill=kit.DANGER if over else kit.INK, translate=False)
     map_top = page.height
     with page.block(image=_base) as image:
         _map_layer(image, view, _tracks(last.get("tracks")),
                    {frozenset((a, b)) for a, b, _ in _tracks(last.get("last_tracks"))},
                    _per_seat(last.get("markers")), hands)
     with page.panel(PANEL_MAX) as panel:
-        panel.line(f"End of round {last.get('round', '')}", 24, bold=True)
+        panel.line(ended, 24, bold=True, translate=False)
         for seat in range(seats):
             penalty = int(penalties.get(seat, 0))
             score = after.get(seat)
-            if seat in completed:
-                what = "connected: loses 0"
-            else:
-                what = f"needs {penalty} track{'s' if penalty != 1 else ''}: loses {penalty}"
+            cities = Items([_city_name(c) for c in hands.get(seat, ())], "comma")
             if score is not None:
-                what += f": {before.get(seat, int(score) + penalty)} -> {score}"
-            cities = ", ".join(_city_name(c) for c in hands.get(seat, ()))
-            panel.player_row(seat, seat_name(names, seat), score, note=f"{what}. {cities}", size=22)
+                note = _loss_line(seat in completed, penalty, cities, before.get(seat, int(score) + penalty), score)
+            else:
+                note = _loss_line(seat in completed, penalty, cities)
+            panel.player_row(seat, seat_name(names, seat), score, note=kit.words(note), size=22, translate=False)
         panel.rule()
         _score_track(panel, view, after)
         panel.rule()
@@ -871,20 +820,44 @@ def interludes(previous: dict[str, Any] | None, view: dict[str, Any], names: lis
 
 
 def describe(view: dict[str, Any], names: list[str]) -> str:
-    """Alt text for a public board: round, tracks laid, scores, who completed, whose turn or the end."""
-    tracks = _tracks(view.get("tracks"))
-    count = len(tracks)
-    parts = [f"Trans Europa, round {view.get('round', 1)}: {count} track{'s' if count != 1 else ''} on the map."]
+    """Alt text for a public board, in the image's language (English unless drawn inside
+    `render.in_language`): round, tracks laid, scores, who completed, whose turn or the end."""
+    count = len(_tracks(view.get("tracks")))
+    parts = [Plural("Trans Europa, round {round}: {n} track on the map.",
+                    "Trans Europa, round {round}: {n} tracks on the map.", round=view.get("round", 1), n=count)]
     newest = _tracks(view.get("last_tracks"))
     if newest:
-        parts.append(f"Newest: {len(newest)} track{'s' if len(newest) != 1 else ''}.")
+        parts.append(Plural("Newest: {n} track.", "Newest: {n} tracks.", n=len(newest)))
     scores = _per_seat(view.get("scores"))
     if scores:
-        parts.append("Scores: " + ", ".join(f"{seat_name(names, s)} {v}" for s, v in sorted(scores.items())) + ".")
-    done = [seat_name(names, int(c["seat"])) for c in view.get("completed") or () if isinstance(c, Mapping)]
+        each = [Msg("{who} {n}", who=Seat(s), n=v) for s, v in sorted(scores.items())]
+        parts.append(Msg("Scores: {scores}.", scores=Items(each, "comma")))
+    done = [Seat(int(c["seat"])) for c in view.get("completed") or () if isinstance(c, Mapping)]
     if done:
-        parts.append("Connected all cities this round: " + ", ".join(done) + ".")
-    status = _status(view, names)
-    if status:
-        parts.append(status + ".")
-    return " ".join(parts)
+        parts.append(Msg("Connected all cities this round: {who}.", who=Items(done, "comma")))
+    status = _status(view)
+    if status is not None:
+        parts.append(status)
+    text = parts[0]
+    for part in parts[1:]:
+        # TRANSLATORS: one sentence of the alt text after another
+        text = Msg("{sentence} {next}", sentence=text, next=part)
+    return kit.say(text, names)
+
+
+# The alt text as the bot still reads it until it asks for the description in the reader's language: English,
+# translated whole by the pattern catalogs. A sentence pattern that starts with a name ("{who} places a start
+# marker.") would take the whole paragraph, so each shape of the paragraph is an entry of its own
+# (locales.catalogs.PROVIDERS), as before messages.
+_ALT_PARTS = (
+    ("Trans Europa, round {round}: 1 track on the map.", "Trans Europa, round {round}: {tracks} tracks on the map."),
+    ("", " Newest: 1 track.", " Newest: {newest} tracks."),
+    (" Scores: {scores}.",),
+    ("", " Connected all cities this round: {connected}."),
+    ("", " {status}."),
+)
+
+
+def message_ids() -> list[str]:
+    """Every shape of the English alt text (see _ALT_PARTS)."""
+    return ["".join(parts) for parts in itertools.product(*_ALT_PARTS)]

@@ -6,8 +6,9 @@ from rules.engine import GameDefinition, Option
 from rules.great_western.ai import GreedyAI, RandomGWAI, hard_ai
 from rules.great_western.setup import new_game
 from rules.great_western.state import GreatWesternState
+from rules.words import N_
 
-SUMMARY = (
+SUMMARY = N_(
     "Everyone starts in London. Each round three dice load black cubes onto each train; then you auction "
     "the trains with your own cubes (`bid t2 3`; outbid cubes come back). The winner reloads its train "
     "with its own cubes and the trains build in order of the cube nearest the front. Connect a city "
@@ -16,9 +17,13 @@ SUMMARY = (
     "city count. When every city holds a cube, the most gold wins (tie: fewer cities)."
 )
 
+# TRANSLATORS: how this game's lists are joined (income, bids, a payment): locales.Words.join looks the
+# separator up in the game's domain first
+LIST_SEPARATOR = N_(", ")
+
 DEFINITION = GameDefinition(
     key="great_western",
-    title="Great Western Railway",
+    title=N_("Great Western Railway"),
     min_players=2,
     max_players=4,
     options=(
@@ -26,7 +31,7 @@ DEFINITION = GameDefinition(
             "round_limit",
             "int",
             40,
-            "End the game after this round's income even if cities are empty (0 = no limit).",
+            N_("End the game after this round's income even if cities are empty (0 = no limit)."),
             minimum=0,
             maximum=200,
         ),

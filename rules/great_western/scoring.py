@@ -6,6 +6,7 @@ from collections.abc import Mapping, Sequence
 
 from rules.engine import Result, SeatResult, rank_by
 from rules.great_western.board import CITIES
+from rules.words import N_
 
 
 def final_result(
@@ -29,7 +30,7 @@ def final_result(
         SeatResult(
             seat=seat,
             score=gold,
-            breakdown={"city gold": gold},
+            breakdown={N_("city gold"): gold},
             rank=ranks[seat],
             details={
                 "cities": [[c, CITIES[c].gold] for c in cities],
@@ -44,10 +45,19 @@ def final_result(
     return Result(tuple(seats), ended_by, labels=RESULT_LABELS, details_secret=False)
 
 
+# The result's keys in the player's words (the bot shows these, translated in this game's domain).
 RESULT_LABELS: dict[str, str] = {
-    "cities": "cities (gold)",
-    "city_count": "cities connected",
-    "cubes_off_board": "cubes off the board",
-    "all cities connected": "The game ended: every city is connected.",
-    "round limit": "The game ended at the round limit.",
+    "cities": N_("cities (gold)"),
+    "city_count": N_("cities connected"),
+    "cubes_off_board": N_("cubes off the board"),
+    "all cities connected": N_("The game ended: every city is connected."),
+    "round limit": N_("The game ended at the round limit."),
 }
+
+# What the bot composes from this result (bot/texts: the end-of-game file's breakdown line and the revealed
+# details), kept as messages of this game's domain until the bot says each part on its own.
+BOT_LINES = (
+    N_("city gold: {points}"),
+    N_("{who}: cities (gold): {cities}; cities connected: {n}; cubes off the board: {cubes}"),
+    N_("{who}: cities (gold): {cities}"),
+)

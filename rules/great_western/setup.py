@@ -5,13 +5,14 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from rules.engine import public, seat_token
+from rules.engine import public
 from rules.great_western.state import GreatWesternState
+from rules.words import Msg, Seat
 
 
 def new_game(num_seats: int, options: Mapping[str, Any], seed: int) -> GreatWesternState:
     """Each seat: 1 cube on London, 1 income marker, 10 available, 14 unavailable; dice for round 1."""
     state = GreatWesternState(num_seats, options, seed)
     state.start_player = state.rng.randrange(num_seats)  # D20
-    state._opening_events = [public(f"{seat_token(state.start_player)} is the start player."), *state._load()]
+    state._opening_events = [public(Msg("{who} is the start player.", who=Seat(state.start_player))), *state._load()]
     return state

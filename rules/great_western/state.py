@@ -14,24 +14,60 @@ from rules.engine import (
     Result,
     public,
     quote,
-    seat_token,
 )
 from rules.great_western import board
 from rules.great_western.board import CITIES, CONNECTABLE, LONDON, TRAINS, Route
 from rules.great_western.moves import DONE, Bid, Connect, Done, parse
 from rules.great_western.scoring import final_result
+from rules.words import N_, Items, Msg, Plural, Seat, Term
 
 PHASES = ("auction", "build", "over")
 # The auction has no pass (5.2): the bidder's `done`/`pass` or a connection gets this, not a build reason.
-AUCTION_FIRST = "The auction is on and there is no pass: bid on a train (`bid t<train> <cubes>`)."
+AUCTION_FIRST = Msg("The auction is on and there is no pass: bid on a train (`bid t<train> <cubes>`).")
+# A rank in the final line and on the images (at most 4 players).
+ORDINALS = {1: N_("1st"), 2: N_("2nd"), 3: N_("3rd"), 4: N_("4th")}
 
 
-def _ordinal(n: int) -> str:
-    return {1: "1st", 2: "2nd", 3: "3rd"}.get(n, f"{n}th")
+def ordinal(n: int) -> Term:
+    """A rank as a word the catalogs translate ("1st")."""
+    return Term(ORDINALS.get(n, f"{n}th"))
 
 
-def _count(n: int, word: str) -> str:
-    return f"{n} {word}" if n == 1 else f"{n} {word}s"
+def turn_to_bid(seat: int) -> Msg:
+    return Msg("It is {who}'s turn to bid.", who=Seat(seat))
+
+
+def turn_to_build(seat: int | None) -> Msg:
+    return Msg("Bidding is over this round; it is {who}'s turn to build.", who=Seat(seat if seat is not None else 0))
+
+
+NOT_YOUR_BUILD = Msg("It is not your turn to build.")
+
+
+def car_load(number: int, passenger: bool, n: int) -> Msg:
+    """The cubes a roll put on one car: "car 3 (F) ×2"."""
+    if passenger:
+        return Msg("car {n} (P) ×{m}", n=number, m=n) if n > 1 else Msg("car {n} (P)", n=number)
+    return Msg("car {n} (F) ×{m}", n=number, m=n) if n > 1 else Msg("car {n} (F)", n=number)
+
+
+def connected(seat: int, city: str, path: list[str] | tuple[str, ...], links: int, fees: int,
+              pay: Mapping[str, int]) -> Msg:
+    """The line of a connection: where from, by which cities, what it cost and how it was paid."""
+    parts: list[Msg] = []
+    if pay["passengers"]:
+        parts.append(Plural("{n} passenger", "{n} passengers", n=pay["passengers"]))
+    if pay["freight"]:
+        parts.append(Msg("{n} freight", n=pay["freight"]))
+    if pay["available"]:
+        parts.append(Msg("{n} available", n=pay["available"]))
+    said = dict(who=Seat(seat), city=CITIES[city].name, start=CITIES[path[0]].name, links=links, fees=fees,
+                people=CITIES[city].people, pay=Items(parts, "comma"))
+    via = [CITIES[c].name for c in path[1:-1]]
+    if via:
+        return Msg("{who} connects {city} from {start} via {via}: links {links}, fees {fees}, people {people} "
+                   "({pay}).", via=Items(via, "comma"), **said)
+    return Msg("{who} connects {city} from {start}: links {links}, fees {fees}, people {people} ({pay}).", **said)
 
 
 class GreatWesternState(GameState):
@@ -158,12 +194,10 @@ class GreatWesternState(GameState):
             # Parsed first, so unreadable text gets the reader's reason; the move's kind picks the wording.
             parsed = self.parse_move(move) if isinstance(move, str) else move
             if self.phase == "auction":
-                raise IllegalMove(f"It is {seat_token(self.bidder)}'s turn to bid.")
+                raise IllegalMove(turn_to_bid(self.bidder))
             if not isinstance(parsed, Bid):
-                raise IllegalMove("It is not your turn to build.")
-            raise IllegalMove(
-                f"Bidding is over this round; it is {seat_token(self.builder())}'s turn to build."
-            )
+                raise IllegalMove(NOT_YOUR_BUILD)
+            raise IllegalMove(turn_to_build(self.builder()))
         return super().apply(seat, move)
 
     # ------------------------------------------------------------------ routes and costs
@@ -178,25 +212,26 @@ class GreatWesternState(GameState):
         f = 0 if train is None else self.freight(train)
         return f, self.available[seat], max(p - people, 0)
 
-    def connect_problem(self, seat: int, city: str, route: Route | None) -> str | None:
+    def connect_problem(self, seat: int, city: str, route: Route | None) -> Msg | None:
         """Why the seat cannot connect the city now (one line), or None if it can."""
         name = CITIES[city].name
         if city == LONDON:
-            return "London cannot be connected."
+            return Msg("London cannot be connected.")
         if city in self.owners:
-            return f"{name} already has a cube."
+            return Msg("{city} already has a cube.", city=name)
         if route is None:
-            return f"No route to {name}: every way there passes through an empty city."
+            return Msg("No route to {city}: every way there passes through an empty city.", city=name)
         train = self.train_of(seat)
         p = 0 if train is None else self.passengers(train)
         people = CITIES[city].people
         if people > p:
-            return f"{name} needs {_count(people, 'passenger')}; your train carries {p}."
+            return Plural("{city} needs {n} passenger; your train carries {p}.",
+                          "{city} needs {n} passengers; your train carries {p}.", city=name, n=people, p=p)
         f, a, spare = self.payable(seat, people)
         if route.cost > f + a + spare:
-            return (
-                f"{name}'s route costs {route.cost}; you can pay at most {f + a + spare} "
-                f"(freight {f}, available {a}, spare passengers {spare})."
+            return Msg(
+                "{city}'s route costs {cost}; you can pay at most {most} (freight {f}, available {a}, "
+                "spare passengers {s}).", city=name, cost=route.cost, most=f + a + spare, f=f, a=a, s=spare,
             )
         return None
 
@@ -223,48 +258,54 @@ class GreatWesternState(GameState):
         elif isinstance(move, Done):
             events = self._done(seat, forced=False)
         else:
-            raise IllegalMove(f"Unknown move {move}.")
+            raise IllegalMove(Msg("Unknown move {move}.", move=str(move)))
         events.extend(self._advance())
         return events
 
     def _check_bid(self, seat: int, move: Bid) -> None:
         if self.phase != "auction":
-            raise IllegalMove(
-                f"Bidding is over this round; it is {seat_token(self.builder())}'s turn to build."
-            )
+            raise IllegalMove(turn_to_build(self.builder()))
         if seat != self.bidder:
-            raise IllegalMove(f"It is {seat_token(self.bidder)}'s turn to bid.")
+            raise IllegalMove(turn_to_bid(self.bidder))
         if not 1 <= move.train <= self.num_seats:
-            raise IllegalMove(f"Train {move.train} is not in play with {self.num_seats} players.")
+            raise IllegalMove(Msg("Train {train} is not in play with {n} players.", train=move.train,
+                                  n=self.num_seats))
         if self.available[seat] == 0:
             legal = self._legal_bids(seat)
             if move not in legal:
-                raise IllegalMove(f"You have no available cubes: take {legal[0]}.")
+                raise IllegalMove(Msg("You have no available cubes: take {move}.", move=str(legal[0])))
             return
         if move.amount < 1:
-            raise IllegalMove("A bid must be at least 1 cube.")
+            raise IllegalMove(Msg("A bid must be at least 1 cube."))
         bid = self.bids[move.train - 1]
         if bid is not None and move.amount <= bid[1]:
-            raise IllegalMove(f"Train {move.train} already has a bid of {bid[1]}; bid at least {bid[1] + 1}.")
+            raise IllegalMove(Msg("Train {train} already has a bid of {bid}; bid at least {least}.",
+                                  train=move.train, bid=bid[1], least=bid[1] + 1))
         if move.amount > self.available[seat]:
-            raise IllegalMove(f"You have only {_count(self.available[seat], 'available cube')}.")
+            raise IllegalMove(Plural("You have only {n} available cube.", "You have only {n} available cubes.",
+                                     n=self.available[seat]))
 
     def _bid(self, seat: int, move: Bid, forced: bool = False) -> list[Event]:
         self._check_bid(seat, move)
-        me = seat_token(seat)
         old = self.bids[move.train - 1]
         self.available[seat] -= move.amount
         self.bids[move.train - 1] = [seat, move.amount]
-        text = f"{me} bids {move.amount} on t{move.train}"
-        if forced:
-            text = f"{me} has one legal bid: {move.amount} on t{move.train}"
+        said = dict(who=Seat(seat), bid=move.amount, train=move.train)
         if old is not None:
             self.available[old[0]] += old[1]
-            text += (
-                f"; {seat_token(old[0])}'s {_count(old[1], 'cube')} {'returns' if old[1] == 1 else 'return'}"
-            )
+            said.update(other=Seat(old[0]), n=old[1])
+            if forced:
+                text = Plural("{who} has one legal bid: {bid} on t{train}; {other}'s {n} cube returns.",
+                              "{who} has one legal bid: {bid} on t{train}; {other}'s {n} cubes return.", **said)
+            else:
+                text = Plural("{who} bids {bid} on t{train}; {other}'s {n} cube returns.",
+                              "{who} bids {bid} on t{train}; {other}'s {n} cubes return.", **said)
+        elif forced:
+            text = Msg("{who} has one legal bid: {bid} on t{train}.", **said)
+        else:
+            text = Msg("{who} bids {bid} on t{train}.", **said)
         self.last = {"seat": seat, "move": str(move), "route": []}
-        events = [public(text + ".")]
+        events = [public(text)]
         # The next bidder is the first seat after this one, in seat order, that holds no bid.
         for step in range(1, self.num_seats + 1):
             candidate = (seat + step) % self.num_seats
@@ -279,9 +320,9 @@ class GreatWesternState(GameState):
         if self.phase == "auction":
             raise IllegalMove(AUCTION_FIRST)
         if seat != self.builder():
-            raise IllegalMove("It is not your turn to build.")
+            raise IllegalMove(NOT_YOUR_BUILD)
         if city not in CITIES:  # a hand-built move: the reader only ever names a real city
-            raise IllegalMove(f"There is no city called '{quote(str(city))}'.")
+            raise IllegalMove(Msg("There is no city called '{text}'.", text=quote(str(city))))
         route = self.routes(seat).get(city)
         problem = self.connect_problem(seat, city, route)
         if problem is not None:
@@ -297,20 +338,7 @@ class GreatWesternState(GameState):
         self.unavailable[seat] += spent - 1  # one cube stays on the city
         self.owners[city] = seat
         self.last = {"seat": seat, "move": f"connect {city}", "route": list(route.path)}
-        parts = [
-            _count(pay["passengers"], "passenger") if pay["passengers"] else "",
-            f"{pay['freight']} freight" if pay["freight"] else "",
-            f"{pay['available']} available" if pay["available"] else "",
-        ]
-        via = [CITIES[c].name for c in route.path[1:-1]]
-        via_text = f" via {', '.join(via)}" if via else ""
-        events = [
-            public(
-                f"{seat_token(seat)} connects {CITIES[city].name} from {CITIES[route.path[0]].name}{via_text}: "
-                f"links {route.links}, fees {route.fees}, people {CITIES[city].people} "
-                f"({', '.join(p for p in parts if p)})."
-            )
-        ]
+        events = [public(connected(seat, city, route.path, route.links, route.fees, pay))]
         if all(c in self.owners for c in CONNECTABLE):
             events.extend(self._end_all_connected())
         return events
@@ -332,22 +360,28 @@ class GreatWesternState(GameState):
         if self.phase == "auction":
             raise IllegalMove(AUCTION_FIRST)
         if seat != self.builder():
-            raise IllegalMove("It is not your turn to build.")
+            raise IllegalMove(NOT_YOUR_BUILD)
         train = self.builder_train()
         assert train is not None
         left = sum(self.loads[train - 1])
         self.available[seat] += left
         self.loads[train - 1] = [0] * 5
         self.build_pos += 1
-        me = seat_token(seat)
-        text = f"{me} cannot afford any city (done)" if forced else f"{me} is done"
-        if left:
-            text += (
-                f"; {_count(left, 'cube')} from t{train} {'returns' if left == 1 else 'return'} to available"
-            )
+        said = dict(who=Seat(seat), n=left, train=train)
+        if forced and left:
+            text = Plural("{who} cannot afford any city (done); {n} cube from t{train} returns to available.",
+                          "{who} cannot afford any city (done); {n} cubes from t{train} return to available.",
+                          **said)
+        elif forced:
+            text = Msg("{who} cannot afford any city (done).", who=Seat(seat))
+        elif left:
+            text = Plural("{who} is done; {n} cube from t{train} returns to available.",
+                          "{who} is done; {n} cubes from t{train} return to available.", **said)
+        else:
+            text = Msg("{who} is done.", who=Seat(seat))
         if not forced:
             self.last = {"seat": seat, "move": "done", "route": []}
-        return [public(text + ".")]
+        return [public(text)]
 
     # ------------------------------------------------------------------ automatic steps
 
@@ -397,35 +431,29 @@ class GreatWesternState(GameState):
             self.bids[index] = None
             self.owner[index] = None
             self.paid[index] = 0
-            cars = [
-                f"car {car.number} ({car.letter})" + (f" ×{n}" if n > 1 else "")
-                for car, n in zip(spec.cars, loads, strict=True)
-                if n
-            ]
-            prefix = f"Round {self.round} — " if train == 1 else ""
-            events.append(
-                public(f"{prefix}t{train} rolls {' '.join(map(str, dice))}: {', '.join(cars) or 'nothing'}.")
-            )
+            cars = [car_load(car.number, car.passenger, n) for car, n in zip(spec.cars, loads, strict=True) if n]
+            said = dict(train=train, dice=" ".join(map(str, dice)),
+                        cars=Items(cars, "and", english=", ") if cars else Msg("nothing"))
+            if train == 1:
+                events.append(public(Msg("Round {n} — t{train} rolls {dice}: {cars}.", n=self.round, **said)))
+            else:
+                events.append(public(Msg("t{train} rolls {dice}: {cars}.", **said)))
         self.order = board.build_order({t: self.keys[t - 1] for t in self.train_ids()})
         self.phase = "auction"
         self.bidder = self.start_player
         self.build_pos = 0
-        events.append(public("Build order: " + ", ".join(f"t{t}" for t in self.order) + "."))
+        trains = Items(["t" + str(t) for t in self.order], "comma")
+        events.append(public(Msg("Build order: {trains}.", trains=trains)))
         return events
 
     def _resolve(self) -> list[Event]:
         """5.3: winning bids to the unavailable stock, then each winner reloads its train (D10)."""
-        events = [
-            public(
-                "Auction: "
-                + ", ".join(
-                    f"t{t} {seat_token(b[0])} {b[1]}"
-                    for t, b in zip(self.train_ids(), self.bids, strict=True)
-                    if b
-                )
-                + "."
-            )
-        ]
+        won = []
+        for train, bid in zip(self.train_ids(), self.bids, strict=True):
+            if bid:
+                notation = f"t{train}"  # a value, never a word of the catalog
+                won.append(Msg("{train} {who} {n}", train=notation, who=Seat(bid[0]), n=bid[1]))
+        events = [public(Msg("Auction: {bids}.", bids=Items(won, "comma")))]
         for index, bid in enumerate(self.bids):
             assert bid is not None
             self.owner[index] = bid[0]
@@ -451,11 +479,9 @@ class GreatWesternState(GameState):
                         lost += 1
             self.loads[index] = new
             self.load_colour[index] = seat
-            # Whole sentences, not pieces: each is one entry of the Japanese catalog (ja.py).
-            if lost == 1:
-                events.append(public(f"{seat_token(seat)}'s 1 unreplaced black cube is lost."))
-            elif lost:
-                events.append(public(f"{seat_token(seat)}'s {lost} unreplaced black cubes are lost."))
+            if lost:
+                events.append(public(Plural("{who}'s {n} unreplaced black cube is lost.",
+                                            "{who}'s {n} unreplaced black cubes are lost.", who=Seat(seat), n=lost)))
         self.phase = "build"
         self.build_pos = 0
         return events
@@ -468,26 +494,24 @@ class GreatWesternState(GameState):
             got = min(due, self.unavailable[seat])
             self.unavailable[seat] -= got
             self.available[seat] += got
-            parts.append(f"{seat_token(seat)} +{got}")
+            gain = f"+{got}"
+            parts.append(Msg("{who} {n}", who=Seat(seat), n=gain))
             if got < due:
-                short.append(f"{seat_token(seat)} {due - got}")
-        events = [public("Income: " + ", ".join(parts) + ".")]
+                short.append(Msg("{who} {n}", who=Seat(seat), n=due - got))
+        events = [public(Msg("Income: {list}.", list=Items(parts, "comma")))]
         if short:
-            events.append(public("Income lost for lack of unavailable cubes: " + ", ".join(short) + "."))
+            events.append(public(Msg("Income lost for lack of unavailable cubes: {list}.", list=Items(short, "comma"))))
         last_train = self.order[-1]
         if self.round_limit and self.round >= self.round_limit:
             self.phase = "over"
             self.ended_by = "round limit"
-            events.append(public(f"Round {self.round} was the last round (round limit): the game ends."))
+            events.append(public(Msg("Round {n} was the last round (round limit): the game ends.", n=self.round)))
             events.extend(self._final_events())
             return events
         self.start_player = self.owner[last_train - 1] or 0
         self.round += 1
-        events.append(
-            public(
-                f"{seat_token(self.start_player)} moved the last train (t{last_train}) and starts round {self.round}."
-            )
-        )
+        events.append(public(Msg("{who} moved the last train (t{train}) and starts round {n}.",
+                                 who=Seat(self.start_player), train=last_train, n=self.round)))
         events.extend(self._load())
         return events
 
@@ -500,21 +524,14 @@ class GreatWesternState(GameState):
             self.loads[index] = [0] * 5
         self.phase = "over"
         self.ended_by = "all cities connected"
-        return [public("Every city is connected: the game ends at once (no income).")] + self._final_events()
+        return [public(Msg("Every city is connected: the game ends at once (no income)."))] + self._final_events()
 
     def _final_events(self) -> list[Event]:
         result = self.result()
         assert result is not None
-        return [
-            public(
-                "Final: "
-                + ", ".join(
-                    f"{_ordinal(s.rank)} {seat_token(s.seat)} {s.score} gold ({s.details['cubes_off_board']} cubes off the board)"
-                    for s in result.seats
-                )
-                + "."
-            )
-        ]
+        standings = [Msg("{rank} {who} {gold} gold ({cubes} cubes off the board)", rank=ordinal(s.rank),
+                         who=Seat(s.seat), gold=s.score, cubes=s.details["cubes_off_board"]) for s in result.seats]
+        return [public(Msg("Final: {standings}.", standings=Items(standings, "comma")))]
 
     # ------------------------------------------------------------------ end
 
@@ -633,7 +650,8 @@ class GreatWesternState(GameState):
                     }
                 )
             else:
-                blocked.append({"city": city, "route_cost": route.cost, "reason": problem})
+                blocked.append({"city": city, "route_cost": route.cost, "reason": str(problem),
+                                "why": problem.to_json()})
         return options, blocked
 
     # ------------------------------------------------------------------ sampled worlds (search AI)

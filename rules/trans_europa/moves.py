@@ -6,6 +6,7 @@ from dataclasses import dataclass
 
 from rules.engine import IllegalMove, Move, check_move_text, quote
 from rules.trans_europa import board
+from rules.words import Msg
 
 
 @dataclass(frozen=True, eq=False)
@@ -54,13 +55,13 @@ class Pass(Move):
         return "pass"
 
 
-USAGE = "use start <junction>, lay <junction> <junction>, vex <junction> <junction> or end"
+USAGE = Msg("use start <junction>, lay <junction> <junction>, vex <junction> <junction> or end")
 
 
 def _junction(text: str) -> int:
     v = board.junction_of(text)
     if v is None:
-        raise IllegalMove(f"Unknown junction '{quote(text)}'.")
+        raise IllegalMove(Msg("Unknown junction '{text}'.", text=quote(text)))
     return v
 
 
@@ -68,7 +69,7 @@ def parse(text: str) -> Move:
     """Read a move leniently (case, spacing, coordinate ids of cities, either end first)."""
     words = check_move_text(text).strip().lower().split()
     if not words:
-        raise IllegalMove(f"Empty move; {USAGE}.")
+        raise IllegalMove(Msg("Empty move; {usage}.", usage=USAGE))
     verb, args = words[0], words[1:]
     if verb in ("end", "pass") and not args:
         return End() if verb == "end" else Pass()
@@ -78,6 +79,6 @@ def parse(text: str) -> Move:
         a, b = _junction(args[0]), _junction(args[1])
         edge = board.edge_between(a, b)
         if edge is None:
-            raise IllegalMove(f"{board.token(a)} and {board.token(b)} are not neighbours.")
+            raise IllegalMove(Msg("{a} and {b} are not neighbours.", a=board.token(a), b=board.token(b)))
         return Lay(edge) if verb == "lay" else Vex(edge)
-    raise IllegalMove(f"Unknown move '{quote(' '.join(words))}'; {USAGE}.")
+    raise IllegalMove(Msg("Unknown move '{text}'; {usage}.", text=quote(" ".join(words)), usage=USAGE))

@@ -23,12 +23,12 @@ from rules.engine import (
     Result,
     private,
     public,
-    seat_token,
 )
 from rules.trans_europa import board
 from rules.trans_europa.moves import End, Lay, Pass, Start, Vex, parse
 from rules.trans_europa.scoring import final_result, penalty, seat_lines
 from rules.trans_europa.setup import deal, piles_for
+from rules.words import Items, Msg, Plural, Seat
 
 BLACK_TRACKS: int = board.COMPONENTS["black_tracks"]
 COLOURED_PER_SEAT: int = board.COMPONENTS["coloured_tracks_per_player"]
@@ -42,6 +42,10 @@ _TRIANGLES: tuple[tuple[int, ...], ...] = tuple(
 )
 
 
+NO_VEXATION = Msg("The coloured-track variant is not in use.")
+LAY_ONE = Msg("You must lay at least one track.")
+
+
 def city_entry(city_id: str) -> dict[str, Any]:
     """A revealed card as views show it."""
     city = board.CITY_BY_ID[city_id]
@@ -49,8 +53,9 @@ def city_entry(city_id: str) -> dict[str, Any]:
             "junction": board.JUNCTIONS[city.junction].id}
 
 
-def city_list(city_ids: list[str]) -> str:
-    return ", ".join(board.CITY_BY_ID[c].name for c in city_ids)
+def city_list(city_ids: list[str]) -> Items:
+    """Cities as the board prints them (names, never translated), listed the reader's way."""
+    return Items([board.CITY_BY_ID[c].name for c in city_ids], "comma")
 
 
 def line_text(edge: int) -> str:
@@ -108,9 +113,10 @@ class TransEuropaState(GameState):
             self.coloured_left = [COLOURED_PER_SEAT] * self.num_seats
         self.hands = deal(self.rng, self.piles, self.num_seats, start_seat)
         self._cache = {}
-        events = [public(f"Round {self.round}: cities dealt; {seat_token(start_seat)} starts.")]
+        events = [public(Msg("Round {round}: cities dealt; {who} starts.", round=self.round, who=Seat(start_seat)))]
         for seat in range(self.num_seats):
-            events.append(private(seat, f"Your cities in round {self.round}: {city_list(self.hands[seat])}."))
+            events.append(private(seat, Msg("Your cities in round {round}: {cities}.", round=self.round,
+                                            cities=city_list(self.hands[seat]))))
         return events
 
     # ------------------------------------------------------------------ sampled worlds (search AI)
@@ -249,19 +255,19 @@ class TransEuropaState(GameState):
             self._cache[key] = sorted(found)
         return self._cache[key]
 
-    def _vex_problem(self, seat: int, edge: int, counts: dict[int, int]) -> str | None:
+    def _vex_problem(self, seat: int, edge: int, counts: dict[int, int]) -> Msg | None:
         """Why a coloured track on this empty, touching line is refused (limits, D18, D19)."""
         if self.coloured_left[seat] <= 0:
-            return "You have no coloured tracks left."
+            return Msg("You have no coloured tracks left.")
         line = board.EDGES[edge]
         for v in (line.a, line.b):
             if counts.get(v, 0) >= 2:
-                return f"{board.display(v)} already has 2 coloured tracks."
+                return Msg("{junction} already has 2 coloured tracks.", junction=board.display(v))
         cut = self._blockade(seat, edge)
         if cut is not None:
             q, city = cut
-            return (f"That coloured track would cut {board.CITY_BY_ID[city].name} off from "
-                    f"{seat_token(q)}'s start marker.")
+            return Msg("That coloured track would cut {city} off from {who}'s start marker.",
+                       city=board.CITY_BY_ID[city].name, who=Seat(q))
         return None
 
     def _moves(self, seat: int) -> Iterator[Move]:
@@ -303,48 +309,48 @@ class TransEuropaState(GameState):
     def parse_move(self, text: str) -> Move:
         move = parse(text)
         if isinstance(move, Vex) and not self.vexation:
-            raise IllegalMove("The coloured-track variant is not in use.")
+            raise IllegalMove(NO_VEXATION)
         return move
 
     def _check(self, seat: int, move: Move) -> None:
         """Raise IllegalMove with the spec's reason if the active seat may not play `move` now."""
         if isinstance(move, Start):
             if not 0 <= move.junction < len(board.JUNCTIONS):
-                raise IllegalMove("There is no such junction.")
+                raise IllegalMove(Msg("There is no such junction."))
             if self.phase != "markers":
-                raise IllegalMove("All start markers are placed; lay a track.")
+                raise IllegalMove(Msg("All start markers are placed; lay a track."))
             if move.junction in self.markers:
-                raise IllegalMove(f"A start marker already stands on {board.display(move.junction)}.")
+                raise IllegalMove(Msg("A start marker already stands on {junction}.",
+                                      junction=board.display(move.junction)))
             return
         if isinstance(move, Vex) and not self.vexation:
-            raise IllegalMove("The coloured-track variant is not in use.")
+            raise IllegalMove(NO_VEXATION)
         if self.phase == "markers":
-            raise IllegalMove("Place your start marker first.")
+            raise IllegalMove(Msg("Place your start marker first."))
         if isinstance(move, End):
             if self.step == 1:
-                raise IllegalMove("You must lay at least one track.")
+                raise IllegalMove(LAY_ONE)
             return
         if isinstance(move, Pass):
             if list(self._moves(seat)) != [Pass()]:
-                raise IllegalMove("You must lay at least one track." if self.step == 1
-                                  else "Lay a single line or end your turn.")
+                raise IllegalMove(LAY_ONE if self.step == 1 else Msg("Lay a single line or end your turn."))
             return
         if not isinstance(move, Lay | Vex):
-            raise IllegalMove("Unknown move.")
+            raise IllegalMove(Msg("Unknown move."))
         edge = move.edge
         if not 0 <= edge < len(board.EDGES):
-            raise IllegalMove("There is no such line.")
+            raise IllegalMove(Msg("There is no such line."))
         if edge in self.tracks:
-            raise IllegalMove(f"{line_text(edge)} already has a track.")
+            raise IllegalMove(Msg("{line} already has a track.", line=line_text(edge)))
         if self.step == 2 and board.EDGES[edge].cost == 2:
-            raise IllegalMove("A double line needs a whole turn; you have already laid a track.")
+            raise IllegalMove(Msg("A double line needs a whole turn; you have already laid a track."))
         line = board.EDGES[edge]
         net = self.network(seat)
         if line.a not in net and line.b not in net:
-            raise IllegalMove("That line does not touch your network.")
+            raise IllegalMove(Msg("That line does not touch your network."))
         if isinstance(move, Lay):
             if self.black_left <= 0:
-                raise IllegalMove("No black tracks are left.")
+                raise IllegalMove(Msg("No black tracks are left."))
             return
         problem = self._vex_problem(seat, edge, self.coloured_count())
         if problem is not None:
@@ -370,28 +376,29 @@ class TransEuropaState(GameState):
                 break
             move = first_two[0]
             if isinstance(move, End):
-                events.append(public(f"{seat_token(seat)} cannot lay a second track; the turn ends."))
+                events.append(public(Msg("{who} cannot lay a second track; the turn ends.", who=Seat(seat))))
             elif isinstance(move, Pass):
-                events.append(public(f"{seat_token(seat)} cannot lay any track and passes."))
+                events.append(public(Msg("{who} cannot lay any track and passes.", who=Seat(seat))))
             else:
-                events.append(public(f"{seat_token(seat)} has only one legal move: {move}."))
+                events.append(public(Msg("{who} has only one legal move: {move}.", who=Seat(seat), move=str(move))))
             events += self._do(seat, move)
         return events
 
     def _do(self, seat: int, move: Move) -> list[Event]:
         """Apply a checked move and everything automatic that follows it."""
-        who = seat_token(seat)
+        who = Seat(seat)
         if isinstance(move, Start):
             self.markers[seat] = move.junction
             self._cache = {}
-            events = [public(f"{who} places the start marker on {board.display(move.junction)}.")]
+            events = [public(Msg("{who} places the start marker on {junction}.", who=who,
+                                 junction=board.display(move.junction)))]
             if None in self.markers:
                 self.active_seat = (seat + 1) % self.num_seats
             else:
                 self.phase = "building"
                 self.active_seat = self.start_seat
                 self.step = 1
-                events.append(public(f"All start markers are placed; {seat_token(self.start_seat)} lays first."))
+                events.append(public(Msg("All start markers are placed; {who} lays first.", who=Seat(self.start_seat))))
             return events
         if isinstance(move, End | Pass):
             return self._end_turn(seat)
@@ -401,17 +408,18 @@ class TransEuropaState(GameState):
         if isinstance(move, Lay):
             self.tracks[edge] = None
             self.black_left -= 1
-            # whole sentences, not a spliced-in word, so each has its own translation (rules/trans_europa/ja.py)
             if double:
-                text = f"{who} lays a double line {line_text(edge)}; {self.black_left} black tracks left."
+                text = Msg("{who} lays a double line {line}; {n} black tracks left.", who=who, line=line_text(edge),
+                           n=self.black_left)
             else:
-                text = f"{who} lays a track {line_text(edge)}; {self.black_left} black tracks left."
+                text = Msg("{who} lays a track {line}; {n} black tracks left.", who=who, line=line_text(edge),
+                           n=self.black_left)
             events = [public(text)]
         else:
             self.tracks[edge] = seat
             self.coloured_left[seat] -= 1
-            events = [public(f"{who} lays a coloured track {line_text(edge)}; "
-                             f"{self.coloured_left[seat]} coloured left.")]
+            events = [public(Msg("{who} lays a coloured track {line}; {n} coloured left.", who=who,
+                                 line=line_text(edge), n=self.coloured_left[seat]))]
         self._cache = {}
         if self.step == 1:
             self.last_tracks = [edge]
@@ -420,9 +428,10 @@ class TransEuropaState(GameState):
         for q in self.turn_order(seat):
             if q not in self.completed and self.is_complete(q):
                 self.completed.append(q)
-                events.append(public(f"{seat_token(q)} has joined all five cities: {city_list(self.hands[q])}."))
+                events.append(public(Msg("{who} has joined all five cities: {cities}.", who=Seat(q),
+                                         cities=city_list(self.hands[q]))))
         if self.black_left == 0:
-            events.append(public("The last black track is laid."))
+            events.append(public(Msg("The last black track is laid.")))
             return events + self._end_round()
         if double or self.step == 2:
             return events + self._end_turn(seat)
@@ -438,17 +447,17 @@ class TransEuropaState(GameState):
 
     def _end_round(self) -> list[Event]:
         """5.5: reveal, score the exact penalties, store the round, then next round or game over."""
-        events = [public(f"Round {self.round} ends.")]
+        events = [public(Msg("Round {round} ends.", round=self.round))]
         for seat in range(self.num_seats):
-            events.append(public(f"{seat_token(seat)}'s cities: {city_list(self.hands[seat])}."))
+            events.append(public(Msg("{who}'s cities: {cities}.", who=Seat(seat), cities=city_list(self.hands[seat]))))
         penalties = {seat: 0 if seat in self.completed else self.penalty(seat) for seat in range(self.num_seats)}
         before = list(self.scores)
         for seat in range(self.num_seats):
             p = penalties[seat]
             self.scores[seat] -= p
             sum_text = f"{before[seat]} − {p} = {self.scores[seat]}"
-            events.append(public(f"{seat_token(seat)} needs 1 track: {sum_text}." if p == 1
-                                 else f"{seat_token(seat)} needs {p} tracks: {sum_text}."))
+            events.append(public(Plural("{who} needs {n} track: {sum}.", "{who} needs {n} tracks: {sum}.",
+                                        who=Seat(seat), n=p, sum=sum_text)))
         self.history.append({
             "round": self.round,
             "start_seat": self.start_seat,
@@ -467,10 +476,11 @@ class TransEuropaState(GameState):
             result = self.result()
             assert result is not None
             winners = [s.seat for s in result.seats if s.rank == 1]
-            names = " and ".join(seat_token(s) for s in winners)
+            names = Items([Seat(s) for s in winners], "and", english=" and ")
             best = self.scores[winners[0]]
-            events.append(public(f"The game is over: {names} wins with {best}." if len(winners) == 1
-                                 else f"The game is over: {names} win with {best}."))
+            events.append(public(Msg("The game is over: {who} wins with {score}.", who=names, score=best)
+                                 if len(winners) == 1 else
+                                 Msg("The game is over: {who} win with {score}.", who=names, score=best)))
             return events
         return events + self._start_round((self.start_seat + 1) % self.num_seats)
 

@@ -1,57 +1,52 @@
-"""Great Western Railway in Japanese: every event, refusal and image label a Japanese player meets."""
+"""Great Western Railway in Japanese: every event, refusal and image label a Japanese player meets, from the
+game's gettext catalog (locales/ja/LC_MESSAGES/great_western.po), with the wording Japanese players had."""
 
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator
-from contextlib import contextmanager
 
 import pytest
 
+import locales
 import render
-from bot import i18n, texts
-from render import catalog as render_catalog
+from bot import texts
 from render import great_western as gw_render
 from render import kit
-from rules.engine import IllegalMove, ai_move, name_seats
+from rules.engine import IllegalMove, ai_move
 from rules.great_western import DEFINITION
-from rules.great_western import ja as engine_ja
 from rules.great_western.board import CITIES
-from rules.great_western.state import GreatWesternState
-from tests.i18n.support import (
-    english_left,
-    missed_labels,
-    played_texts,
-    result_words,
-    source_texts,
-    untranslated,
-)
+from rules.great_western.scoring import RESULT_LABELS
+from rules.great_western.state import GreatWesternState, connected
+from rules.words import Msg, Plural, Seat
+from tests.i18n.support import english_left, played_texts
+from tests.i18n.vocabulary import catalog_gaps, drawn_texts, images, line_problems
 
+KEY = "great_western"
 SEAT_NAMES = ["Ann", "Bob", "Cid", "Dee", "Eve", "Fay"]
-# Proper names stay Latin: the cities (also what `connect` reads), and the samples' X1.. placeholders.
-NAMES = [city.name for city in CITIES.values()] + [f"X{n}" for n in range(1, 10)]
+# Proper names stay Latin: the cities (also what `connect` reads).
+NAMES = [city.name for city in CITIES.values()]
 # Options that change what the engine writes: a round limit ends the game by rounds, not by cities.
 OPTIONS = ({}, {"round_limit": 2})
 GAMES = int(os.environ.get("JUNCTION_I18N_GAMES", "10"))  # per seat count and option set
 
 
-def ja(text: str) -> str:
-    return i18n.localize("ja", text)
+def ja(msg: Msg | str, names: list[str] = SEAT_NAMES) -> str:
+    return locales.say(msg, "ja", names, KEY)
 
 
-def test_catalogs_are_full() -> None:  # their placeholders: tests/i18n/test_catalogs_ja.py
-    assert len(engine_ja.JA) > 60 and len(gw_render.JA) > len(engine_ja.JA)
+def japanese_problems(messages: set[Msg], extra_names: tuple[str, ...] = ()) -> dict[str, list[str]]:
+    """{English line: what is wrong with its Japanese} for lines with an id the catalog lacks or English left."""
+    return line_problems(messages, "ja", KEY, SEAT_NAMES + NAMES + list(extra_names))
 
 
-def test_every_text_in_the_engine_source_is_translated() -> None:
-    samples = source_texts("great_western")
-    assert len(samples) > 25  # the scan found the engine's texts
-    assert untranslated(samples, NAMES) == {}
+def test_the_catalog_is_complete_and_current() -> None:
+    assert catalog_gaps("ja", KEY) == []
+    assert len(locales.entries("ja", KEY)) > 100
 
 
-def _refusals() -> set[str]:
+def _refusals() -> set[Msg]:
     """The reasons a player meets when a move is refused: turn, auction, reading, connecting."""
-    reasons: set[str] = set()
+    reasons: set[Msg] = set()
 
     def refused(state: GreatWesternState, seat: int, move: str) -> None:
         with pytest.raises(IllegalMove) as caught:
@@ -95,57 +90,39 @@ def test_every_refusal_reason_is_translated() -> None:
     kinds = ("London cannot", "already has a cube", "No route to", "needs", "route costs", "could be",
              "no city called", "Cannot read", "Empty move", "not in play", "already has a bid", "You have only")
     for kind in kinds:  # each way to refuse came up, or the check below would prove little
-        assert any(kind in reason for reason in reasons), kind
-    assert untranslated(reasons, NAMES + ["xyzzy", "zz"]) == {}  # the player's own input is quoted back
-
-
-# Lines the engine builds from pieces (so the source scan cannot see them) that played games seldom show.
-COMPOSED = [
-    "{s0} is done.",
-    "{s1} is done; 1 cube from t2 returns to available.",
-    "{s2} has one legal bid: 1 on t3.",
-    "{s2} has one legal bid: 2 on t3; {s0}'s 1 cube returns.",
-    "{s0} bids 4 on t1; {s3}'s 3 cubes return.",
-    "{s0} cannot afford any city (done).",
-    "Auction: t1 {s0} 1, t2 {s1} 3.",
-    "Build order: t2, t1.",
-    "Income: {s0} +2, {s1} +3.",
-    "Income lost for lack of unavailable cubes: {s1} 2.",
-    "{s0}'s 1 unreplaced black cube is lost.",
-    "t2 rolls 1 1 1: nothing.",
-    "You have only 1 available cube.",
-    "     city gold: 27",  # the end-of-game file's breakdown under a name
-]
-
-
-def test_composed_lines_are_translated() -> None:
-    assert untranslated(COMPOSED, NAMES) == {}
+        assert any(kind in str(reason) for reason in reasons), kind
+    assert japanese_problems(reasons, ("xyzzy", "zz")) == {}  # the player's own input is quoted back
 
 
 @pytest.fixture(scope="module")
-def played() -> tuple[set[str], list[GreatWesternState]]:
-    texts, states = played_texts("great_western", games=GAMES, seats=(2, 3, 4), options=OPTIONS)
-    return texts, states  # type: ignore[return-value]
+def played() -> tuple[set[Msg], list[GreatWesternState]]:
+    lines, states = played_texts(KEY, games=GAMES, seats=(2, 3, 4), options=OPTIONS)
+    assert all(isinstance(line, Msg) for line in lines)  # the engine says messages, not sentences
+    return lines, states  # type: ignore[return-value]
 
 
-def test_every_line_of_played_games_is_translated(played: tuple[set[str], list[GreatWesternState]]) -> None:
-    texts, _ = played
+def test_every_line_of_played_games_is_translated(played: tuple[set[Msg], list[GreatWesternState]]) -> None:
+    lines, _ = played
+    english = {str(line) for line in lines}
     # the games went through every kind of moment, or this test would prove little
     for start in ("Every city is connected", "Round 2 was the last round", "Final: ", "Auction: ", "Income: "):
-        assert any(text.startswith(start) for text in texts), start
-    assert any(" via " in text for text in texts) and any("cannot afford" in text for text in texts)
-    assert untranslated(texts, NAMES) == {}
+        assert any(text.startswith(start) for text in english), start
+    assert any(" via " in text for text in english) and any("cannot afford" in text for text in english)
+    assert japanese_problems(lines) == {}
 
 
-def test_result_words_and_option_are_translated(played: tuple[set[str], list[GreatWesternState]]) -> None:
-    _, states = played
-    words = result_words(states)  # of every finished game, not only the first
-    assert words
-    words |= {option.description for option in DEFINITION.options}
-    assert untranslated(words, NAMES) == {}
+def test_title_option_summary_and_result_words_are_translated() -> None:
+    words = [DEFINITION.title, DEFINITION.summary, "city gold", *RESULT_LABELS.values(),
+             *(option.description for option in DEFINITION.options)]
+    for word in words:
+        assert english_left(locales.gettext("ja", word, KEY), NAMES) == [], word
 
 
-def test_the_revealed_result_is_translated(played: tuple[set[str], list[GreatWesternState]]) -> None:
+def test_the_revealed_result_is_translated(played: tuple[set[Msg], list[GreatWesternState]]) -> None:
+    """The bot's end-of-game lines about this game still read in Japanese (composed by bot/texts)."""
+    from bot import i18n
+    from bot.tables import CURRENT_GAME
+
     _, states = played
     result = next(state.result() for state in states if state.result() is not None)
     assert result is not None
@@ -154,7 +131,12 @@ def test_the_revealed_result_is_translated(played: tuple[set[str], list[GreatWes
     # the details name cities by their ids (what `connect` reads), as the engine stores them; a long line
     # is clipped, maybe inside an id ("taunt…"): that piece of a name is left out
     lines = [line.rsplit(" ", 1)[0] if line.endswith("…") else line for line in lines]
-    assert untranslated(lines, NAMES + SEAT_NAMES + list(CITIES)) == {}
+    token = CURRENT_GAME.set(KEY)
+    try:
+        left = {line: english_left(i18n.localize("ja", line), NAMES + SEAT_NAMES + list(CITIES)) for line in lines}
+    finally:
+        CURRENT_GAME.reset(token)
+    assert {line: words for line, words in left.items() if words} == {}
 
 
 def _special_states() -> list[GreatWesternState]:
@@ -183,77 +165,76 @@ def _special_states() -> list[GreatWesternState]:
     return states
 
 
-@contextmanager
-def labels_drawn() -> Iterator[dict[str, str]]:
-    """Every label the images look up, with what the Japanese catalog made of it."""
-    drawn: dict[str, str] = {}
-    lookup = kit.tr
-
-    def spy(s: str) -> str:
-        drawn[s] = lookup(s)
-        return drawn[s]
-
-    kit.tr = spy  # type: ignore[assignment]
-    try:
-        yield drawn
-    finally:
-        kit.tr = lookup  # type: ignore[assignment]
+def sample_states(states: list[GreatWesternState]) -> list[GreatWesternState]:
+    """The states along the first games and each game's end (every phase and player count), and the
+    moments sampling may miss."""
+    return states[:: max(1, len(states) // 12)] + _special_states()
 
 
-def test_every_image_label_is_translated(played: tuple[set[str], list[GreatWesternState]]) -> None:
+def test_every_image_label_is_translated(played: tuple[set[Msg], list[GreatWesternState]]) -> None:
     _, states = played
-    # the states along the first games and each game's end: every phase and player count
-    sample = states[:: max(1, len(states) // 12)] + _special_states()
-    # A pattern can match and still leave a captured part in English ("Not now: <reason>"): look at
-    # what each label became, not only whether it changed.
-    with labels_drawn() as drawn:
-        assert missed_labels("great_western", sample) == set()
-    assert any(label.startswith("Not now: ") for label in drawn)
-    left = {label: english_left(out, NAMES + SEAT_NAMES) for label, out in drawn.items()}
-    assert {label: words for label, words in left.items() if words} == {}
+    left: dict[str, list[str]] = {}
+    kit.clear_static_layers()
+    for state in sample_states(states):
+        names = SEAT_NAMES[: state.num_seats]
+        for text in images(state, names, "ja"):
+            words = english_left(text, NAMES + names)
+            if words:
+                left[text] = words
+    assert left == {}
 
 
-def test_alt_text_is_translated(played: tuple[set[str], list[GreatWesternState]]) -> None:
+def test_alt_text_is_translated(played: tuple[set[Msg], list[GreatWesternState]]) -> None:
     _, states = played
     names = SEAT_NAMES[:4]
-    texts_ = {render.describe(state.view(None), names[: state.num_seats]) for state in states + _special_states()}
-    for start in ("Great Western Railway, round 1: auction", "Great Western Railway, round 2: build",
-                  "game over (every city connected)", "game over (round limit)", "Last: nothing yet"):
-        assert any(start in text for text in texts_), start
-    assert untranslated(texts_, NAMES + SEAT_NAMES) == {}
+    for state in states + _special_states():
+        text = render.in_language("ja", KEY, gw_render.describe, state.view(None), names[: state.num_seats])
+        assert english_left(text, NAMES + names) == [], text
     state = DEFINITION.new_game(2, {}, 3)
-    assert ja(render.describe(state.view(None), ["Ann", "Bob"])) == (
-        f"グレート・ウェスタン鉄道、ラウンド 1：競売、{['Ann', 'Bob'][state.bidder]} の入札。金貨：Ann 0, Bob 0。"
-        "都市数（London を除く）：Ann 0, Bob 0。直前：まだなし。"
+    assert render.in_language("ja", KEY, gw_render.describe, state.view(None), ["Ann", "Bob"]) == (
+        f"グレート・ウェスタン鉄道、ラウンド 1：競売、{['Ann', 'Bob'][state.bidder]} の入札。金貨：Ann 0、Bob 0。"
+        "都市数（London を除く）：Ann 0、Bob 0。直前：まだなし。"
     )
 
 
 def test_worked_examples() -> None:
-    line = "{s1} connects Southampton from Reading via Newbury, Winchester: links 4, fees 2, people 3 " \
-           "(3 passengers, 1 freight, 5 available)."
-    assert name_seats(ja(line), SEAT_NAMES) == (
-        "Bob が Reading から Newbury, Winchester 経由で Southampton に接続：路線 4、通過料 2、人口 3"
+    """The lines read as they did for Japanese players before the catalogs became gettext files."""
+    pay = {"passengers": 3, "freight": 1, "available": 5}
+    line = connected(1, "southampton", ("reading", "newbury", "winchester", "southampton"), 4, 2, pay)
+    assert str(line) == ("{s1} connects Southampton from Reading via Newbury, Winchester: links 4, fees 2, "
+                         "people 3 (3 passengers, 1 freight, 5 available).")
+    assert ja(line) == (
+        "Bob が Reading から Newbury、Winchester 経由で Southampton に接続：路線 4、通過料 2、人口 3"
         "（客車 3、貨車 1、利用可能 5）。"
     )
-    assert ja("Round 3 — t1 rolls 4 3 3: car 3 (F) ×2, car 4 (P).") == \
-        "ラウンド 3 — t1 のダイス 4 3 3：貨車3 ×2、客車4。"
-    assert ja("{s0} bids 3 on t2; {s2}'s 2 cubes return.") == \
-        "{s0} が t2 に 3 個で入札。{s2} のキューブ 2 個が戻る。"
-    labels = render_catalog("great_western", "ja")
-    assert labels is not None
-    assert labels.line("Round 4 of at most 40 - build: {s1} builds with t2 (P3 F0)") == \
-        "ラウンド 4（最大 40）- 建設：{s1} が t2 で建設（客車 3・貨車 0）"
-    assert labels.line("Game over (round limit): {s0} and {s2} share the win") == \
-        "ゲーム終了（ラウンド上限）：{s0} と {s2} が同点で勝ち"
-    assert labels.line("Not now: Bath needs 2 passengers; your train carries 1.") == \
+    state = DEFINITION.new_game(2, {}, 1)
+    state.round = 3
+    rolled = state._load({1: [4, 3, 3], 2: [1, 1, 1]})
+    assert str(rolled[0].text) == "Round 3 — t1 rolls 4 3 3: car 3 (F) ×2, car 4 (P)."
+    assert ja(rolled[0].msg) == "ラウンド 3 — t1 のダイス 4 3 3：貨車3 ×2、客車4。"
+    assert ja(rolled[1].msg) == "t2 のダイス 1 1 1：なし。"
+    state = DEFINITION.new_game(3, {}, 1)
+    first = state.bidder
+    state.apply(first, "bid t2 2")
+    outbid = state.apply(state.bidder, "bid t2 3")[0]
+    assert ja(outbid.msg) == f"{SEAT_NAMES[(first + 1) % 3]} が t2 に 3 個で入札。{SEAT_NAMES[first]} のキューブ 2 個が戻る。"
+    view = {"phase": "build", "round": 4, "round_limit": 40, "builder": 1,
+            "trains": [{"id": 2, "building": True, "passengers": 3, "freight": 0}]}
+    assert ja(gw_render._status_line(view)) == "ラウンド 4（最大 40）- 建設：Bob が t2 で建設（客車 3・貨車 0）"
+    over = {"phase": "over", "over": True, "result": {"ended_by": "round limit",
+                                                        "seats": [{"seat": 0, "rank": 1}, {"seat": 2, "rank": 1}]}}
+    assert ja(gw_render._status_line(over)) == "ゲーム終了（ラウンド上限）：Ann、Cid が同点で勝ち"
+    reason = Plural("{city} needs {n} passenger; your train carries {p}.",
+                    "{city} needs {n} passengers; your train carries {p}.", city="Bath", n=2, p=1)
+    assert ja(Msg("Not now: {reason}", reason=reason)) == \
         "今は不可：Bath には客車のキューブが 2 個必要ですが、あなたの列車には 1 個しかありません。"
+    assert ja(Msg("It is {who}'s turn to bid.", who=Seat(3))) == "Dee の入札の番です。"
 
 
-def test_names_are_never_looked_up(played: tuple[set[str], list[GreatWesternState]]) -> None:
+def test_names_are_never_looked_up() -> None:
     """A player called like a word of the catalog keeps the name on the images ("bid" stays "bid")."""
-    _, states = played
-    state = states[-1]
-    names = ["bid", "Gold", "City", "nothing"][: state.num_seats]
-    with labels_drawn() as drawn, kit.language("ja", render_catalog("great_western", "ja")):
-        gw_render.board(state.view(None), names)
-    assert not set(names) & set(drawn)
+    state = DEFINITION.new_game(4, {}, 2)
+    names = ["bid", "Gold", "City", "nothing"]
+    texts_ = drawn_texts(lambda: render.board_png(state.view(None), names, "ja"))
+    for name in names:
+        assert any(text == name for text in texts_), name  # each name's turn-card cell, as typed

@@ -73,6 +73,29 @@ def english_only(lang: str, domain: str, keep: Iterable[str] = ()) -> set[str]:
     return english - used
 
 
+def catalog_gaps(lang: str, domain: str) -> list[str]:
+    """What keeps `domain`'s catalog in `lang` from being complete and current (`python -m locales check`)."""
+    from locales import catalogs
+
+    return [problem for problem in catalogs.problems([lang]) if f"/{domain}" in problem or f"{domain}.pot" in problem]
+
+
+def line_problems(messages: Iterable[Any], lang: str, game: str, names: list[str],
+                  vocabulary: set[str] | None = None) -> dict[str, list[str]]:
+    """{English line: what is wrong with it in `lang`} for the lines with an id the catalogs lack or words left
+    in English: with `vocabulary` (a Latin-script language) those words, else any Latin word (Japanese)."""
+    from tests.i18n.support import english_left
+
+    out = {}
+    for msg in messages:
+        said = locales.say(msg, lang, names, game)
+        left = english_left(said, names) if vocabulary is None else leftovers(said, vocabulary, names)
+        wrong = missing(msg, lang, game) + left
+        if wrong:
+            out[str(msg)] = wrong
+    return out
+
+
 def leftovers(text: str, vocabulary: set[str], names: Iterable[str] = ()) -> list[str]:
     """The words of `vocabulary` in `text`, once the names (players, cities) are taken out."""
     text = _CODE.sub(" ", text)

@@ -147,3 +147,31 @@ def report(found: Sequence[str], limit: int = 25) -> str:
     """The findings as an assertion message: the first `limit`, then how many more."""
     more = f"\n... and {len(found) - limit} more" if len(found) > limit else ""
     return "\n".join(found[:limit]) + more
+
+
+def _shows(drawn: str, name: str, least: int = 4) -> bool:
+    """Whether `drawn` shows `name`, whole or shortened with "…" to at least `least` characters."""
+    shown = drawn.rstrip("…").rstrip()
+    return len(shown) >= min(len(name), least) and any(form.startswith(shown) for form in (name, kit.plain(name)))
+
+
+def _mentions(line: str, name: str, least: int = 4) -> bool:
+    """Whether `line` names `name` with at least its first `least` characters."""
+    return any(form[: max(least, 1)] in line or form in line for form in (name, kit.plain(name)))
+
+
+def name_findings(boxes: Sequence[kit.TextBox], names: Sequence[str], width: int,
+                  winners: Sequence[int] = ()) -> list[str]:
+    """A channel image read at 400 px wide: every seat's name in the turn card at the score size (whole, or
+    shortened to no fewer than 4 characters), and every winner named in the headline."""
+    least = kit.min_size("score", width)
+    cells = [b for b in boxes if b.kind == "score"]
+    out = []
+    for seat, name in enumerate(names):
+        if not any(_shows(b.text, name) and b.size >= least for b in cells):
+            out.append(f"seat {seat + 1}'s name {name!r} does not read in the turn card: {[b.text for b in cells]}")
+    headline = next((b.text for b in boxes if b.kind == "headline"), "")
+    for seat in winners:
+        if not _mentions(headline, names[seat]):
+            out.append(f"winner {names[seat]!r} is not named in the headline {headline!r}")
+    return out

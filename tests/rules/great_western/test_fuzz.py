@@ -45,7 +45,7 @@ def play_checked(game: int) -> tuple[int, int, str]:
         check_conservation(state)
         for event in events:
             assert event.seats is None  # nothing is secret in this game
-            assert all(int(n) < seats for n in SEAT_TOKEN.findall(event.text))
+            assert all(int(n) < seats for n in SEAT_TOKEN.findall(str(event.text)))
         if full or len(log) % EVERY == 0:
             check_round_trip(state)
             check_views(state)

@@ -74,7 +74,7 @@ def test_parse_is_lenient(text: str, move) -> None:
 def test_unreadable_moves(text: str, reason: str) -> None:
     with pytest.raises(IllegalMove) as error:
         parse(text)
-    assert error.value.reason == reason
+    assert str(error.value.reason) == reason
 
 
 def test_every_city_id_and_name_parses() -> None:
