@@ -116,7 +116,8 @@ def _said_inside(value: Any, lang: str, names: Sequence[str] | None, game: str |
     if isinstance(value, Msg):
         return _engine_lines_said(value, lang, names, game)
     if isinstance(value, Items):
-        return Items([_said_inside(item, lang, names, game) for item in value.items], value.kind, value.english)
+        return Items([_said_inside(item, lang, names, game) for item in value.items], value.kind, value.english,
+                     value.sep)
     return value
 
 

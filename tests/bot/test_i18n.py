@@ -138,3 +138,19 @@ def test_view_labels_are_translated_but_moves_never():
     select = panel.children[0].item
     assert sorted(option.label for option in select.options) == ["Score 3", "pass"]  # notation as typed
     assert select.placeholder != "Choose a move"
+
+
+def test_a_list_inside_a_line_keeps_its_separator_in_every_language():
+    """bot.words rebuilds a line's lists to say the engine lines inside them; a list's own separator (a Santa Fe
+    reveal: "a; b; c") must survive, or English posts read "a, b and c" where the engine wrote "a; b; c"."""
+    from bot import words
+    from rules.engine import name_seats
+    from rules.words import N_, Items, Msg, Seat
+
+    msg = Msg("Round {n} reveal: {plays}.", n=1, plays=Items([Msg("{who} plays {city}", who=Seat(0), city="Omaha"),
+                                                              Msg("{who} plays {city}", who=Seat(1), city="Denver")],
+                                                             sep=N_("; ")))
+    names = ["Ann", "Bob"]
+    assert words.say(msg, "en", names, "santa_fe") == name_seats(str(msg), names) == \
+        "Round 1 reveal: Ann plays Omaha; Bob plays Denver."
+    assert words.say(Msg.from_json(msg.to_json()), "en", names, "santa_fe") == name_seats(str(msg), names)
