@@ -10,7 +10,7 @@ from bot import community
 from bot.ai_pool import level_of
 from bot.store import SeatRow
 from bot.tables import TableInfo
-from bot.words import engine_line, lang, say, t
+from bot.words import engine_catalog, engine_line, lang, say, t
 from rules.engine import GameDefinition, name_seats, seat_token
 from rules.words import N_, Msg, Term
 
@@ -200,9 +200,13 @@ def _detail(value: object, name: Callable[[str], str] = str) -> str:
 
 
 def words_in(locale: Any, game: str | None) -> Callable[[str], str]:
-    """An engine's word (a result category, a detail, a card) in the reader's language: looked up whole."""
+    """An engine's word (a result category, a detail, a card) in the reader's language: looked up whole, else
+    as an engine line ("round 2" is the entry "round {round}"; result keys are still English, not messages)."""
     language = lang(locale)
-    return lambda english: locales.gettext(language, english, game)
+    if language == locales.SOURCE:
+        return lambda english: english
+    catalog = engine_catalog(game, language)
+    return lambda english: catalog.line(english)
 
 
 def revealed_lines(result: dict | None, names: list[str], width: int = 180,

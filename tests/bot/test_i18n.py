@@ -154,3 +154,13 @@ def test_a_list_inside_a_line_keeps_its_separator_in_every_language():
     assert words.say(msg, "en", names, "santa_fe") == name_seats(str(msg), names) == \
         "Round 1 reveal: Ann plays Omaha; Bob plays Denver."
     assert words.say(Msg.from_json(msg.to_json()), "en", names, "santa_fe") == name_seats(str(msg), names)
+
+
+def test_a_result_category_with_a_number_reads_in_the_readers_language():
+    """The end report and the demo name breakdown categories with texts.words_in: "round 2" is the entry
+    "round {round}", not an exact id (the report read "round 1 -2" in Japanese)."""
+    from bot.texts import words_in
+
+    assert words_in("ja", "trans_europa")("round 2") == "第 2 ラウンド"
+    assert words_in("ja", "trans_europa")("start score") == "開始時の得点"
+    assert words_in("en", "trans_europa")("round 2") == "round 2"
