@@ -18,7 +18,7 @@ SUMMARY = N_(
 
 DEFINITION = GameDefinition(
     key="santa_fe",
-    title="Santa Fe",
+    title=N_("Santa Fe"),
     min_players=2,
     max_players=5,
     options=(

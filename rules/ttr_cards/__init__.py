@@ -21,7 +21,7 @@ SUMMARY = N_(
 
 DEFINITION = GameDefinition(
     key="ttr_cards",
-    title="Ticket to Ride: The Card Game",
+    title=N_("Ticket to Ride: The Card Game"),
     min_players=2,
     max_players=4,
     options=(

@@ -36,6 +36,29 @@ def vocabulary() -> set[str]:
 VOCABULARY = vocabulary()
 
 
+def proper_nouns(key: str) -> tuple[str, ...]:
+    """The names on a game's board and cards (cities as printed: "New Orleans"), shown as they are in every
+    language, like a player's name: never an untranslated word."""
+    import json
+    from pathlib import Path
+
+    found: set[str] = set()
+
+    def walk(value: object) -> None:
+        if isinstance(value, dict):
+            for k, v in value.items():
+                if k == "name" and isinstance(v, str):
+                    found.add(v)
+                walk(v)
+        elif isinstance(value, list):
+            for v in value:
+                walk(v)
+
+    for path in (Path(__file__).resolve().parents[2] / "rules" / key / "data").glob("*.json"):
+        walk(json.loads(path.read_text()))
+    return tuple(sorted(found, key=len, reverse=True))
+
+
 def english_words(text: str, names: tuple[str, ...]) -> list[str]:
     """Our English words left in `text` (names, code, mentions and links aside); two or more: untranslated."""
     text = re.sub(r"`[^`]*`|<[^>]*>|https?://\S+|\[[^\]]*\]\([^)]*\)|/[a-z-]+", " ", text)
@@ -70,7 +93,7 @@ async def test_a_whole_game_in_the_pseudo_locale_shows_no_english(fake_discord, 
             if not gap:
                 shown += [a.description or "" for a in version.all_attachments()]
             for text in shown:
-                runs = english_words(text, names)
+                runs = english_words(text, (*names, *proper_nouns(key)))
                 if runs:
                     found[text[:120]] = runs
     assert found == {}

@@ -10,8 +10,8 @@ import pytest
 
 import locales
 import render
-from bot import i18n, texts
-from bot.tables import result_lines
+from bot import texts, words
+from bot.tables import result_msgs
 from rules import registry
 from rules.engine import IllegalMove
 from rules.ttr_cards.cards import BIG_CITIES, TICKETS, cards_played, describe
@@ -101,8 +101,10 @@ def test_end_of_game_lines_are_japanese(played) -> None:
         result = state.result()
         if result is not None:
             names = PLAYERS[: state.num_seats]
-            word = lambda english: i18n.localize("ja", english, "ttr_cards")  # noqa: E731  (as the bot draws them)
-            lines += result_lines(result, names, word) + texts.revealed_lines(result.to_json(), names, word=word)
+            # The standings as the bot posts them (messages said where they are sent), the revealed details
+            # with the bot's words for a result key.
+            lines += [words.say(msg, "ja", names, "ttr_cards") for msg in result_msgs(result)]
+            lines += texts.revealed_lines(result.to_json(), names, locale="ja", game="ttr_cards")
     assert any("未達成の目的地カードの番号" in line for line in lines)  # the revealed details came up
     assert untranslated(lines, NAMES) == {}
 
