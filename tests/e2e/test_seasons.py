@@ -57,9 +57,11 @@ async def test_a_season_is_started_by_an_admin_ranked_and_its_end_posted_once(fa
 
     # A crash after the post is made but before it is marked sent: the restart posts it again under the
     # same nonce, which Discord answers with the first message.
-    import bot.cogs.seasons as season_cog
-
-    real = season_cog.results_sent
+    # Patch the name where the loaded cog looks it up: discord.py executes an extension's module afresh
+    # at each load (and drops it from sys.modules at each unload), so `import bot.cogs.seasons` may give
+    # another module object than the one this bot's cog runs in.
+    cog_globals = bot.get_cog("SeasonsCog").post_results.__func__.__globals__
+    real = cog_globals["results_sent"]
 
     kills: list[int] = []
 
@@ -67,7 +69,7 @@ async def test_a_season_is_started_by_an_admin_ranked_and_its_end_posted_once(fa
         kills.append(message_id)
         raise RuntimeError("killed after the post")
 
-    monkeypatch.setattr(season_cog, "results_sent", killed)
+    monkeypatch.setitem(cog_globals, "results_sent", killed)
     before = len(results_channel.messages)
     assert await tick(bot, clock, WEEK_HOURS) == []  # the games' scheduler has nothing due
     await bot.get_cog("SeasonsCog").scheduler.run_due()  # the seasons' scheduler: the end, the post, the kill
@@ -77,7 +79,7 @@ async def test_a_season_is_started_by_an_admin_ranked_and_its_end_posted_once(fa
     await fake.wait_for(lambda: kills, what="the results post made, then the process killed")
     log_guard.take()  # the logged failure of the killed step
     assert len(results_channel.messages) == before + 1
-    monkeypatch.setattr(season_cog, "results_sent", real)
+    monkeypatch.setitem(cog_globals, "results_sent", real)
     await fake.stop_bot(bot, drain=False)
     clock.advance(1)  # the dead process's lease runs out
     bot = await fake.start_bot(make_bot(fake, db, clock))
