@@ -76,3 +76,26 @@ class GameButton(discord.ui.DynamicItem[discord.ui.Button], template=rf"{PREFIX}
     async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button,
                              match: re.Match[str]) -> Self:
         return cls(int(match["game"]))
+
+
+class ChoiceButton(discord.ui.DynamicItem[discord.ui.Button], template=rf"{PREFIX}choice-button:(?P<choice>\w+):{GAME}"):
+    """One of a few buttons of a game that differ by a choice word (`jn:<kind>:<choice>:<game>`), such as the
+    lobby's Join / Leave / Start. A subclass names its kind and its choices (word -> label and style) in its
+    class line; the custom_id and the template that reads it back come from the same names."""
+
+    kind: ClassVar[str]
+    choices: ClassVar[dict[str, tuple[str, discord.ButtonStyle]]]
+
+    def __init_subclass__(cls, *, kind: str, choices: dict[str, tuple[str, discord.ButtonStyle]]) -> None:
+        super().__init_subclass__(template=rf"{PREFIX}{kind}:(?P<choice>{'|'.join(choices)}):{GAME}")
+        cls.kind, cls.choices = kind, choices
+
+    def __init__(self, choice: str, game_id: int) -> None:
+        label, style = self.choices[choice]
+        super().__init__(discord.ui.Button(label=label, style=style, custom_id=f"{PREFIX}{self.kind}:{choice}:{game_id}"))
+        self.choice, self.game_id = choice, game_id
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button,
+                             match: re.Match[str]) -> Self:
+        return cls(match["choice"], int(match["game"]))

@@ -15,7 +15,7 @@ import discord
 from bot import i18n
 from bot.cogs import answering_failures
 from bot.ui.async_play import SinceButton
-from bot.ui.base import GAME, MAX_CUSTOM_ID, NUMBER, GameButton, refused
+from bot.ui.base import GAME, MAX_CUSTOM_ID, NUMBER, ChoiceButton, GameButton, refused
 from bot.ui.history import RecordButton
 from bot.ui.picker import Menu
 from bot.ui.rematch import ANSWERS, RematchAnswer, RematchButton
@@ -33,22 +33,14 @@ def _cog(interaction: discord.Interaction) -> GamesCog:
     return interaction.client.get_cog("GamesCog")  # type: ignore[return-value]
 
 
-class LobbyButton(discord.ui.DynamicItem[discord.ui.Button], template=rf"jn:lobby:(?P<action>{'|'.join(LOBBY_ACTIONS)}):{GAME}"):
-    def __init__(self, action: str, game_id: int) -> None:
-        label, style = LOBBY_ACTIONS[action]
-        super().__init__(discord.ui.Button(label=label, style=style, custom_id=f"jn:lobby:{action}:{game_id}"))
-        self.action, self.game_id = action, game_id
-
-    @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button,
-                             match: re.Match[str]) -> LobbyButton:
-        return cls(match["action"], int(match["game"]))
+class LobbyButton(ChoiceButton, kind="lobby", choices=LOBBY_ACTIONS):
+    """The lobby's buttons: Join, Leave, Add AI, Start, Cancel."""
 
     @answering_failures
     async def callback(self, interaction: discord.Interaction) -> None:
         if await refused(interaction, self.game_id):
             return
-        await _cog(interaction).on_lobby_button(interaction, self.game_id, self.action)
+        await _cog(interaction).on_lobby_button(interaction, self.game_id, self.choice)
 
 
 class TurnButton(GameButton, kind="turn", label=N_("Take turn"), style=discord.ButtonStyle.primary):

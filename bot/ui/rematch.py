@@ -6,13 +6,12 @@ every game. Callbacks hand over to the rematch cog (`get_cog("RematchCog")`) aft
 
 from __future__ import annotations
 
-import re
 from typing import TYPE_CHECKING
 
 import discord
 
 from bot.cogs import answering_failures
-from bot.ui.base import GAME, GameButton, refused
+from bot.ui.base import ChoiceButton, GameButton, refused
 from rules.words import N_
 
 if TYPE_CHECKING:
@@ -35,25 +34,14 @@ class RematchButton(GameButton, kind="rematch", label=N_("Rematch"), style=disco
         await _cog(interaction).on_rematch(interaction, self.game_id)
 
 
-class RematchAnswer(discord.ui.DynamicItem[discord.ui.Button],
-                    template=rf"jn:again:(?P<answer>{'|'.join(ANSWERS)}):{GAME}"):
+class RematchAnswer(ChoiceButton, kind="again", choices=ANSWERS):
     """An invited player's one click on the rematch lobby: Confirm (take the seat) or Decline."""
-
-    def __init__(self, answer: str, game_id: int) -> None:
-        label, style = ANSWERS[answer]
-        super().__init__(discord.ui.Button(label=label, style=style, custom_id=f"jn:again:{answer}:{game_id}"))
-        self.answer, self.game_id = answer, game_id
-
-    @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button,
-                             match: re.Match[str]) -> RematchAnswer:
-        return cls(match["answer"], int(match["game"]))
 
     @answering_failures
     async def callback(self, interaction: discord.Interaction) -> None:
         if await refused(interaction, self.game_id):
             return
-        await _cog(interaction).on_answer(interaction, self.game_id, self.answer == "yes")
+        await _cog(interaction).on_answer(interaction, self.game_id, self.choice == "yes")
 
 
 REMATCH_ITEMS = (RematchButton, RematchAnswer)
