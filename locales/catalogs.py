@@ -49,7 +49,6 @@ SOURCES: dict[str, tuple[str, ...]] = {
 PROVIDERS: dict[str, tuple[str, ...]] = {
     "bot": ("bot.command_words:message_ids",),  # the command tree's descriptions and choice names
     "community": ("bot.cogs.community:message_ids",),
-    "trans_europa": ("rules.trans_europa.scoring:message_ids", "render.trans_europa:message_ids"),
 }
 
 _SKIP = re.compile(r"/(tests?|__pycache__)/")
