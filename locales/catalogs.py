@@ -23,8 +23,11 @@ from rules.registry import GAME_KEYS
 PROJECT = ROOT.parent
 
 # The calls that carry message ids: Msg("..."), Plural("one", "many", n=...), N_("label"), the bot's
-# t(locale, "..."), and the images' fill_in("template", ...) and fit_name("template", ...).
+# t(locale, "..."), the images' fill_in("template", ...) and fit_name("template", ...), and a command
+# description written as discord's `locale_str as _` ("_(...)": a command group built at run time, such as
+# /admin season, is in no cog's class for bot.command_words to read).
 KEYWORDS: dict[str, tuple[int, ...] | None] = {
+    "_": None,
     "Msg": None,
     "Plural": (1, 2),
     "N_": None,

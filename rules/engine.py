@@ -63,11 +63,6 @@ def read_number(word: str) -> int | None:
 _SEAT_TOKEN = re.compile(r"\{s(\d+)\}")
 
 
-def plural(count: int, noun: str, nouns: str | None = None) -> str:
-    """`1 action`, `4 actions`: a count with the noun that agrees with it (`nouns` for irregular ones)."""
-    return f"{count} {noun if count == 1 else nouns or noun + 's'}"
-
-
 def seat_token(seat: int) -> str:
     """How engine texts name a seat; the bot swaps in the player's name with `name_seats`."""
     return f"{{s{seat}}}"
