@@ -74,7 +74,7 @@ def play_demo(
     assert result is not None
     lines = [f"{definition.title}: {players} AI players ({ai}), seed {seed}", ""]
     stored = result.to_json()
-    word = words_in(lang, game_key)
+    word = words_in(lang, game_key, names)
     for seat_result in result.seats:  # each category in the engine's words for players, as the bot posts it
         parts = ", ".join(f"{word(label(stored, k))} {v}"
                           for k, v in seat_result.breakdown.items())

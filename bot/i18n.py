@@ -25,7 +25,6 @@ from discord import app_commands
 import locales
 from bot import words
 from bot.tables import CURRENT_GAME
-from rules.engine import Catalog
 
 V = TypeVar("V", bound=discord.ui.view.BaseView)
 
@@ -44,19 +43,6 @@ def warm() -> None:
     """Read every language's catalogs now (the bot does it in a thread at start, so no first post waits)."""
     for language in locales.LANGUAGES:
         locales.words(language)
-
-
-def localize(locale: Any, text: str, game: str | None = None) -> str:
-    """TRANSITIONAL, for callers not converted to messages yet (the games' own Japanese tests): English the
-    caller composed, matched line by line against the catalog's entries as patterns (rules.engine.Catalog).
-    The bot itself never calls this: a name inside `text` could be taken for a word. A message
-    (rules.words.Msg) is taken as its English."""
-    if text is not None and not isinstance(text, str):
-        text = str(text)
-    language = lang(locale)
-    if language == locales.SOURCE or not text:
-        return text.replace(Catalog.JOIN, " ")
-    return words.engine_catalog(game or CURRENT_GAME.get(), language).text(text).replace(Catalog.JOIN, " ")
 
 
 def localize_view(view: V, locale: Any) -> V:

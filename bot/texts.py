@@ -10,7 +10,7 @@ from bot import community
 from bot.ai_pool import level_of
 from bot.store import SeatRow
 from bot.tables import TableInfo
-from bot.words import engine_catalog, engine_line, lang, say, t
+from bot.words import lang, result_label, say, t
 from rules.engine import GameDefinition, name_seats, seat_token
 from rules.words import N_, Msg, Term
 
@@ -182,9 +182,10 @@ def clip(text: str, limit: int = MAX_CONTENT) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
-def label(result: Mapping[str, Any] | None, key: str) -> str:
-    """A result key (breakdown category, detail, how the game ended) in the engine's player words."""
-    return ((result or {}).get("labels") or {}).get(key, key)
+def label(result: Mapping[str, Any] | None, key: str) -> Msg:
+    """A result key (breakdown category, detail, how the game ended) as the engine's message for players
+    (`str()`: its English)."""
+    return result_label(result, key)
 
 
 def _detail(value: object, name: Callable[[str], str] = str) -> str:
@@ -199,14 +200,17 @@ def _detail(value: object, name: Callable[[str], str] = str) -> str:
     return name(value) if isinstance(value, str) else str(value)
 
 
-def words_in(locale: Any, game: str | None) -> Callable[[str], str]:
-    """An engine's word (a result category, a detail, a card) in the reader's language: looked up whole, else
-    as an engine line ("round 2" is the entry "round {round}"; result keys are still English, not messages)."""
+def words_in(locale: Any, game: str | None, names: Sequence[str] | None = None) -> Callable[[Msg | str], str]:
+    """An engine's word in the reader's language: a message (a result label: `label`) translated with its seats
+    named by `names`, or a word (a detail value: a card, a colour) looked up as a message id, exactly."""
     language = lang(locale)
-    if language == locales.SOURCE:
-        return lambda english: english
-    catalog = engine_catalog(game, language)
-    return lambda english: catalog.line(english)
+
+    def word(english: Msg | str) -> str:
+        if isinstance(english, Msg):
+            return say(english, language, names, game)
+        return english if language == locales.SOURCE else locales.gettext(language, english, game)
+
+    return word
 
 
 def revealed_lines(result: dict | None, names: list[str], width: int = 180,
@@ -216,7 +220,7 @@ def revealed_lines(result: dict | None, names: list[str], width: int = 180,
     Headed "Revealed:" only when the engine says they were secret. Words in the reader's language (`word`
     translates one; by default the catalog of `game` in `locale`'s language); keys become the engine's labels
     first. Names go in as they are."""
-    word = word or words_in(locale, game)
+    word = word or words_in(locale, game, names)
 
     def name(key: str) -> str:
         return word(label(result, key))
@@ -240,7 +244,7 @@ def final_report(info: TableInfo, names: list[str], log_lines: Sequence[Any], wo
     details, every move (`log_lines`: messages whose seats are `names`, or finished text)."""
     d, row = info.definition, info.row
     language, game = lang(locale), d.key
-    word = word or words_in(locale, game)
+    word = word or words_in(locale, game, names)
     out = [t(locale, "{title} · game #{id}", title=Term(d.title), id=row.id),
            t(locale, "Options: {options}", options=options_line(d, row.options) or t(locale, "(none)")),
            t(locale, "Seats: {seats}", seats=", ".join(f"{i + 1}. {n}" for i, n in enumerate(names))), "",
@@ -258,7 +262,7 @@ def final_report(info: TableInfo, names: list[str], log_lines: Sequence[Any], wo
         out += ["     " + t(locale, shown, key=name(key), value=_detail(value, name))
                 for key, value in (line.get("details") or {}).items()]
     if result.get("ended_by"):
-        out.append(say(engine_line(label(result, result["ended_by"])), language, names, game))
+        out.append(say(label(result, result["ended_by"]), language, names, game))
     out += ["", t(locale, "Moves ({n}):", n=len(log_lines)),
             *(say(line, language, names, game) for line in log_lines)]
     return "\n".join(out) + "\n"

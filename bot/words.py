@@ -5,40 +5,41 @@ A line is a `rules.words.Msg` kept as JSON (`Msg.to_json`) with its seats as `Se
 and the players' names are filled in only where a post, a reply or a DM is sent (`say`), the template first
 and the names after, so a player named "Deck" or "Score" is never taken for a word of the catalog.
 
-Two older shapes still display:
+Two older shapes still display (stored by an older version; nothing new produces them):
 
 - a plain `str` stored before messages existed (an outbox row, a board post's words, DM news written by an
   older version): English with the names already in it, shown as it is in every language;
-- an engine line that is not a message yet (`Event.text` as English with `{sN}` seat tokens), carried as
-  `engine_line(text)`: translated whole through the old pattern catalog of its game (`rules.engine.Catalog`,
-  until every engine emits messages), then its seat tokens are filled with the names.
+- an engine line from before the engines emitted messages (`Event.text` as English with `{sN}` seat tokens),
+  stored as `engine_line(text)` (id `ENGINE`): shown as its English (or the translation of that exact text,
+  when a catalog has it as a message id), its seat tokens filled with the names. No pattern is matched.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from functools import lru_cache
 from typing import Any
 
 import locales
 from bot.service.types import CURRENT_GAME
-from rules.engine import Catalog, Event, name_seats
-from rules.registry import GAME_KEYS, GAMES
+from rules.engine import Event, name_seats
 from rules.words import Items, Msg
 
 Line = Msg | str  # a message, or English stored before messages existed
 Stored = dict[str, Any] | str  # a line as stored: a message's JSON, or English from before
-ENGINE = "{english}"  # the id of an engine's English line that is not a message yet
+ENGINE = "{english}"  # the id of an engine's English line stored before engines emitted messages (display only)
+# How the old pattern catalog joined one move's event lines in a stored log line: shown as a space.
+_OLD_JOIN = " \u2016 "
 
 
 def engine_line(text: str) -> Msg:
-    """An engine's English line (seats as {sN} tokens) carried as a message until the edge."""
+    """An engine's English line from before messages (seats as {sN} tokens) as a message: display only, for
+    rows stored by an older version (the engines emit messages; nothing new is made of this)."""
     return Msg(ENGINE, english=text)
 
 
 def engine_msg(text: Msg | str) -> Msg:
-    """What an engine said (an event's text, a refusal's reason) as a message: a message as it is, an engine's
-    English from before messages as `engine_line`."""
+    """What an engine said (an event's text, a refusal's reason) as a message: a message as it is; English
+    (an event stored before messages) as `engine_line`, for display."""
     return text if isinstance(text, Msg) else engine_line(text)
 
 
@@ -99,12 +100,13 @@ def say(line: Mapping[str, Any] | Line, lang: str, names: Sequence[str] | None =
 
 
 def _engine_lines_said(msg: Msg, lang: str, names: Sequence[str] | None, game: str | None) -> Msg:
-    """`msg` with every engine line inside it already in `lang` (names filled in after the translation)."""
+    """`msg` with every stored engine line inside it (`ENGINE`) already shown: its English, or the translation
+    of exactly that English when a catalog has it as an id, the names filled in after the lookup."""
     if msg.id == ENGINE:
-        text = str(msg.params.get("english", ""))
+        text = str(msg.params.get("english", "")).replace(_OLD_JOIN, " ")
         if lang != locales.SOURCE:
-            text = engine_catalog(game, lang).text(text)
-        return Msg("{text}", text=name_seats(text.replace(Catalog.JOIN, " "), names and list(names)))
+            text = locales.gettext(lang, text, game)
+        return Msg("{text}", text=name_seats(text, names and list(names)))
     if not any(isinstance(v, Msg | Items) for v in msg.params.values()):
         return msg
     out = Msg(msg.id, **{k: _said_inside(v, lang, names, game) for k, v in msg.params.items()})
@@ -121,13 +123,19 @@ def _said_inside(value: Any, lang: str, names: Sequence[str] | None, game: str |
     return value
 
 
-@lru_cache(maxsize=64)
-def engine_catalog(game: str | None, lang: str) -> Catalog:
-    """The pattern catalog for an engine's English lines about `game` in `lang` (transitional: it goes once
-    every game emits messages), as the bot's catalog was before messages: the shared domains over the game's
-    own entries (every game's without one) and every game's title."""
-    every = {key: locales.entries(lang, key) for key in GAME_KEYS}
-    titles = {d.title: every[k][d.title] for k, d in GAMES.items() if d.title in every[k]}
-    games = every[game] if game in every else {k: v for c in every.values() for k, v in c.items()}
-    shared = {domain: locales.entries(lang, domain) for domain in locales.SHARED_DOMAINS}
-    return Catalog(shared["images"] | games | titles | shared["community"] | shared["bot"])
+# --------------------------------------------------------------------------- result words
+
+
+def result_label(result: Mapping[str, Any] | None, key: str) -> Msg:
+    """A result key (breakdown category, detail key, how the game ended) as the message a player reads: the
+    engine's message (`label_msgs`), else its label or the key itself as a message id. A stored label with
+    seat tokens in it (a result from before messages) is shown as its English with the names filled in."""
+    result = result or {}
+    found = (result.get("label_msgs") or {}).get(key)
+    if isinstance(found, Mapping):
+        return Msg.from_json(found)
+    english = (result.get("labels") or {}).get(key, key)
+    if isinstance(english, Mapping):
+        return Msg.from_json(english)
+    english = str(english)
+    return engine_line(english) if "{" in english else Msg(english)

@@ -228,9 +228,8 @@ def gettext(lang: str, msgid: str, game: str | None = None) -> str:
 
 
 def entries(lang: str, domain: str) -> dict[str, str]:
-    """The translations of one domain by English text (msgid -> text). A plural message gives both its English
-    forms, each with the translation of that form, so the pattern catalogs of the conversion period (composed
-    English translated by rules.engine.Catalog) still read lines that engines now say with `Plural`."""
+    """The translations of one domain by English text (msgid -> text); a plural message gives both its English
+    forms, each with the translation of that form (what tests and tools list)."""
     found: dict[str, str] = {}
     for key, value in words(lang).domains.get(domain, {}).items():
         if isinstance(key, str):

@@ -23,8 +23,11 @@ from rules.registry import GAME_KEYS
 PROJECT = ROOT.parent
 
 # The calls that carry message ids: Msg("..."), Plural("one", "many", n=...), N_("label"), the bot's
-# t(locale, "..."), and the images' fill_in("template", ...) and fit_name("template", ...).
+# t(locale, "..."), the images' fill_in("template", ...) and fit_name("template", ...), and a command
+# description written as discord's `locale_str as _` ("_(...)": a command group built at run time, such as
+# /admin season, is in no cog's class for bot.command_words to read).
 KEYWORDS: dict[str, tuple[int, ...] | None] = {
+    "_": None,
     "Msg": None,
     "Plural": (1, 2),
     "N_": None,
@@ -49,7 +52,6 @@ SOURCES: dict[str, tuple[str, ...]] = {
 PROVIDERS: dict[str, tuple[str, ...]] = {
     "bot": ("bot.command_words:message_ids",),  # the command tree's descriptions and choice names
     "community": ("bot.cogs.community:message_ids",),
-    "trans_europa": ("rules.trans_europa.scoring:message_ids", "render.trans_europa:message_ids"),
 }
 
 _SKIP = re.compile(r"/(tests?|__pycache__)/")

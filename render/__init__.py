@@ -11,13 +11,11 @@ from __future__ import annotations
 
 import importlib
 from collections.abc import Callable
-from functools import lru_cache
 from types import ModuleType
 from typing import Any
 
 import locales
 from render import kit
-from rules.engine import Catalog
 from rules.words import Msg
 
 
@@ -28,22 +26,13 @@ def module_for(game_key: str) -> ModuleType:
 LANGUAGES = locales.LANGUAGES
 
 
-@lru_cache(maxsize=16)
-def catalog(game_key: str, lang: str) -> Catalog | None:
-    """The labels of `game_key`'s images in `lang` (None for English): the shared `images` domain under
-    the game's own (locales/<lang>/LC_MESSAGES/<game_key>.po)."""
-    if lang == locales.SOURCE:
-        return None
-    return Catalog(locales.entries(lang, "images") | locales.entries(lang, game_key))
-
-
 def in_language(lang: str | None, game_key: str, function: Callable[..., Any], *args: Any) -> Any:
     """`function(*args)` drawing its labels in `lang` (a code of locales.LANGUAGES, or a Discord locale; None: the
     language already set around the call, English by default)."""
     if lang is None:
         return function(*args)
     lang = lang if lang in LANGUAGES else locales.language_of(lang)
-    with kit.language(lang, catalog(game_key, lang)), kit.game(game_key):
+    with kit.language(lang), kit.game(game_key):
         return function(*args)
 
 

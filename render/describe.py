@@ -46,8 +46,8 @@ def generic(view: dict[str, Any], names: list[str]) -> str:
         parts = [Msg("{title} board after {n} moves.", title=title, n=moves)]
     scores = _scores(view)
     if scores:
-        parts.append(Msg("Scores: {scores}.", scores=Items([Msg("{who} {score}", who=Seat(s), score=v)
-                                                            for s, v in sorted(scores.items())], "comma")))
+        each = [Msg("{who} {score}", who=Seat(s), score=v) for s, v in sorted(scores.items())]
+        parts.append(Msg("Scores: {scores}.", scores=Items(each, "comma")))
     if view.get("over"):
         parts.append(Msg("The game is over."))
     elif view.get("to_act"):

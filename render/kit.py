@@ -51,10 +51,10 @@ API summary
   `draw.text()` to get that and the font choice (`shown()`). `text_size(s, size, bold)` measures,
   `fit(s, size, width, bold)` shortens with "…" to fit a width. Latin labels drop accents
   (Zürich -> Zurich) so a map's labels look alike. Draw ticks and arrows as shapes.
-- Language: `render.board_png(view, names, lang)` draws inside `language(lang, catalog)`: every
-  string `text()`, `fit()`, `text_size()` and `Panel` get is looked up in the game's domain of the
-  catalogs (locales/<lang>/LC_MESSAGES/<game>.po, over the shared `images.po`), exact or (until every game
-  draws messages) as a `{placeholder}` pattern (rules.engine.Catalog). Pass
+- Language: `render.board_png(view, names, lang)` draws inside `language(lang)` and `game(key)`: every
+  string `text()`, `fit()`, `text_size()` and `Panel` get is a message id, looked up exactly in the
+  game's domain of the catalogs (locales/<lang>/LC_MESSAGES/<game>.po), then the shared `images.po`
+  (no pattern: a label with values is a `fill_in` template or a message). Pass
   `translate=False` for player names. `Panel.wrapped` breaks Japanese between characters. Static
   layers are cached per language. Lines with names in them are translated first, then get the names:
   `fill_in(template, **values)`, `say(line_with_seat_tokens, names)`, `fit_name(template, name, size,
@@ -103,7 +103,7 @@ from typing import Any, TypeVar
 from PIL import Image, ImageDraw, ImageFont
 
 import locales
-from rules.engine import Catalog, name_seats
+from rules.engine import name_seats
 from rules.words import N_, Items, Msg, Verbatim
 
 RGB = tuple[int, int, int]
@@ -132,19 +132,16 @@ TO_ACT_BG: RGB = (255, 236, 179)  # the tint behind the row of the player whose 
 # (locales/<lang>/LC_MESSAGES/images.po), looked up after the game's own domain. A game marks its own words.
 SHARED_WORDS = (N_("to act"), N_("Score"), N_("Scores"), N_("Round"), N_("Deck"), N_("Discard"), N_("Game over"),
                 N_("Your hand"), N_("Players"), N_("none"))
-# The shared words in Japanese: kept for code written against the old module.
-JA: dict[str, str] = locales.entries("ja", "images")
 
-_LANGUAGE: ContextVar[tuple[str, Catalog | None, set[str] | None]] = ContextVar(
-    "junction_render_language", default=("en", None, None))
+_LANGUAGE: ContextVar[tuple[str, set[str] | None]] = ContextVar("junction_render_language", default=("en", None))
 
 
 @contextmanager
-def language(lang: str, catalog: Catalog | None, missed: set[str] | None = None) -> Iterator[None]:
-    """Draw in `lang` inside the block: every label `text()`, `fit()` and `Panel` draw goes through
-    `catalog` first. `missed` (tests) collects the labels with Latin letters the catalog left as they
+def language(lang: str, missed: set[str] | None = None) -> Iterator[None]:
+    """Draw in `lang` inside the block: every label `text()`, `fit()` and `Panel` draw is looked up in the
+    catalogs first (`tr`). `missed` (tests) collects the labels with Latin letters the catalogs left as they
     were, so a test can tell a missing translation from a city or player name."""
-    token = _LANGUAGE.set((lang, catalog, missed))
+    token = _LANGUAGE.set((lang, missed))
     try:
         yield
     finally:
@@ -175,11 +172,13 @@ def words(msg: Msg | str, names: Sequence[str] | None = None) -> str:
 
 
 def tr(s: str) -> str:
-    """A label in the current language (unchanged in English, or when the catalog lacks it)."""
-    _, catalog, missed = _LANGUAGE.get()
-    if catalog is None or not s:
+    """A label (a message id) in the current language: the exact translation from the game's domain or the
+    shared `images` one; unchanged in English or when the catalogs lack it."""
+    lang, missed = _LANGUAGE.get()
+    if lang == locales.SOURCE or not s:
         return s
-    out = catalog.line(s)
+    game = _GAME.get()
+    out = locales.words(lang).find(s, (game, "images") if game else ("images",)) or s
     if out == s and missed is not None and any("a" <= ch.lower() <= "z" for ch in s):
         missed.add(s)
     return out

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import itertools
 import math
 from collections.abc import Callable, Iterable, Mapping
 from functools import lru_cache
@@ -843,21 +842,3 @@ def describe(view: dict[str, Any], names: list[str]) -> str:
         # TRANSLATORS: one sentence of the alt text after another
         text = Msg("{sentence} {next}", sentence=text, next=part)
     return kit.say(text, names)
-
-
-# The alt text as the bot still reads it until it asks for the description in the reader's language: English,
-# translated whole by the pattern catalogs. A sentence pattern that starts with a name ("{who} places a start
-# marker.") would take the whole paragraph, so each shape of the paragraph is an entry of its own
-# (locales.catalogs.PROVIDERS), as before messages.
-_ALT_PARTS = (
-    ("Trans Europa, round {round}: 1 track on the map.", "Trans Europa, round {round}: {tracks} tracks on the map."),
-    ("", " Newest: 1 track.", " Newest: {newest} tracks."),
-    (" Scores: {scores}.",),
-    ("", " Connected all cities this round: {connected}."),
-    ("", " {status}."),
-)
-
-
-def message_ids() -> list[str]:
-    """Every shape of the English alt text (see _ALT_PARTS)."""
-    return ["".join(parts) for parts in itertools.product(*_ALT_PARTS)]

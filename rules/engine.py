@@ -11,7 +11,7 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Self
 
-from rules.words import Msg, as_msg
+from rules.words import Msg, Term, as_msg
 
 # --------------------------------------------------------------------------- errors
 
@@ -33,7 +33,7 @@ class IllegalMove(Exception):
 # yard of a hoarded hand, is about 200 characters); refusing longer text first keeps every reader's
 # work bounded whatever a player pastes.
 MAX_MOVE_TEXT = 1000
-TOO_LONG = "That move is too long."
+TOO_LONG = Msg("That move is too long.")
 
 # A number in move text: ASCII digits only (str.isdigit also accepts '²' and other digits int() refuses)
 # and at most 6 of them, so no reader ever builds a huge int or repeats something a billion times.
@@ -63,11 +63,6 @@ def read_number(word: str) -> int | None:
 _SEAT_TOKEN = re.compile(r"\{s(\d+)\}")
 
 
-def plural(count: int, noun: str, nouns: str | None = None) -> str:
-    """`1 action`, `4 actions`: a count with the noun that agrees with it (`nouns` for irregular ones)."""
-    return f"{count} {noun if count == 1 else nouns or noun + 's'}"
-
-
 def seat_token(seat: int) -> str:
     """How engine texts name a seat; the bot swaps in the player's name with `name_seats`."""
     return f"{{s{seat}}}"
@@ -84,99 +79,6 @@ def name_seats(text: str | Msg, names: list[str] | tuple[str, ...] | None = None
         return f"Seat {seat + 1}"
 
     return _SEAT_TOKEN.sub(one, text)
-
-
-# --------------------------------------------------------------------------- translations
-
-_PLACEHOLDER = re.compile(r"\{(\w+)\}")
-_SENTENCE_BREAK = re.compile(r"(?<=[.!?])\s+(?=[A-Z{*`(])")
-
-
-class Catalog:
-    """English texts (the keys) in one other language: what the engines, images and bot say.
-
-    Engines write English and stay free of languages; each game keeps a Japanese catalog beside its
-    code (`rules/<key>/ja.py` for events and refusals, `JA` in `render/<key>.py` for image labels),
-    and the bot and the renderers translate through one of these. An entry is either exact
-    (`"Game over."`) or a pattern with `{name}` placeholders matched against a whole line
-    (`"{who} draws {n} cards."` matches `"{s1} draws 2 cards."`). A placeholder's value is
-    translated too when the catalog knows it (a word like `"black"`, or a line of another pattern),
-    so templates can be composed, except in backticks (`` `{move}` ``): notation stays as typed.
-    Unknown text comes back unchanged.
-    """
-
-    # Joins the event lines of one move inside a longer line (a log entry): each part is translated on
-    # its own, since a pattern's placeholder would otherwise swallow the next event. Readers see a space.
-    JOIN = " ‖ "
-
-    def __init__(self, entries: Mapping[str, str]) -> None:
-        self.entries = dict(entries)
-        patterns = []
-        for english, other in self.entries.items():
-            parts = _PLACEHOLDER.split(english)
-            if len(parts) == 1:
-                continue
-            literal = "".join(parts[0::2])
-            if not literal.strip():
-                continue  # "{a}" alone would match anything
-            seen: set[str] = set()
-            code: set[str] = set()  # placeholders in backticks (`{key}`): notation, never translated
-            regex = []
-            for index, part in enumerate(parts):
-                if index % 2 == 0:
-                    regex.append(re.escape(part))
-                else:
-                    regex.append(f"(?P={part})" if part in seen else f"(?P<{part}>.+?)")
-                    seen.add(part)
-                    if parts[index - 1].endswith("`") and parts[index + 1].startswith("`"):
-                        code.add(part)
-            patterns.append((len(literal), re.compile("".join(regex) + r"\Z", re.DOTALL), other, frozenset(code)))
-        patterns.sort(key=lambda item: -item[0])  # the most specific (longest literal text) first
-        self._patterns = [(pattern, other, code) for _, pattern, other, code in patterns]
-        self._cache: dict[str, str] = {}
-
-    def __len__(self) -> int:
-        return len(self.entries)
-
-    def line(self, text: str) -> str:
-        """One line in the other language (unchanged when the catalog does not know it)."""
-        cached = self._cache.get(text)
-        if cached is None:
-            cached = self._line(text, 0)
-            if len(self._cache) > 20_000:
-                self._cache.clear()
-            self._cache[text] = cached
-        return cached
-
-    def _line(self, text: str, depth: int) -> str:
-        if self.JOIN in text:
-            return self.JOIN.join(self._line(part, depth) for part in text.split(self.JOIN))
-        if text[:2] in ("• ", "› "):  # a bullet: translate what follows it
-            return text[:2] + self._line(text[2:], depth)
-        indent = len(text) - len(text.lstrip(" "))
-        if indent and text.strip():  # an indented line (a breakdown under a name): keep the indent
-            return text[:indent] + self._line(text[indent:], depth)
-        exact = self.entries.get(text)
-        if exact is not None:
-            return exact
-        if depth > 3 or not text.strip():
-            return text
-        for pattern, other, code in self._patterns:
-            match = pattern.match(text)
-            if match:
-                values = {k: v if k in code else self._line(v, depth + 1) for k, v in match.groupdict().items()}
-                return other.format(**values)
-        if depth == 0:  # a paragraph (alt text is one line): sentence by sentence
-            sentences = _SENTENCE_BREAK.split(text)
-            if len(sentences) > 1:
-                return " ".join(self._line(sentence, 1) for sentence in sentences)
-        return text
-
-    def text(self, text: str) -> str:
-        """Several lines, each translated on its own."""
-        if text in self.entries:
-            return self.entries[text]
-        return "\n".join(self.line(part) for part in text.split("\n"))
 
 
 # --------------------------------------------------------------------------- options
@@ -200,28 +102,29 @@ class Option:
         self.validate(self.default)
 
     def validate(self, value: Any) -> Any:
-        """Return the value in its canonical type, or raise ValueError with a readable reason."""
+        """Return the value in its canonical type, or raise ValueError with a readable reason (a message)."""
         if self.kind == "bool":
             if isinstance(value, bool):
                 return value
             if isinstance(value, str) and value.lower() in ("on", "true", "yes", "1", "off", "false", "no", "0"):
                 return value.lower() in ("on", "true", "yes", "1")
-            raise ValueError(f"{self.key} must be on or off")
+            raise ValueError(Msg("{key} must be on or off", key=self.key))
         if self.kind == "choice":
             text = str(value).lower()
             if text not in self.choices:
-                raise ValueError(f"{self.key} must be one of: {', '.join(self.choices)}")
+                raise ValueError(Msg("{key} must be one of: {choices}", key=self.key, choices=", ".join(self.choices)))
             return text
         try:
             number = int(value)
         except (TypeError, ValueError):
-            raise ValueError(f"{self.key} must be a whole number") from None
+            raise ValueError(Msg("{key} must be a whole number", key=self.key)) from None
         if isinstance(value, bool) or (isinstance(value, float) and value != number):
-            raise ValueError(f"{self.key} must be a whole number")
+            raise ValueError(Msg("{key} must be a whole number", key=self.key))
         if (self.minimum is not None and number < self.minimum) or (
             self.maximum is not None and number > self.maximum
         ):
-            raise ValueError(f"{self.key} must be between {self.minimum} and {self.maximum}")
+            raise ValueError(Msg("{key} must be between {minimum} and {maximum}", key=self.key, minimum=self.minimum,
+                                 maximum=self.maximum))
         return number
 
 
@@ -314,15 +217,23 @@ class Result:
 
     seats: tuple[SeatResult, ...]
     ended_by: str = ""
-    # The player's words for each breakdown category and detail key (the keys stay stable for code,
-    # renderers and stored games; a post shows the words, translated like any other English text).
-    labels: Mapping[str, str] = field(default_factory=dict)
+    # The player's words for each breakdown category, detail key and `ended_by` (the keys stay stable for
+    # code, renderers and stored games): a message id (an `N_` label) or a message with parameters ("round
+    # {round}", "After round {round}: ..."). A key without a label is its own message id.
+    labels: Mapping[str, str | Msg] = field(default_factory=dict)
     # False when the details were public all along (the bot then does not call them "revealed").
     details_secret: bool = True
 
     def to_json(self) -> dict[str, Any]:
-        return {"seats": [s.to_json() for s in self.seats], "ended_by": self.ended_by,
-                "labels": dict(self.labels), "details_secret": self.details_secret}
+        """JSON: `labels` in English (what older readers show); `label_msgs` the labels that are messages with
+        parameters, as message JSON (bot.words.result_label reads them)."""
+        data = {"seats": [s.to_json() for s in self.seats], "ended_by": self.ended_by,
+                "labels": {key: str(value) for key, value in self.labels.items()},
+                "details_secret": self.details_secret}
+        msgs = {key: value.to_json() for key, value in self.labels.items() if isinstance(value, Msg)}
+        if msgs:
+            data["label_msgs"] = msgs
+        return data
 
     def score_of(self, seat: int) -> int:
         return next(s.score for s in self.seats if s.seat == seat)
@@ -456,13 +367,13 @@ class GameState(ABC):
         """Apply one decision of `seat` (a Move or its notation); IllegalMove leaves no trace."""
         acting = self.to_act()
         if not acting:
-            raise IllegalMove("The game is over.")
+            raise IllegalMove(Msg("The game is over."))
         if seat not in acting:
-            raise IllegalMove("It is not your turn.")
+            raise IllegalMove(Msg("It is not your turn."))
         if isinstance(move, str):
             move = self.parse_move(check_move_text(move))
         elif not isinstance(move, Move):
-            raise IllegalMove("That is not a move.")
+            raise IllegalMove(Msg("That is not a move."))
         events = self._apply(seat, move)
         self.moves_applied += 1
         return events
@@ -576,7 +487,7 @@ class GameDefinition:
         for option in self.options:
             if option.key == key:
                 return option
-        raise ValueError(f"{self.title} has no option {key!r}")
+        raise ValueError(Msg("{title} has no option {key}", title=Term(self.title), key=repr(key)))
 
     def resolve_options(self, given: Mapping[str, Any] | None = None) -> dict[str, Any]:
         """Defaults filled in, every value validated; ValueError names the first bad one."""
@@ -585,12 +496,13 @@ class GameDefinition:
         for option in self.options:
             resolved[option.key] = option.validate(given.pop(option.key, option.default))
         if given:
-            raise ValueError(f"{self.title} has no option {sorted(given)[0]!r}")
+            raise ValueError(Msg("{title} has no option {key}", title=Term(self.title), key=repr(sorted(given)[0])))
         return resolved
 
     def new_game(self, num_seats: int, options: Mapping[str, Any] | None = None, seed: int = 0) -> GameState:
         if not self.min_players <= num_seats <= self.max_players:
-            raise ValueError(f"{self.title} takes {self.min_players} to {self.max_players} players")
+            raise ValueError(Msg("{title} takes {min} to {max} players", title=Term(self.title), min=self.min_players,
+                                 max=self.max_players))
         return self.create(num_seats, self.resolve_options(options), seed)
 
     def from_json(self, data: Mapping[str, Any]) -> GameState:
@@ -607,7 +519,7 @@ def ai_move(state: GameState, seat: int, player: AIPlayer) -> Move:
     """The move `player` makes for `seat` now (deterministic for the same state)."""
     legal = state.legal_moves(seat)
     if not legal:
-        raise IllegalMove("No legal move.")
+        raise IllegalMove(Msg("No legal move."))
     rng = ai_rng(state.seed, seat, state.moves_applied)
     return player.decide(state, seat, legal, rng)
 

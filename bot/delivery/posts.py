@@ -115,8 +115,8 @@ class BoardPosts:
                 files += await self._end_of_game_files(info, names, locale)
         if result is not None and info.row.result:  # the standings as stored with the game, then the rest
             seats = info.row.result["seats"]
-            labels = info.row.result.get("labels") or {}
-            result = [*result_msgs({"seats": seats, "labels": labels}), *result[len(seats):]]
+            words = {key: info.row.result[key] for key in ("labels", "label_msgs") if info.row.result.get(key)}
+            result = [*result_msgs({"seats": seats, **words}), *result[len(seats):]]
         # A long backlog (many moves owed at once) goes out in several posts, oldest lines first,
         # never cut: the board post keeps the newest lines that fit beside its header and standings.
         # Measured in the reader's language, the names in; the post's words are kept as stored (messages).

@@ -50,8 +50,8 @@ class Lobby(Turns):
         settings = ClockSettings.resolve(clock, await self.store.guild_settings(guild_id) if guild_id else None)
         try:
             resolved = definition.resolve_options(options)
-        except ValueError as error:  # the engine's words for a bad option
-            raise Refused(engine_msg(str(error))) from None
+        except ValueError as error:  # the engine's words for a bad option (a message)
+            raise Refused(engine_msg(error.args[0] if error.args else str(error))) from None
         if seat_order not in ("shuffle", "join"):
             raise Refused(N_("Seat order must be shuffle or join."))
         if seed is None:

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from bot.store import PendingPost
-from bot.words import Line, Stored, engine_line, event_msg, lines_json
+from bot.words import Line, Stored, event_msg, lines_json, result_label
 from rules.engine import Event, GameState, Result, name_seats
 from rules.words import Items, Msg, Seat
 
@@ -38,17 +38,12 @@ def secret_parts(state: GameState, humans: Iterable[int]) -> dict[int, dict[str,
 
 
 def result_msgs(result: Result | Mapping[str, Any]) -> list[Msg]:
-    """Final standings as messages, with each seat's breakdown (a category's name is the engine's words, e.g.
-    "round 2": translated as an engine line)."""
+    """Final standings as messages, with each seat's breakdown (a category as the engine's message for it,
+    bot.words.result_label)."""
     data = result.to_json() if isinstance(result, Result) else result
-    labels = data.get("labels") or {}  # the engine's words for its keys (older stored results have none)
-
-    def label(key: str) -> str:
-        return labels.get(key, key)
-
     lines = []
     for line in data["seats"]:
-        parts = [Msg("{category} {points}", category=engine_line(label(k)), points=v)
+        parts = [Msg("{category} {points}", category=result_label(data, k), points=v)
                  for k, v in line.get("breakdown", {}).items()]
         if parts:
             lines.append(Msg("{rank}. {name}: {score} ({parts})", rank=line["rank"], name=Seat(line["seat"]),
@@ -57,7 +52,7 @@ def result_msgs(result: Result | Mapping[str, Any]) -> list[Msg]:
             lines.append(Msg("{rank}. {name}: {score}", rank=line["rank"], name=Seat(line["seat"]),
                              score=line["score"]))
     if data.get("ended_by"):
-        lines.append(engine_line(label(data["ended_by"])))
+        lines.append(result_label(data, data["ended_by"]))
     return lines
 
 

@@ -53,11 +53,3 @@ RESULT_LABELS: dict[str, str] = {
     "all cities connected": N_("The game ended: every city is connected."),
     "round limit": N_("The game ended at the round limit."),
 }
-
-# What the bot composes from this result (bot/texts: the end-of-game file's breakdown line and the revealed
-# details), kept as messages of this game's domain until the bot says each part on its own.
-BOT_LINES = (
-    N_("city gold: {points}"),
-    N_("{who}: cities (gold): {cities}; cities connected: {n}; cubes off the board: {cubes}"),
-    N_("{who}: cities (gold): {cities}"),
-)

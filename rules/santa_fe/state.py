@@ -20,7 +20,7 @@ from rules.engine import (
 from rules.santa_fe.board import BOARD, RAILROADS
 from rules.santa_fe.moves import Branch, BuyTile, Draw, EngineerChoice, Exchange, Lay, Pass, Play
 from rules.santa_fe.notation import parse, why_illegal
-from rules.words import N_, Items, Msg, Plural, Seat, Term
+from rules.words import N_, Items, Msg, Plural, Seat, Term, Verbatim
 
 ADVANCED_START_MONEY = 5
 BASIC_START_MONEY = 2
@@ -852,7 +852,9 @@ class SantaFeState(GameState):
             SeatResult(s, scores[s], self.score_parts(s), ranks[s], {"value_7_cards": sevens[s]})
             for s in sorted(range(self.num_seats), key=lambda s: (ranks[s], s))
         )
-        return Result(seats, ENDINGS.get(self.ended_by, self.ended_by), labels=RESULT_LABELS)
+        # A played city's category is named by the board's city name and its numbers: shown as it is.
+        cities = {key: Verbatim(key) for line in seats for key in line.breakdown if key not in CATEGORIES}
+        return Result(seats, ENDINGS.get(self.ended_by, self.ended_by), labels={**RESULT_LABELS, **cities})
 
     # ------------------------------------------------------------------ views
 

@@ -43,13 +43,14 @@ def test_values_are_filled_in_after_the_translation_and_never_translated():
         "Trans Europa begins. Seats: Deck, Round, Score, Easy, Players, Black.")
 
 
-def test_an_engine_line_from_before_messages_gets_its_names_after_the_translation():
-    # An engine that still writes English with seat tokens: translated whole, then the names go in.
+def test_an_engine_line_stored_before_messages_shows_with_its_names_and_no_pattern():
+    # A row an older version stored: an engine's English with seat tokens. Shown as its English with the names
+    # filled in; translated only when that exact text is a message id of the catalogs, never by a pattern.
     line = engine_line("{s0} places the start marker on paris.")
-    japanese = i18n.say("ja", line, NAMES, "trans_europa")
-    assert japanese.startswith("Deck") or "Deck" in japanese
-    assert "山札" not in japanese
+    assert i18n.say("ja", line, NAMES, "trans_europa") == "Deck places the start marker on paris."
     assert i18n.say("en", line, NAMES, "trans_europa") == "Deck places the start marker on paris."
+    assert i18n.say("ja", engine_line("Game over."), NAMES, "trans_europa") == "ゲーム終了。"
+    assert i18n.say("ja", Msg("{a}", a=engine_line("{s1} passes.")), NAMES) == "Round passes."
 
 
 def test_stored_lines_round_trip_and_old_english_rows_still_show():
@@ -157,10 +158,19 @@ def test_a_list_inside_a_line_keeps_its_separator_in_every_language():
 
 
 def test_a_result_category_with_a_number_reads_in_the_readers_language():
-    """The end report and the demo name breakdown categories with texts.words_in: "round 2" is the entry
-    "round {round}", not an exact id (the report read "round 1 -2" in Japanese)."""
-    from bot.texts import words_in
+    """The end report and the demo name breakdown categories by the engine's label messages: "round 2" is the
+    message "round {round}" (the report read "round 1 -2" in Japanese); a plain word is an exact id."""
+    from bot.texts import label, words_in
+    from rules.trans_europa.scoring import final_result
 
-    assert words_in("ja", "trans_europa")("round 2") == "第 2 ラウンド"
-    assert words_in("ja", "trans_europa")("start score") == "開始時の得点"
-    assert words_in("en", "trans_europa")("round 2") == "round 2"
+    result = final_result([3, -1], [{"round": 2, "scores_before": {"0": 5, "1": 5}, "penalties": {"0": 2, "1": 6}}],
+                          2).to_json()
+    assert words_in("ja", "trans_europa")(label(result, "round 2")) == "第 2 ラウンド"
+    assert words_in("ja", "trans_europa")(label(result, "start score")) == "開始時の得点"
+    assert words_in("de", "trans_europa")(label(result, "round 2")) == "Runde 2"
+    assert words_in("en", "trans_europa")(label(result, "round 2")) == "round 2"
+    assert words_in("ja", "trans_europa", NAMES)(label(result, result["ended_by"])) == "第 2 ラウンド終了時：Round -1 点。"
+    # A result stored before labels were messages: the word is an exact id; "round 2" is left as it is.
+    old = {"labels": {}, "seats": []}
+    assert words_in("ja", "trans_europa")(label(old, "start score")) == "開始時の得点"
+    assert words_in("ja", "trans_europa")(label(old, "round 2")) == "round 2"

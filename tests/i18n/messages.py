@@ -58,7 +58,6 @@ def english_labels(game_key: str, states: Iterable[Any], lang: str, names: list[
     German is written in the same letters as English)."""
     import re
 
-    import render
     from locales import catalogs
     from render import kit, module_for
 
@@ -70,7 +69,7 @@ def english_labels(game_key: str, states: Iterable[Any], lang: str, names: list[
     kit.clear_static_layers()
     try:
         for state in states:
-            with kit.language(lang, render.catalog(game_key, lang), missed), kit.game(game_key):
+            with kit.language(lang, missed), kit.game(game_key):
                 view = state.view(None)
                 module.board(view, names[: state.num_seats])
                 for seat in range(state.num_seats):

@@ -11,11 +11,9 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-from bot import i18n
-from render import catalog as render_catalog
 from render import kit, module_for
 from rules import registry
-from rules.engine import Catalog, GameState, IllegalMove, RandomAI, ai_move
+from rules.engine import GameState, IllegalMove, RandomAI, ai_move
 
 _SEAT = re.compile(r"\{\w+\}")  # seat tokens {s1}, and placeholders of unformatted keys
 _CODE = re.compile(r"`[^`]*`")
@@ -32,17 +30,9 @@ def english_left(text: str, names: Iterable[str] = ()) -> list[str]:
 
 
 def untranslated(texts: Iterable[str], names: Iterable[str] = ()) -> dict[str, list[str]]:
-    """{English text: its words still in English after the bot's Japanese catalog}, for texts that have any.
-
-    Translated as the bot does for the game the test module is about (its catalog only, not the other
-    games'): conftest.py sets bot.tables.CURRENT_GAME from the module's name."""
+    """{text: its words still in English}, for texts (already said in the reader's language) that have any."""
     names = list(names)
-    out = {}
-    for text in set(texts):
-        left = english_left(i18n.localize("ja", text), names)
-        if left:
-            out[text] = left
-    return out
+    return {text: left for text in set(texts) if (left := english_left(text, names))}
 
 
 def played_texts(game_key: str, games: int, seats: Iterable[int] = (2, 3, 4),
@@ -83,12 +73,11 @@ def missed_labels(game_key: str, states: Iterable[GameState]) -> set[str]:
     module = module_for(game_key)
     interludes = getattr(module, "interludes", None)
     missed: set[str] = set()
-    catalog = render_catalog(game_key, "ja")
     kit.clear_static_layers()
     try:
         for state in states:
             names = ["Ann", "Bob", "Cid", "Dee", "Eve", "Fay"][: state.num_seats]
-            with kit.language("ja", catalog, missed):
+            with kit.language("ja", missed), kit.game(game_key):
                 view = state.view(None)
                 module.board(view, names)
                 for seat in range(state.num_seats):
@@ -187,5 +176,5 @@ def placeholder_problems(entries: dict[str, str]) -> list[str]:
     return bad
 
 
-__all__ = ["Catalog", "english_left", "untranslated", "played_texts", "missed_labels", "result_words",
+__all__ = ["english_left", "untranslated", "played_texts", "missed_labels", "result_words",
            "refusal_reasons", "placeholder_problems", "source_texts"]

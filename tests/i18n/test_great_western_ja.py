@@ -119,23 +119,16 @@ def test_title_option_summary_and_result_words_are_translated() -> None:
 
 
 def test_the_revealed_result_is_translated(played: tuple[set[Msg], list[GreatWesternState]]) -> None:
-    """The bot's end-of-game lines about this game still read in Japanese (composed by bot/texts)."""
-    from bot import i18n
-    from bot.tables import CURRENT_GAME
-
+    """The bot's end-of-game lines about this game read in Japanese (composed by bot/texts)."""
     _, states = played
     result = next(state.result() for state in states if state.result() is not None)
     assert result is not None
-    lines = texts.revealed_lines(result.to_json(), SEAT_NAMES)
+    lines = texts.revealed_lines(result.to_json(), SEAT_NAMES, locale="ja", game=KEY)
     assert len(lines) > 1
     # the details name cities by their ids (what `connect` reads), as the engine stores them; a long line
     # is clipped, maybe inside an id ("taunt…"): that piece of a name is left out
     lines = [line.rsplit(" ", 1)[0] if line.endswith("…") else line for line in lines]
-    token = CURRENT_GAME.set(KEY)
-    try:
-        left = {line: english_left(i18n.localize("ja", line), NAMES + SEAT_NAMES + list(CITIES)) for line in lines}
-    finally:
-        CURRENT_GAME.reset(token)
+    left = {line: english_left(line, NAMES + SEAT_NAMES + list(CITIES)) for line in lines}
     assert {line: words for line, words in left.items() if words} == {}
 
 

@@ -10,13 +10,13 @@ import pytest
 
 import locales
 import render
-from bot import i18n
+from bot.words import result_label
 from render import trans_europa as te_render
 from rules import registry
 from rules.trans_europa import board
-from rules.trans_europa.scoring import RESULT_LABELS
+from rules.trans_europa.scoring import RESULT_LABELS, final_result
 from rules.words import Items, Msg, Seat
-from tests.i18n.support import english_left, played_texts, refusal_reasons, result_words
+from tests.i18n.support import english_left, played_texts, refusal_reasons
 from tests.i18n.vocabulary import catalog_gaps, drawn_texts, images, line_problems
 
 KEY = "trans_europa"
@@ -61,12 +61,17 @@ def test_played_games_are_all_japanese(played: tuple[set[Msg], list]) -> None:
     assert any("coloured track" in text for text in english)  # the variant was played
     assert any(text.startswith("The game is over") for text in english)
     assert japanese_problems(lines) == {}
-    # what the result shows: breakdown categories ("round 3"), detail labels, how the game ended (Result.ended_by
-    # is English with seat tokens): the bot translates them as whole texts, by the catalog's shapes
-    words = result_words(states)
-    assert "start score" in words and "penalties" in words
-    for word in words - {"penalties"} | set(RESULT_LABELS.values()):
-        assert english_left(i18n.localize("ja", word, KEY), NAMES + PLAYERS) == [], word
+    # what the result shows: breakdown categories ("round 3"), detail labels, how the game ended: each key's
+    # label is a message of the engine (Result.labels), said as any other
+    results = [state.result().to_json() for state in states if state.result() is not None]
+    keys = {(index, key) for index, data in enumerate(results) for key in
+            [data["ended_by"], *(k for line in data["seats"] for k in [*line["breakdown"], *line["details"]])]}
+    assert {"start score", "penalties", "round 1"} <= {key for _, key in keys}
+    for index, key in keys:
+        said = ja(result_label(results[index], key))
+        assert english_left(said, NAMES + PLAYERS) == [], (key, said)
+    for word in RESULT_LABELS.values():
+        assert english_left(locales.gettext("ja", word, KEY), NAMES + PLAYERS) == [], word
 
 
 def test_refusals_are_japanese(played: tuple[set[Msg], list]) -> None:
@@ -142,8 +147,9 @@ def test_worked_examples() -> None:
     assert ja(win) == "ゲーム終了：Ann、Cid が 7 点で勝利。"
     assert ja(Msg("{who} has only one legal move: {move}.", who=Seat(2), move="lay g13 g14")) == \
         "Cid に可能な手は `lay g13 g14` だけ。"
-    assert i18n.localize("ja", "After round 4: {s1} at -1, {s3} at 0 points.", KEY) == \
-        "第 4 ラウンド終了時：{s1} -1 点、{s3} 0 点。"
+    ended = final_result([5, -1, 3, 0], [], 4)
+    assert ended.ended_by == "After round 4: {s1} at -1, {s3} at 0 points."
+    assert ja(ended.labels[ended.ended_by]) == "第 4 ラウンド終了時：Bob -1 点、Dee 0 点。"
     view = {"phase": "building", "active_seat": 1, "step": 2, "round": 2, "tracks": [{"a": "g7", "b": "paris"}],
             "last_tracks": [{"a": "g7", "b": "paris"}], "scores": {"0": 13, "1": 12}}
     assert render.in_language("ja", KEY, te_render.describe, view, ["Ann", "Bob"]) == (
