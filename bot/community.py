@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.i18n import t
+from bot.i18n import t, tn
 from bot.service.rematch import open_seats, waiting
 from bot.tables import TableInfo
 
@@ -32,8 +32,8 @@ def rematch_lines(info: TableInfo, locale: Any) -> list[str]:
     if declined:
         lines.append(t(locale, "Declined: {players}", players=", ".join(i.name for i in declined)))
     if free:
-        lines.append(t(locale, "{n} seat of the last game is open to anyone: **Join**.", n=free) if free == 1 else
-                     t(locale, "{n} seats of the last game are open to anyone: **Join**.", n=free))
+        lines.append(tn(locale, "{n} seat of the last game is open to anyone: **Join**.",
+                        "{n} seats of the last game are open to anyone: **Join**.", n=free))
     lines.append(t(locale, "The players of the last game answer with **Confirm** or **Decline**. The game starts by"
                            " itself once all have confirmed and every seat is taken; <@{creator}> can start it"
                            " sooner with **Start**.", creator=info.row.creator_id))
@@ -44,6 +44,5 @@ def lobby_days_line(locale: Any, days: int) -> str:
     """The server setting of idle lobbies, for /admin settings."""
     if days == 0:
         return t(locale, "Idle lobbies close: never")
-    if days == 1:
-        return t(locale, "Idle lobbies close after {days} day without activity", days=days)
-    return t(locale, "Idle lobbies close after {days} days without activity", days=days)
+    return tn(locale, "Idle lobbies close after {days} day without activity",
+              "Idle lobbies close after {days} days without activity", n=days, days=days)

@@ -30,6 +30,7 @@ V = TypeVar("V", bound=discord.ui.view.BaseView)
 
 lang = words.lang
 t = words.t
+tn = words.tn
 title = words.title
 
 

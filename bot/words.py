@@ -22,7 +22,7 @@ from typing import Any
 import locales
 from bot.service.types import CURRENT_GAME
 from rules.engine import Event, name_seats
-from rules.words import Items, Msg
+from rules.words import Items, Msg, Plural
 
 Line = Msg | str  # a message, or English stored before messages existed
 Stored = dict[str, Any] | str  # a line as stored: a message's JSON, or English from before
@@ -83,6 +83,13 @@ def t(locale: Any, msgid: str, /, **params: Any) -> str:
     if not params:
         return locales.gettext(lang(locale), msgid, CURRENT_GAME.get())
     return locales.say(Msg(msgid, **params), lang(locale), None, CURRENT_GAME.get())
+
+
+def tn(locale: Any, singular: str, plural: str, /, **params: Any) -> str:
+    """`t` for a text that agrees with a count `n` (a parameter it must have): the language's own plural rule
+    (CLDR, from the catalog's Plural-Forms) picks the form, so a language with more forms than English needs
+    only its catalog."""
+    return locales.say(Plural(singular, plural, **params), lang(locale), None, CURRENT_GAME.get())
 
 
 def title(locale: Any, definition: Any) -> str:

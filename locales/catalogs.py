@@ -32,6 +32,7 @@ KEYWORDS: dict[str, tuple[int, ...] | None] = {
     "Plural": (1, 2),
     "N_": None,
     "t": (2,),
+    "tn": (2, 3),
     "fill_in": None,
     "fit_name": None,
 }

@@ -62,9 +62,8 @@ def podium_line(locale: Any, standing: Standing) -> str:
     """One place of a podium: rank, player (a mention, which pings nobody here), rating."""
     values = {"rank": standing.rank, "player": f"<@{standing.user_id}>", "rating": standing.display,
               "games": standing.games}
-    if standing.games == 1:
-        return i18n.t(locale, "{rank}. {player} · {rating} ({games} game)", **values)
-    return i18n.t(locale, "{rank}. {player} · {rating} ({games} games)", **values)
+    return i18n.tn(locale, "{rank}. {player} · {rating} ({games} game)", "{rank}. {player} · {rating} ({games} games)",
+                   n=standing.games, **values)
 
 
 class SeasonAdmin(app_commands.Group):
@@ -223,11 +222,10 @@ class SeasonsCog(commands.Cog):
         self.scheduler.schedule(started.id, started.ends_at)
         values = {"number": started.number, "weeks": weeks, "end": stamp(started.ends_at, "f"),
                   "channel": f"<#{channel.id}>"}
-        await reply(interaction, i18n.t(
+        await reply(interaction, i18n.tn(
             locale, "Season {number} has begun: {weeks} week, until {end}. Its top three will be posted in {channel}.",
-            **values) if weeks == 1 else i18n.t(
-            locale, "Season {number} has begun: {weeks} weeks, until {end}. Its top three will be posted in {channel}.",
-            **values))
+            "Season {number} has begun: {weeks} weeks, until {end}. Its top three will be posted in {channel}.",
+            n=weeks, **values))
 
     async def stop_command(self, interaction: discord.Interaction) -> None:
         if not await self._allowed(interaction):

@@ -18,7 +18,7 @@ from bot.service.lobby import Lobby
 from bot.service.types import Outcome, Refused, TableInfo
 from bot.store.lobbies import close_idle_lobby, lobbies
 from bot.store.reliability import lobby_rule, min_reliability, reliability
-from rules.words import N_, Msg, Term
+from rules.words import N_, Msg, Plural, Term
 
 log = logging.getLogger("bot.tables")
 
@@ -33,15 +33,12 @@ def lobby_days(settings: Mapping[str, Any] | None) -> int:
     return DEFAULT_LOBBY_DAYS if value is None else int(value)
 
 
-# The line an idle lobby leaves in its channel: a message id whose English the outbox keeps, translated
-# when the post is made (the service imports no bot.i18n: it imports discord).
-CLOSED_ONE = N_("The lobby of {title} (game #{id}) closed after {days} day without activity.")
-CLOSED_MANY = N_("The lobby of {title} (game #{id}) closed after {days} days without activity.")
-
-
 def closing_line(title: str, game_id: int, days: int) -> Msg:
-    """The one line an idle lobby leaves in its channel."""
-    return Msg(CLOSED_ONE if days == 1 else CLOSED_MANY, title=Term(title), id=game_id, days=days)
+    """The one line an idle lobby leaves in its channel: a message the outbox keeps, translated when the post is
+    made (the service imports no bot.i18n: it imports discord)."""
+    return Plural("The lobby of {title} (game #{id}) closed after {days} day without activity.",
+                  "The lobby of {title} (game #{id}) closed after {days} days without activity.",
+                  n=days, title=Term(title), id=game_id, days=days)
 
 
 class LobbyHygiene(Lobby):

@@ -15,7 +15,7 @@ import discord
 
 import locales
 from bot.cogs import NO_MENTIONS, reply
-from bot.i18n import lang, localize_view, t
+from bot.i18n import lang, localize_view, t, tn
 from bot.texts import clip
 
 MAX_PAGE = 999_999  # a custom_id's page has at most 6 digits (a million pages: 10 million players, 7 million games)
@@ -55,7 +55,7 @@ def stamp(at: float, style: str = "d") -> str:
 
 
 def games_word(locale: Any, n: int) -> str:
-    return t(locale, "{n} rated game", n=n) if n == 1 else t(locale, "{n} rated games", n=n)
+    return tn(locale, "{n} rated game", "{n} rated games", n=n)
 
 
 def length_words(locale: Any, seconds: float) -> str:
@@ -66,7 +66,7 @@ def length_words(locale: Any, seconds: float) -> str:
     if minutes < 48 * 60:
         return t(locale, "{n} h", n=minutes // 60)
     days = minutes // (24 * 60)
-    return t(locale, "{n} day", n=days) if days == 1 else t(locale, "{n} days", n=days)
+    return tn(locale, "{n} day", "{n} days", n=days)
 
 
 def signed(change: int) -> str:

@@ -45,5 +45,8 @@ def test_german_catalog_reads_the_same_ids():
     german = locales.words("de")
     assert german.gettext("Rematch of game #{old}.").format(old=3) == "Revanche für Spiel #3."
     assert german.gettext("Confirm") == "Zusagen"
-    assert german.gettext("Idle lobbies close after {days} days without activity").format(days=7) == (
-        "Inaktive Lobbys schließen nach 7 Tagen ohne Aktivität")
+    # A count picks its form by the language's own plural rule (the catalog's Plural-Forms), not by English's.
+    one, other = "Idle lobbies close after {days} day without activity", "Idle lobbies close after {days} days without activity"
+    assert i18n.tn("de", one, other, n=7, days=7) == "Inaktive Lobbys schließen nach 7 Tagen ohne Aktivität"
+    assert i18n.tn("de", one, other, n=1, days=1) == "Inaktive Lobbys schließen nach 1 Tag ohne Aktivität"
+    assert i18n.tn("ja", one, other, n=7, days=7) == "動きのない募集は 7 日で自動終了"
