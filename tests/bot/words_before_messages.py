@@ -1,0 +1,71 @@
+"""Make the database of tests/bot/data/words_before_messages.sql with the code from before messages.
+
+Run it with the commit before messages on the path, so that Junction's own service writes the rows:
+
+    git worktree add /tmp/old bc8fe81
+    cd /tmp/old && PYTHONPATH=/tmp/old python /path/to/tests/bot/words_before_messages.py /tmp/old.db
+    sqlite3 /tmp/old.db .dump > tests/bot/data/words_before_messages.sql
+
+A game of each title with players named like catalog words ("Deck", "Score", "Round"), each stopped part way
+with its posts owed (nothing sends them), so the outbox, the board post's words and the DM news hold English
+as that code wrote it; one player hands their seat to the AI, one concedes, one game is ended by an admin.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import sys
+
+from bot.store import Store
+from bot.tables import Tables
+from rules.registry import GAMES
+
+DECK, SCORE, ROUND = 101, 102, 103
+NAMES = {DECK: "Deck", SCORE: "Score", ROUND: "Round"}
+
+
+async def play_humans(tables: Tables, game_id: int, humans: list[int], moves: int, rng: random.Random) -> None:
+    for _ in range(moves):
+        info = await tables.info(game_id)
+        if info.row.status != "running":
+            return
+        for user in humans:
+            try:
+                _, token, legal = await tables.legal_moves(game_id, user)
+            except Exception:  # not this player's turn
+                continue
+            await tables.play(game_id, user, rng.choice(legal), token=token)
+            break
+        else:
+            return
+
+
+async def main(path: str) -> None:
+    store = await Store.open(path)
+    tables = Tables(store, games=GAMES)
+    await tables.load()
+    rng = random.Random(25)
+    for number, key in enumerate(sorted(GAMES)):
+        info = await tables.create(key, guild_id=1, channel_id=1000 + number, user_id=DECK, user_name="Deck",
+                                   seed=2500 + number, seat_order="join")
+        game_id = info.row.id
+        await tables.join(game_id, SCORE, "Score")
+        await tables.join(game_id, ROUND, "Round")
+        if GAMES[key].max_players > 3:
+            await tables.add_ai(game_id, DECK, "easy")
+        await tables.start(game_id, DECK)
+        await play_humans(tables, game_id, [DECK, SCORE, ROUND], 5 + number, rng)
+        if number == 1:
+            await tables.seat_to_ai(game_id, ROUND)
+            await play_humans(tables, game_id, [DECK, SCORE], 4, rng)
+        elif number == 2:
+            await tables.concede(game_id, SCORE)
+            await play_humans(tables, game_id, [DECK, ROUND], 4, rng)
+        elif number == 3:
+            await tables.end_by_admin(game_id)
+    await store.close()
+
+
+if __name__ == "__main__":
+    asyncio.run(main(sys.argv[1]))
