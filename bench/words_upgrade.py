@@ -80,7 +80,7 @@ async def build(store: Store, games: int, rng: random.Random) -> int:
             rows = await tx.fetch(
                 "INSERT INTO games (game_key, options, seed, status, channel_id, creator_id, created_at, updated_at,"
                 " post_words, board_words) VALUES (?, '{}', ?, 'running', ?, 1, ?, ?, ?, ?) RETURNING id",
-                (key, seed, 10_000 + number, now, now, json.dumps(post), json.dumps(board)))
+                (key, seed, 10_000 + number, now, now, json.dumps(post), json.dumps({"lines": board, "through": 0})))
             game_id = rows[0][0]
             await tx.executemany("INSERT INTO seats (game_id, seat, user_id, ai_kind, name) VALUES (?, ?, ?, ?, ?)",
                                  [(game_id, s, 100 + s if s < 2 else None, None if s < 2 else "easy", NAMES[s])

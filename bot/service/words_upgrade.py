@@ -171,8 +171,9 @@ class Rewrite:
                     post[key] = self._list(post[key])
             if isinstance(post.get("news"), dict):
                 post["news"] = {seat: self._list(lines) for seat, lines in post["news"].items()}
-        if isinstance(words.board_words, list):
-            words.board_words = self._list(words.board_words)
+        board = words.board_words  # {"lines": what the live post shows, "through": the last row it shows}
+        if isinstance(board, dict) and isinstance(board.get("lines"), list):
+            board["lines"] = self._list(board["lines"])
         for payload in words.outbox.values():
             for key in ("lines", "result"):
                 if isinstance(payload.get(key), list):
@@ -223,7 +224,7 @@ def _stored_lines(words: StoredWords) -> Iterator[Any]:
     yield from post.get("lines") or ()
     for lines in (post.get("news") or {}).values():
         yield from lines
-    yield from words.board_words or ()
+    yield from (words.board_words or {}).get("lines") or ()
     for payload in words.outbox.values():
         yield from payload.get("lines") or ()
         yield from payload.get("result") or ()

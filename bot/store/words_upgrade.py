@@ -22,7 +22,7 @@ class StoredWords:
     away_names: dict[int, str]  # a seat's name before the AI took it for good (seat_prefs.away_name)
     moves: list[tuple[int, str]]  # (seat, notation) in order
     post_words: dict[str, Any] | None  # migration 8: {"summary": [...], "lines": [...], "news": {seat: [...]}}
-    board_words: list[Any] | None  # migration 9
+    board_words: dict[str, Any] | None  # migration 9: {"lines": [...], "through": the last outbox row shown}
     outbox: dict[int, dict[str, Any]] = field(default_factory=dict)  # row id -> payload
 
 

@@ -49,7 +49,7 @@ async def stored_lines(store: Store) -> list[tuple[int, str, Any]]:
         post = json.loads(post) if post else {}
         found += [(game_id, "post_words", line) for key in ("summary", "lines") for line in post.get(key) or ()]
         found += [(game_id, "news", line) for lines in (post.get("news") or {}).values() for line in lines]
-        found += [(game_id, "board_words", line) for line in (json.loads(board) if board else ())]
+        found += [(game_id, "board_words", line) for line in (json.loads(board) if board else {}).get("lines", ())]
     return found
 
 
@@ -140,7 +140,8 @@ async def test_the_upgrade_runs_once_and_keeps_what_it_cannot_place(tmp_path):
     path = old_database(tmp_path / "old.db")
     conn = sqlite3.connect(path)
     # A line no move of the game said (written by a version this upgrade does not know): it stays as stored.
-    conn.execute("UPDATE games SET board_words = ? WHERE id = 5", (json.dumps(["Deck found a lost ticket."]),))
+    conn.execute("UPDATE games SET board_words = ? WHERE id = 5",
+                 (json.dumps({"lines": ["Deck found a lost ticket."], "through": 1}),))
     conn.commit()
     conn.close()
     store = await Store.open(path)
@@ -184,7 +185,7 @@ async def test_engine_lines_carried_as_messages_become_the_engines_messages(tmp_
         unknown = words.engine_line("{s0} finds a lost ticket.").to_json()
         post = {"summary": carried[:1], "lines": [inside.to_json()], "news": {"0": carried[1:2]}}
         await store.db.write("UPDATE games SET post_words = ?, board_words = ? WHERE id = 5",
-                             (json.dumps(post), json.dumps([carried[2], unknown])))
+                             (json.dumps(post), json.dumps({"lines": [carried[2], unknown], "through": 1})))
         await store.db.write("INSERT INTO words_upgrade (game_id) VALUES (5)")
         await store.upgrade_words(5, rewrite)
         row = (await store.db.fetch("SELECT post_words, board_words FROM games WHERE id = 5"))[0]
@@ -192,12 +193,12 @@ async def test_engine_lines_carried_as_messages_become_the_engines_messages(tmp_
         assert post["summary"] == [engine[0].to_json()]
         assert post["news"] == {"0": [engine[1].to_json()]}
         assert post["lines"] == [Msg("{first} {rest}", first=engine[0], rest=Msg("The game was cancelled.")).to_json()]
-        assert board == [engine[2].to_json(), unknown]
+        assert board == {"lines": [engine[2].to_json(), unknown], "through": 1}
         assert rewrite.report.rewritten == 4 and rewrite.report.kept == [(5, "{s0} finds a lost ticket.")]
         names = [s.name for s in await store.seats(5)]
         for lang in ("ja", "de"):
-            said = words.say(board[0], lang, names, "ttr_cards")
-            assert said != words.say(board[0], "en", names, "ttr_cards")
+            said = words.say(board["lines"][0], lang, names, "ttr_cards")
+            assert said != words.say(board["lines"][0], "en", names, "ttr_cards")
     finally:
         await store.close()
 

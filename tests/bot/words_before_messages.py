@@ -7,8 +7,9 @@ Run it with the commit before messages on the path, so that Junction's own servi
     sqlite3 /tmp/old.db .dump > tests/bot/data/words_before_messages.sql
 
 A game of each title with players named like catalog words ("Deck", "Score", "Round"), each stopped part way
-with its posts owed (nothing sends them), so the outbox, the board post's words and the DM news hold English
-as that code wrote it; one player hands their seat to the AI, one concedes, one game is ended by an admin.
+with its posts owed (nothing sends them; in three games all but the last board post are marked sent and the
+live post's words stored, as that release's delivery did), so the outbox, the board post's words and the DM
+news hold English as that code wrote it; one player hands their seat to the AI, one concedes, one game is ended by an admin.
 """
 
 from __future__ import annotations
@@ -64,7 +65,21 @@ async def main(path: str) -> None:
             await play_humans(tables, game_id, [DECK, ROUND], 4, rng)
         elif number == 3:
             await tables.end_by_admin(game_id)
+        if number % 2 == 0:
+            await sent_but_the_last(tables, game_id, 900_000 + number)
     await store.close()
+
+
+async def sent_but_the_last(tables: Tables, game_id: int, message_id: int) -> None:
+    """What that release's delivery stored after sending every owed post of the game but the last board post:
+    the rows done, the live post's id and its words (bot/delivery/posts.py: {"lines", "through"})."""
+    rows = await tables.owed_posts(game_id)
+    boards = [r for r in rows if r.kind == "board"]
+    sent = [r for r in rows if r.id < boards[-1].id]
+    await tables.posts_done([r.id for r in sent])
+    await tables.set_message(game_id, board_message_id=message_id)
+    last = [r for r in sent if r.kind == "board"][-1]
+    await tables.set_message(game_id, board_words={"lines": last.payload["lines"], "through": last.id})
 
 
 if __name__ == "__main__":
