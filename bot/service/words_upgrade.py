@@ -33,7 +33,7 @@ from rules.engine import name_seats
 from rules.registry import GAMES
 from rules.words import Items, Msg, Seat, Term
 
-log = logging.getLogger("junction.words_upgrade")
+log = logging.getLogger("bot.words_upgrade")
 
 AI_SUFFIX = " (AI)"  # what a seat's name gets when the AI takes it over (bot/service/seats.py, timeouts.py)
 _MAX_NAMINGS = 64  # ways to name one line's seats tried at most (a seat renamed by the AI has two names)
@@ -253,8 +253,14 @@ async def upgrade_words(store: Store) -> Upgraded:
     empties as it goes). Run before the games are loaded and their owed posts sent."""
     report = Upgraded()
     start = time.perf_counter()
-    for game_id in await store.words_to_upgrade():
-        await store.upgrade_words(game_id, Rewrite(report))
+    games = await store.words_to_upgrade()
+    if games:
+        log.info("words upgrade: %s games to look at (once, after migration 14)", len(games))
+    for game_id in games:
+        try:
+            await store.upgrade_words(game_id, Rewrite(report))
+        except Exception:  # the game stays on the list (its transaction rolled back): the next start tries again
+            log.exception("words upgrade: game %s failed; its stored lines stay as they are for now", game_id)
     report.seconds = time.perf_counter() - start
     if report.games:
         log.info("words upgrade: %s games looked at, %s replayed, %s lines became messages, %s kept as stored"

@@ -229,3 +229,27 @@ async def test_two_processes_on_postgresql_upgrade_each_game_once(tmp_path, pg_s
     finally:
         await other.close()
         await target.close()
+
+
+async def test_a_game_that_fails_stays_on_the_list_and_the_others_are_done(tmp_path, monkeypatch, caplog):
+    """A bug in the rewrite of one game never stops the start: that game keeps its lines and its place on the list
+    (its transaction rolled back), the next start tries it again."""
+    store = await Store.open(old_database(tmp_path / "old.db"))
+    try:
+        real = Lines.__init__
+
+        def failing(self, stored):
+            if stored.game.id == 3:
+                raise RuntimeError("a bug")
+            real(self, stored)
+
+        monkeypatch.setattr(Lines, "__init__", failing)
+        before = [line for game, _, line in await stored_lines(store) if game == 3]
+        report = await upgrade_words(store)
+        assert report.games == 5 and await store.words_to_upgrade() == [3]
+        assert [line for game, _, line in await stored_lines(store) if game == 3] == before
+        assert "game 3 failed" in caplog.text
+        monkeypatch.setattr(Lines, "__init__", real)
+        assert (await upgrade_words(store)).games == 1 and await store.words_to_upgrade() == []
+    finally:
+        await store.close()
