@@ -14,10 +14,9 @@ from babel.messages.pofile import read_po
 
 import locales
 from bot import words
-from bot.app import create_bot
-from rules.engine import ai_move, replay
+from rules.engine import replay
 from rules.registry import GAME_KEYS, GAMES
-from tests.e2e.test_names import count
+from tests.e2e.test_names import count, play
 from tests.e2e.test_platform import table_snapshot
 from tests.e2e.test_pseudo_locale import VOCABULARY, proper_nouns
 from tests.e2e.test_table_traffic import GAME_OPTIONS, awaited_after
@@ -70,42 +69,16 @@ def test_the_check_finds_english_and_passes_german():
 
 
 async def play_in_german(fake, tmp_path, key: str):
-    """A whole game of `key` with three players in a server an admin switched to German; returns what the
-    fake holds and the game as stored."""
+    """A whole game of `key` with three players in a server an admin switched to German (tests/e2e/test_names.play);
+    returns what the fake holds, the game as stored and its /game log in German and English."""
     definition = GAMES[key]
-    db = str(tmp_path / f"{key}.db")
-    bot = await fake.start_bot(create_bot(db, render_workers=1, **fake.bot_kwargs()))
-    bot.edit_interval = 0.02
-    channel = fake.channel("general")  # the server's Discord locale stays en-US: the admin's choice decides
-    chosen = await fake.slash(fake.user("Ann"), channel, "admin settings", options={"language": "de"}, locale="de")
-    assert "Deutsch" in chosen.text, chosen.text
-    users = [fake.add_user(name) for name in NAMES]
-    by_id = {u.id: u for u in users}
-    options = {"game": key, "seats": "join", **({"options": GAME_OPTIONS[key]} if GAME_OPTIONS[key] else {})}
-    await fake.slash(users[0], channel, "game new", options=options, locale="de")
-    for user in users[1:]:
-        await fake.slash(user, channel, "game join", locale="de")
-    await fake.slash(users[0], channel, "game start", locale="de")
-    await fake.wait_for(lambda: table_snapshot(db, definition)[4] == "running" and table_snapshot(db, definition)[2] == 0,
-                        what="first board and welcome DMs")
-    greedy = definition.ai("greedy" if "greedy" in definition.ais else next(iter(definition.ais)))
-    while True:
-        state, seats, _, moves, status = table_snapshot(db, definition)
-        if status != "running":
-            break
-        seat = min(state.to_act())
-        move = str(ai_move(state, seat, greedy))
-        ix = await fake.slash(by_id[seats[seat]], channel, "play", options={"move": move}, locale="de")
-        assert f"`{move}`" in ix.text and "You played" not in ix.text, ix.text
-        before = len(moves)
-        await fake.wait_for(lambda n=before: len(table_snapshot(db, definition)[3]) > n
-                            and table_snapshot(db, definition)[2] == 0, what=f"posts after {move}")
+    channel, users, db = await play(fake, tmp_path, "de", key, NAMES, GAME_OPTIONS[key], by_admin=True)
+    assert fake.guild_locale == "en-US"  # the admin's choice decides the posts' language
     log = {}
     for locale in ("de", "en-US"):
         reply = (await fake.slash(users[0], channel, "game log", locale=locale)).reply
         log[locale] = reply.attachments[0].data.decode() if reply.attachments else reply.text
-    state, seats, _, moves, status = table_snapshot(db, definition)
-    await fake.stop_bot(bot)
+    state, seats, _, moves, _ = table_snapshot(db, definition)
     return channel, users, seats, state, moves, log
 
 
