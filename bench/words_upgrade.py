@@ -29,7 +29,6 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bot.service.words_upgrade import upgrade_words  # noqa: E402
 from bot.store import Store  # noqa: E402
-from bot.words import event_msg  # noqa: E402
 from rules.engine import name_seats, play_out  # noqa: E402
 from rules.registry import GAMES  # noqa: E402
 
@@ -51,7 +50,7 @@ def old_words(key: str, seed: int, moves: list[tuple[int, str]]) -> tuple[dict, 
     for seat, notation in moves:
         public, private = [], {}
         for event in state.apply(seat, notation):
-            line = name_seats(str(event_msg(event)), NAMES)
+            line = name_seats(str(event.msg), NAMES)
             if event.seats is None:
                 public.append(line)
             for s in event.seats or ():

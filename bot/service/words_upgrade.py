@@ -28,12 +28,16 @@ from typing import Any
 from bot.service.owed import result_msgs
 from bot.store import Store
 from bot.store.words_upgrade import StoredWords
-from bot.words import ENGINE, event_msg
 from rules.engine import name_seats
 from rules.registry import GAMES
 from rules.words import Items, Msg, Seat, Term
 
 log = logging.getLogger("bot.words_upgrade")
+
+# The id of an engine's English line carried as a message (`bot.words.engine_line`, written while the engines
+# were converted to messages); kept here so the upgrade reads such rows whatever becomes of bot.words.
+ENGINE = "{english}"
+VERBATIM = "{text}"  # rules.words.Verbatim: English shown as it is (an event whose text is not a message)
 
 AI_SUFFIX = " (AI)"  # what a seat's name gets when the AI takes it over (bot/service/seats.py, timeouts.py)
 _MAX_NAMINGS = 64  # ways to name one line's seats tried at most (a seat renamed by the AI has two names)
@@ -85,10 +89,10 @@ def events(words: StoredWords) -> Iterator[Msg]:
     definition = GAMES[game.game_key]
     state = definition.new_game(len(words.names), game.options, game.seed)
     for event in state.opening_events():
-        yield event_msg(event)
+        yield event.msg
     for seat, notation in words.moves:
         for event in state.apply(seat, notation):
-            yield event_msg(event)
+            yield event.msg
 
 
 class Lines:
@@ -114,17 +118,16 @@ class Lines:
                         words.game.id, exc_info=True)
 
     def _learn(self, msgs: Iterable[Msg]) -> None:
-        # A later line of the same English wins (the stored rows are the game's latest), unless it is an engine
-        # line carried as a message (the standings' "how it ended") and a message says it already.
+        # A later line of the same English wins (the stored rows are the game's latest); English only (an engine
+        # line carried as a message, e.g. the standings' "how it ended") is no message to store instead.
         for msg in msgs:
+            if msg.id in (ENGINE, VERBATIM):
+                continue
             english = str(msg)
-            if msg.id != ENGINE or english not in self.plain:
-                self.plain[english] = msg
+            self.plain[english] = msg
             for names in self._namings(msg):
                 renamed = {s: n for s, n in enumerate(names) if n != self.words.names[s]}
-                said = name_seats(english, names)
-                if msg.id != ENGINE or said not in self.named:
-                    self.named[said] = _named(msg, renamed) if renamed else msg
+                self.named[name_seats(english, names)] = _named(msg, renamed) if renamed else msg
 
     def _namings(self, msg: Msg) -> Iterator[list[str]]:
         seats = sorted(s for s in msg.seats() if s < len(self.seat_names))
@@ -201,7 +204,7 @@ class Rewrite:
         if msg.id == ENGINE:
             english = str(msg.params.get("english", ""))
             found = self.lines.plain.get(english)
-            if found is None or found.id == ENGINE:
+            if found is None:
                 self.report.kept.append((self.game_id, english))
                 return msg
             self.report.rewritten += 1

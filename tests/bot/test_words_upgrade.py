@@ -18,7 +18,7 @@ import pytest
 import locales
 from bot import words
 from bot.service.owed import result_msgs
-from bot.service.words_upgrade import Lines, Rewrite, Upgraded, upgrade_words
+from bot.service.words_upgrade import ENGINE, Lines, Rewrite, Upgraded, upgrade_words
 from bot.store import Store
 from rules.words import Items, Msg
 from tests.bot.conftest import fresh_database
@@ -117,7 +117,7 @@ async def test_lines_stored_before_messages_become_messages(tmp_path, pseudo_loc
             msg = Msg.from_json(new)
             # The same English, byte for byte, names and all.
             assert words.say(msg, "en", names, key) == old, where
-            if words.ENGINE in json.dumps(new):
+            if ENGINE in json.dumps(new):
                 # Only where the current code writes one too: a standings category is the engine's word (the
                 # service's "points" of a game ended early has no translation today, in the current code too).
                 assert where == "outbox.result" and new == result_lines[game_id].pop(0), new
@@ -178,11 +178,11 @@ async def test_engine_lines_carried_as_messages_become_the_engines_messages(tmp_
             words_before["lines"] = Lines(stored)
         await store.upgrade_words(5, capture)
         lines = words_before["lines"]
-        engine = [m for m in lines.plain.values() if m.id != words.ENGINE and m.seats()][-3:]
+        engine = [m for m in lines.plain.values() if m.id != ENGINE and m.seats()][-3:]
         assert len(engine) == 3
-        carried = [words.engine_line(str(m)).to_json() for m in engine]
-        inside = Msg("{first} {rest}", first=words.engine_line(str(engine[0])), rest=Msg("The game was cancelled."))
-        unknown = words.engine_line("{s0} finds a lost ticket.").to_json()
+        carried = [Msg(ENGINE, english=str(m)).to_json() for m in engine]
+        inside = Msg("{first} {rest}", first=Msg(ENGINE, english=str(engine[0])), rest=Msg("The game was cancelled."))
+        unknown = Msg(ENGINE, english="{s0} finds a lost ticket.").to_json()
         post = {"summary": carried[:1], "lines": [inside.to_json()], "news": {"0": carried[1:2]}}
         await store.db.write("UPDATE games SET post_words = ?, board_words = ? WHERE id = 5",
                              (json.dumps(post), json.dumps({"lines": [carried[2], unknown], "through": 1})))
