@@ -113,9 +113,9 @@ class Lines:
         try:
             self._learn(events(words))
             self.replayed = True
-        except Exception:  # an unknown game, a log the engine no longer reads: its lines stay as stored
-            log.warning("game %s: its moves could not be replayed; its stored lines stay as they are",
-                        words.game.id, exc_info=True)
+        except Exception as error:  # an unknown game, a lobby never dealt, a log the engine no longer reads
+            log.warning("words upgrade: game %s cannot be replayed (%s: %s); only the bot's own lines are placed",
+                        words.game.id, type(error).__name__, error)
 
     def _learn(self, msgs: Iterable[Msg]) -> None:
         # A later line of the same English wins (the stored rows are the game's latest); English only (an engine

@@ -105,7 +105,7 @@ async def test_lines_stored_before_messages_become_messages(tmp_path, pseudo_loc
         assert all(english_left(line, PSEUDO, games[g][1], games[g][0]) for g, _, line in before
                    if _words(line) - set(NAMES))
         report = await upgrade_words(store)
-        assert (report.games, report.replayed, len(report.kept)) == (5, 5, 0)
+        assert (report.games, report.replayed, len(report.kept)) == (6, 6, 0)
         assert report.rewritten == len(before)
         after = await stored_lines(store)
         assert [(g, where) for g, where, _ in after] == [(g, where) for g, where, _ in before]
@@ -216,9 +216,9 @@ async def test_two_processes_on_postgresql_upgrade_each_game_once(tmp_path, pg_s
         await source.close()
     other = await Store.open(url)
     try:
-        assert len(await target.words_to_upgrade()) == 5
+        assert len(await target.words_to_upgrade()) == 6
         reports = await asyncio.gather(upgrade_words(target), upgrade_words(other))
-        assert sum(r.games for r in reports) == 5
+        assert sum(r.games for r in reports) == 6
         assert sum(r.rewritten for r in reports) == len(expected)
         games = await game_facts(target)
         after = await stored_lines(target)
@@ -246,7 +246,7 @@ async def test_a_game_that_fails_stays_on_the_list_and_the_others_are_done(tmp_p
         monkeypatch.setattr(Lines, "__init__", failing)
         before = [line for game, _, line in await stored_lines(store) if game == 3]
         report = await upgrade_words(store)
-        assert report.games == 5 and await store.words_to_upgrade() == [3]
+        assert report.games == 6 and await store.words_to_upgrade() == [3]
         assert [line for game, _, line in await stored_lines(store) if game == 3] == before
         assert "game 3 failed" in caplog.text
         monkeypatch.setattr(Lines, "__init__", real)

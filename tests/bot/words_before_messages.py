@@ -9,7 +9,7 @@ Run it with the commit before messages on the path, so that Junction's own servi
 A game of each title with players named like catalog words ("Deck", "Score", "Round"), each stopped part way
 with its posts owed (nothing sends them; in three games all but the last board post are marked sent and the
 live post's words stored, as that release's delivery did), so the outbox, the board post's words and the DM
-news hold English as that code wrote it; one player hands their seat to the AI, one concedes, one game is ended by an admin.
+news hold English as that code wrote it; one player hands their seat to the AI, one concedes, one game is ended by an admin, one cancelled by its creator.
 """
 
 from __future__ import annotations
@@ -67,6 +67,13 @@ async def main(path: str) -> None:
             await tables.end_by_admin(game_id)
         if number % 2 == 0:
             await sent_but_the_last(tables, game_id, 900_000 + number)
+    # A running game its creator cancels: its last owed post is the bot's own line.
+    info = await tables.create("ttr_cards", guild_id=1, channel_id=1005, user_id=DECK, user_name="Deck", seed=2505,
+                               seat_order="join")
+    await tables.join(info.row.id, SCORE, "Score")
+    await tables.start(info.row.id, DECK)
+    await play_humans(tables, info.row.id, [DECK, SCORE], 3, rng)
+    await tables.cancel(info.row.id, DECK)
     await store.close()
 
 
