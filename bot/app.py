@@ -21,6 +21,7 @@ from bot.delivery.outbox import Delivery
 from bot.delivery.posting import Places
 from bot.render_pool import Renderer, RenderPool
 from bot.scheduler import Scheduler
+from bot.service.words_upgrade import upgrade_words
 from bot.store import Store
 from bot.tables import Tables
 from bot.ui.async_play import ASYNC_PLAY_ITEMS
@@ -146,6 +147,7 @@ class JunctionBot(commands.Bot):
     async def setup_hook(self) -> None:
         if self.store is None:
             self.store = await Store.open(self.db_path)
+        await upgrade_words(self.store)  # lines stored before messages become messages (migration 14), once
         self.tables = Tables(self.store, games=self.games, now=self.now, ai_pool=self.ai_pool)
         await self.tables.load()  # the index only; states load on first use
         self.tables.on_clocks = self.scheduler.schedule

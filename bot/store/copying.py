@@ -11,7 +11,7 @@ from bot.store.rows import StoreError
 # Parents before children (foreign keys); schema_version is the target's own.
 COPIED_TABLES = ("games", "seats", "moves", "snapshots", "outbox", "guild_settings", "clocks", "seat_prefs",
                  "user_prefs", "dm_state", "seat_offers", "interactions", "seat_holders", "ratings", "rated_games",
-                 "rating_changes", "rematches", "rematch_invites", "lobby_rules", "seasons")
+                 "rating_changes", "rematches", "rematch_invites", "lobby_rules", "seasons", "words_upgrade")
 
 
 class CopyPart(StorePart):

@@ -21,9 +21,10 @@ from bot.store.outbox import OutboxPart
 from bot.store.prefs import PrefsPart
 from bot.store.rows import StoreOpenError
 from bot.store.schema import migrate, migrations
+from bot.store.words_upgrade import WordsUpgradePart
 
 
-class Store(GamesPart, MovesPart, OutboxPart, ClocksPart, PrefsPart, CopyPart):
+class Store(GamesPart, MovesPart, OutboxPart, ClocksPart, PrefsPart, CopyPart, WordsUpgradePart):
     """The store over one backend (bot.db): SQLite by default, PostgreSQL for several processes.
 
     Every write that changes a game bumps its `version` (migration 7); `on_version(game_id, version)`

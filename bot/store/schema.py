@@ -289,6 +289,17 @@ SOURCE: tuple[str, ...] = (
     );
     CREATE UNIQUE INDEX seasons_one_running ON seasons (guild_id) WHERE status = 'running';
     """,
+    # 14: lines stored before messages (issue 25): the games whose stored words (outbox payloads, the board
+    # post's words, DM news) may hold English written before messages existed, or an engine's English line
+    # carried as a message. bot/service/words_upgrade.py rewrites each game's words as messages once, at the
+    # first start after the upgrade, and deletes its row in the same transaction (bot/store/words_upgrade.py).
+    """
+    CREATE TABLE words_upgrade (
+        game_id BIGINT PRIMARY KEY REFERENCES games (id)
+    );
+    INSERT INTO words_upgrade (game_id)
+        SELECT id FROM games WHERE status = 'running' OR id IN (SELECT game_id FROM outbox);
+    """,
 )
 
 # (pattern, SQLite's text, PostgreSQL's text), applied in this order.

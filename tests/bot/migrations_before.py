@@ -270,6 +270,14 @@ SQLITE: tuple[str, ...] = (
     );
     CREATE UNIQUE INDEX seasons_one_running ON seasons (guild_id) WHERE status = 'running';
     """,
+    # 14
+    """
+    CREATE TABLE words_upgrade (
+        game_id INTEGER PRIMARY KEY REFERENCES games (id)
+    );
+    INSERT INTO words_upgrade (game_id)
+        SELECT id FROM games WHERE status = 'running' OR id IN (SELECT game_id FROM outbox);
+    """,
 )
 
 # The same migrations, number for number, in PostgreSQL's dialect: Discord ids need BIGINT (SQLite's
@@ -518,5 +526,13 @@ POSTGRES: tuple[str, ...] = (
         UNIQUE (guild_id, number)
     );
     CREATE UNIQUE INDEX seasons_one_running ON seasons (guild_id) WHERE status = 'running';
+    """,
+    # 14
+    """
+    CREATE TABLE words_upgrade (
+        game_id BIGINT PRIMARY KEY REFERENCES games (id)
+    );
+    INSERT INTO words_upgrade (game_id)
+        SELECT id FROM games WHERE status = 'running' OR id IN (SELECT game_id FROM outbox);
     """,
 )

@@ -24,17 +24,21 @@ def count(name: str, text: str) -> int:
 
 
 async def play(fake, tmp_path, locale: str, key: str = KEY, names: tuple[str, ...] = NAMES, options: str = "start_score=5",
-               speak: dict[str, str] | None = None):
+               speak: dict[str, str] | None = None, by_admin: bool = False):
     """A whole game (short: `options`) with human players named `names`, in a server whose language is `locale`,
-    each player's commands (and so their DMs) in `speak[name]` (default `locale`); returns (channel, users, db)."""
+    each player's commands (and so their DMs) in `speak[name]` (default `locale`); returns (channel, users, db).
+    `by_admin`: the server's Discord locale stays English and an admin chooses `locale` with /admin settings."""
     speak = speak or {}
     definition = GAMES[key]
-    fake.guild_locale = locale
     db = str(tmp_path / f"{locale}.db")
+    channel = fake.channel("general")
+    if not by_admin:
+        fake.guild_locale = locale
     await fake.start_bot(create_bot(db, render_workers=1, **fake.bot_kwargs()))
+    if by_admin:
+        await fake.slash(fake.user("Ann"), channel, "admin settings", options={"language": locale}, locale=locale)
     users = [fake.add_user(name) for name in names]
     by_id = {u.id: u for u in users}
-    channel = fake.channel("general")
     await fake.slash(users[0], channel, "game new", options={"game": key, "seats": "join", "options": options},
                      locale=locale)
     for user in users[1:]:
