@@ -10,11 +10,14 @@ from bot.words import event_msg, sentences
 from rules.engine import GameState, Result, SeatResult, rank_by, replay
 from rules.words import N_, Msg, Plural, Seat
 
+EARLY = "early"  # the `ended_by` key of a game stopped early (its words are the line that stopped it)
+POINTS = N_("points")  # the one breakdown category of standings taken early
 
-def current_standings(state: GameState, ended_by: str) -> Result:
-    """The standings of a game stopped early: its result if over, else the score its public view
-    shows (`scores` as a list or a dict by seat, or per-seat entries of `seats`/`players` with
-    `score`, `points` or `gold`), ranked; a game showing none ranks everyone equal.
+
+def current_standings(state: GameState, ended_by: Msg) -> Result:
+    """The standings of a game stopped early (`ended_by`: how, as a message): its result if over, else the
+    score its public view shows (`scores` as a list or a dict by seat, or per-seat entries of
+    `seats`/`players` with `score`, `points` or `gold`), ranked; a game showing none ranks everyone equal.
     (The engine contract has no "standings so far"; the public view is what every game shares.)"""
     final = state.result()
     if final is not None:
@@ -36,7 +39,7 @@ def current_standings(state: GameState, ended_by: str) -> Result:
                 break
     ranks = rank_by({s: (scores[s],) for s in scores})
     lines = sorted((SeatResult(s, scores[s], {"points": scores[s]}, ranks[s]) for s in scores), key=lambda r: r.rank)
-    return Result(tuple(lines), ended_by=ended_by)
+    return Result(tuple(lines), ended_by=EARLY, labels={EARLY: ended_by, "points": POINTS})
 
 
 class ReadModels(LiveGames):

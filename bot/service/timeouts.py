@@ -156,8 +156,8 @@ class Timeouts(Turns):
     async def _end_early(self, live: LiveGame, line: Msg, *, applied: list[tuple[int, str]] = (),
                          extra_lines: list[Msg] = (), prefs: list[SeatPrefs] = ()) -> Outcome:
         """Stop a running game with the standings as they are (timeout action `end`, an admin's end).
-        The result keeps `line` in English with seat tokens (how the game ended, as engines say it)."""
-        result = current_standings(live.state, str(line))
+        The result keeps `line` as the message that says how the game ended."""
+        result = current_standings(live.state, line)
         board = {"lines": lines_json([*extra_lines, line]),
                  "result": lines_json(result_msgs(replace(result, ended_by="")))}
         first_n = live.state.moves_applied - len(applied)

@@ -19,7 +19,7 @@ from bot.tables import (
     parse_tz,
     reminder_points,
 )
-from bot.words import say
+from bot.words import result_label, say
 from tests.bot.guess_game import DEFINITION, GuessState, Pass
 
 ANN, BOB, CID, DEE = 1, 2, 3, 4
@@ -151,7 +151,11 @@ async def test_end_action_ends_with_current_standings(timed, store, clock):
     assert outcome.status == "over"
     row = await store.game(game_id)
     assert row.status == "over" and [s["seat"] for s in row.result["seats"]] == [0, 1]
-    assert "the game ends with the current standings" in row.result["ended_by"]
+    # How it ended and the standings' category are messages, said in the reader's language with the names.
+    ended = result_label(row.result, row.result["ended_by"])
+    assert "the game ends with the current standings" in say(ended, "en", ["Ann", "Bob"])
+    assert "Ann" in say(ended, "de", ["Ann", "Bob"]) and "aktuellen Stand" in say(ended, "de", ["Ann", "Bob"])
+    assert say(result_label(row.result, "points"), "ja") == "得点"
     assert await timed.due_times() == {}
     with pytest.raises(Refused):
         await timed.play(game_id, ANN, "bid 1")
