@@ -59,7 +59,7 @@ class DirectMessages:
         if user_id is None:
             return True
         title, game_id, game = Term(info.definition.title), info.row.id, info.definition.key
-        locale = self.bot.user_locales.get(user_id)  # the language of their last command
+        locale = self.reader_locale(user_id, info.row.guild_id)
         place = f"<#{info.row.place_id}>"
         if in_words:
             head = i18n.t(locale, "Welcome to **{title}** (game #{id} in {place}). You chose no DMs: `/hand` or "
@@ -126,7 +126,7 @@ class DirectMessages:
                 view.add_item(MuteButton(game_id))
                 try:
                     dm = await self.bot.create_dm(discord.Object(user_id))
-                    locale = self.bot.user_locales.get(user_id)
+                    locale = self.reader_locale(user_id, info.row.guild_id)
                     text = i18n.t(locale, "⏰ Your turn in **{title}** (game #{id} in {place}): time runs out {when} "
                                           "({at}).", title=title, id=game_id, place=f"<#{info.row.place_id}>",
                                   when=stamp(deadline), at=stamp(deadline, "f"))
@@ -148,6 +148,11 @@ class DirectMessages:
                     log.warning("reminder mention of game %s failed (%s)", game_id, error)
             done.append(post.id)
         await self.tables.posts_done(done)
+
+    def reader_locale(self, user_id: int, guild_id: int | None) -> Any:
+        """The language of a DM: the player's own (from their last command), else, when the bot has not heard
+        from them since it started, the language of the game's server rather than English."""
+        return self.bot.user_locales.get(user_id) or self.places.locale(guild_id)
 
     async def since_parts(self, info: TableInfo, user_id: int, locale: Any = None,
                           at: int | None = None, priority: int = DM) -> tuple[list[str], discord.File | None]:

@@ -64,3 +64,14 @@ async def test_posts_owed_before_messages_go_out_in_the_servers_language(fake_di
             assert re.search(r"[\u3040-\u30ff\u4e00-\u9fff]", text), key
         seen |= {name for name in NAMES if re.search(rf"(?<![A-Za-z]){name}(?![A-Za-z])", text)}
     assert seen == set(NAMES)
+    # The owed DMs too: the bot has not heard from these players since it started (no command, so no Discord
+    # locale of theirs), so their DMs speak the language of the game's server, not English.
+    await fake.wait_for(lambda: sqlite3.connect(db).execute("SELECT count(*) FROM outbox").fetchone()[0] == 0,
+                        what="the owed DMs", timeout=60)
+    dms = [m for user in fake.users.values() if user.name in NAMES for m in fake.dms(user)]
+    assert dms
+    for message in dms:
+        text = message.all_text()
+        key = places[int(re.search(r"(?<!<)#(\d+)", text)[1])][0]  # every DM names its game
+        for line in text.splitlines():
+            assert not english_words(line, key, (*NAMES, *re.findall(r"`[^`]*`", line))), (language, key, line)
