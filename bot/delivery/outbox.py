@@ -13,7 +13,7 @@ import discord
 
 from bot.db import DatabaseUnavailable
 from bot.delivery.dms import DirectMessages
-from bot.delivery.posting import Places, post_nonce, said_first
+from bot.delivery.posting import Places, post_nonce, recap, recap_marked, said_first
 from bot.delivery.posts import BoardPosts
 from bot.render_queue import BOARD, DM
 from bot.store import OutboxRow
@@ -240,7 +240,6 @@ class Delivery:
             if not await self._send_board_batch(game_id, batch, rows):
                 sent = False
                 break  # later batches wait, so the channel reads in order
-            await self.tables.posts_done([p.id for p in rows])
         if boards and (await self.tables.info(game_id)).row.status in ("over", "cancelled"):
             await self.posts.refresh_lobby(game_id)  # the lobby message says how it ended
         return sent
@@ -280,7 +279,8 @@ class Delivery:
         return sent
 
     async def _send_board_batch(self, game_id: int, batch: int | None, rows: list[OutboxRow]) -> bool:
-        """The board rows of one outbox batch as ONE post, or as one edit of the game's live post.
+        """The board rows of one outbox batch as ONE post, or as one edit of the game's live post;
+        True once sent and the rows marked done (in the write that stores the live post).
 
         A row marked `edit` (a decision inside a turn, a simultaneous choice) updates the post that
         row follows; any other row starts a new post. When several are owed (a busy bot, an outage,
@@ -295,6 +295,7 @@ class Delivery:
         # The view before the first move of the batch: interlude images compare it with now.
         previous = next((p.payload["previous_view"] for p in rows if "previous_view" in p.payload), None)
         info = await self.tables.info(game_id)  # the live post as stored now
+        done = [r.id for r in rows]
         pings: list[int] | None
         if first_post is None:
             # The live post keeps what it shows (maybe a backlog of several posts) and adds what
@@ -302,24 +303,31 @@ class Delivery:
             # outbox heard of it) add nothing.
             shown = info.row.board_words
             lines = list(rows[-1].payload.get("lines", []))
+            seen = 0  # the lines the live post shows already (the first of `lines`)
             if shown is not None and info.row.board_message_id is not None:
                 rest = [r for r in rows if r.id > shown.get("through", 0)]
                 if not rest:
+                    await self.tables.posts_done(done)
                     return True
                 lines = list(shown.get("lines", []))
+                seen = len(lines)
                 for row in rest:
                     lines += said_first(row, lines)
             try:
-                if await self.posts.edit_board(info, lines, previous, through=rows[-1].id):
+                if await self.posts.edit_board(info, lines, previous, through=rows[-1].id, done=done):
                     return True
             except discord.HTTPException as error:
                 log.warning("board edit of game %s failed (%s); it stays owed", game_id, error)
                 return False
-            lines = list(rows[-1].payload.get("lines", []))
-            pings = []  # the post is gone (or a round ended): post anew, still pinging nobody
+            # The post is gone (or a round ended): post anew what the edit would have shown, what
+            # the live post showed marked as a recap, still pinging nobody.
+            lines = [*(recap(line) for line in lines[:seen]), *lines[seen:]]
+            pings = []
         else:
             posted = rows[first_post:]
-            lines = list(posted[0].payload.get("lines", []))
+            # The turn before it, as far as the live post's edits showed it, is a recap.
+            lines = recap_marked(list(posted[0].payload.get("lines", [])), posted[0].payload.get("fresh"),
+                                 info.row.board_words if info.row.board_message_id is not None else None)
             for row in posted[1:]:
                 lines += said_first(row, lines)
             starts = [r for r in posted if not r.payload.get("edit")]
@@ -329,7 +337,7 @@ class Delivery:
                      else sorted({s for r in starts for s in r.payload["ping"]}))
         nonce = post_nonce("b", await self._claimed(batch, rows), info)
         return await self.posts.post_board(info, lines, result, previous, nonce=nonce, ping_seats=pings,
-                                      through=rows[-1].id)
+                                           through=rows[-1].id, done=done)
 
 
     async def resume_all(self) -> None:
