@@ -130,6 +130,8 @@ async def _worker(args: argparse.Namespace) -> dict[str, Any]:
     fake._create_message, fake._edit_message = created, edited
     profile = _Profile() if args.profile else None
     bot = await fake.start_bot(create_bot(db, render_workers=1, **fake.bot_kwargs()), timeout=600)
+    if args.send_slots:  # an experiment: another number of games sending at once
+        bot.delivery._send_slots = asyncio.Semaphore(args.send_slots)
 
     def owed() -> int:
         with sqlite3.connect(db) as raw:
@@ -376,7 +378,7 @@ def _run(tree: Path, load: str, args: argparse.Namespace) -> dict[str, Any]:
         extra = ["--games", str(GAMES_PER_X), "--rate", load[:-2], "--seconds", str(args.seconds)]
     else:
         extra = ["--games", str(GAMES_PER_X * int(load[:-1])), "--moves", str(args.moves)]
-    extra += ["--drain", str(args.drain)] + (["--profile"] if args.profile else [])
+    extra += ["--drain", str(args.drain), "--send-slots", str(args.send_slots)] + (["--profile"] if args.profile else [])
     env = {**os.environ, "PYTHONPATH": str(tree)}
     load_before = os.getloadavg()[0]
     out = subprocess.run([sys.executable, __file__, "--worker", "--tree", str(tree), *extra], cwd=tree, env=env,
@@ -398,6 +400,8 @@ def main() -> None:
                         help="seconds to wait for the last posts after the last move (then: never shown)")
     parser.add_argument("--profile", action="store_true",
                         help="where a board post's time goes (timers around the store, the drawings, HTTP)")
+    parser.add_argument("--send-slots", type=int, default=0,
+                        help="games sending at once (default: the bot's own number, SEND_SLOTS)")
     parser.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--tree", help=argparse.SUPPRESS)
     parser.add_argument("--games", type=int, help=argparse.SUPPRESS)

@@ -88,7 +88,8 @@ def unmarked(line: Stored) -> Stored:
 def recap_marked(lines: list[Stored], fresh: int | None, shown: dict[str, Any] | None) -> list[Stored]:
     """A new post's lines (an owed row's: the turn before it summed up, then its `fresh` last lines),
     those the live post already shows marked as a recap: the leading lines of the summary that
-    the live post's edits added (`shown`: its board_words; `own`, the lines it had when posted).
+    the live post's decisions of its turn added (`shown`: its board_words; `own`, how many of its
+    lines come before them: a post that collapsed a backlog may show some of them already).
     What no post showed yet (edits a crash or a backlog skipped) stays unmarked."""
     if fresh is None or not shown or not shown.get("lines"):
         return lines
