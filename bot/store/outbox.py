@@ -120,11 +120,11 @@ class OutboxPart(StorePart):
         retried edit that shows the same words adds no version. The row as it is now (None: no
         such game)."""
         async with self._db.transaction() as tx:
-            if post_ids:
-                await tx.executemany("DELETE FROM outbox WHERE id = ?", [(i,) for i in post_ids])
             rows = await tx.fetch(f"SELECT {_GAME_COLUMNS} FROM games WHERE id = ?", (game_id,))
             if not rows:
                 return None
+            if post_ids:
+                await tx.executemany("DELETE FROM outbox WHERE id = ?", [(i,) for i in post_ids])
             row = _game(rows[0])
             changed = {k: v for k, v in fields.items() if getattr(row, k) != v}
             if changed:
