@@ -92,11 +92,13 @@ class OutboxPart(StorePart):
                 return None
             return [OutboxRow(r[0], r[1], r[2], r[3], json.loads(r[4]), r[5]) for r in rows if r[0] is not None]
         # A lease binds other processes only: an SQLite file has one process (a holder named there is
-        # this process's own earlier run, whose posts are owed to this one now), so the claim is a
-        # read, no write (a post's writes queue behind the moves' commits in one lock; issue 29).
-        rows = await self._db.fetch(
-            "SELECT o.id, o.game_id, o.kind, o.seat, o.payload, o.batch FROM games g"
-            " LEFT JOIN outbox o ON o.game_id = g.id WHERE g.id = ? ORDER BY o.id", (game_id,))
+        # this process's own earlier run, whose posts are owed to this one now), so the claim writes
+        # nothing (issue 29). It reads in a transaction all the same: the file's one connection
+        # would otherwise read the rows of a move whose commit is under way, and may yet roll back.
+        async with self._db.transaction() as tx:
+            rows = await tx.fetch(
+                "SELECT o.id, o.game_id, o.kind, o.seat, o.payload, o.batch FROM games g"
+                " LEFT JOIN outbox o ON o.game_id = g.id WHERE g.id = ? ORDER BY o.id", (game_id,))
         if not rows:
             return None
         return [OutboxRow(r[0], r[1], r[2], r[3], json.loads(r[4]), r[5]) for r in rows if r[0] is not None]
