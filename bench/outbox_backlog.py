@@ -1,4 +1,4 @@
-"""A busy bot's outbox: python bench/outbox_backlog.py [--trees new=. old=/tmp/old] [--loads 1x,5/s,15/s,2x,4x]
+"""A busy bot's outbox: python bench/outbox_backlog.py [--trees new=. old=/tmp/old] [--loads 1x,5/s,15/s,2x,4x] [--profile]
 
 Many Trans Europa games (2 players and 1 AI seat each) are played at once through the real bot and
 the local fake Discord, one process (the bot, the fake Discord and the players share its event
@@ -14,7 +14,8 @@ so before and after are measured in one run on the same machine:
 Printed per run: moves, the offered rate, acknowledgement (interaction -> answer) p50/p95/max,
 move -> board post p50/p95/max (from the interaction to the first post or edit of the game's board
 that shows the move, read from its "move N" header), the most outbox rows owed at once, board
-posts made and edited, the load average and the run's wall time.
+posts made and edited, the load average and the run's wall time. `--profile`: where each board
+post's time went (see _Profile) and the drawings by kind.
 """
 
 from __future__ import annotations
