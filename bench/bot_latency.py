@@ -4,8 +4,9 @@ Three players start a Trans Europa game (or --game KEY) and send the greedy AI's
 seat to act by `/play`, one after the other. Printed, as median and p95 over the moves:
 - ack: from the interaction arriving (INTERACTION_CREATE sent) to the player's ephemeral reply
   (apply + commit, or a deferral);
-- post: from the interaction arriving to the channel's board post with its PNG
-  (apply + commit + render in the process pool + post);
+- post: from the interaction arriving to the channel's board post with its PNG that shows the move
+  (its header's "move N"; a new post, or an edit of the live post for a decision inside a turn:
+  apply + commit + render in the process pool + post);
 - commit: the SQLite transaction of one move (moves, snapshot and owed posts), from the store;
 - loop lag: how late a 5 ms ticker on the bot's event loop ran (rendering must not stall it).
 """
@@ -14,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import re
 import statistics
 import sys
 import tempfile
@@ -45,7 +47,9 @@ async def run(moves: int, workers: int, game_key: str, options: str, locale: str
     if locale:
         fake.guild_locale = locale  # the posts (and their images) in that language, as the players' replies
     japanese = locale == "ja"
-    move_word, over_word = ("手目", "ゲーム終了") if japanese else ("· move", "Game over")
+    # The board post's header (its text: a layout post has no content) says which move it shows.
+    header = re.compile(r"· (\d+) 手目" if japanese else r"· move (\d+)")
+    over_word = "ゲーム終了" if japanese else "Game over"
     lags: list[float] = []
     try:
         db = str(Path(tempfile.mkdtemp()) / "bench.db")
@@ -60,7 +64,11 @@ async def run(moves: int, workers: int, game_key: str, options: str, locale: str
         await fake.slash(players[0], channel, "game start", locale=locale)
 
         def boards() -> list:
-            return [m for m in channel.messages if not m.ephemeral and m.attachments and move_word in m.content]
+            return [m for m in channel.messages if not m.ephemeral and m.attachments and header.search(m.text)]
+
+        def shown() -> int:
+            """The newest move a board post of the channel shows (posts are edited in place)."""
+            return max((int(header.search(m.text).group(1)) for m in boards()), default=0)
 
         await fake.wait_for(lambda: boards(), timeout=60, what="first board")
 
@@ -83,11 +91,11 @@ async def run(moves: int, workers: int, game_key: str, options: str, locale: str
             measuring[0] = False
             state, users, _, _, status = table_snapshot(db, GAMES[game_key])
             if status != "running":  # a finished game: start the next one in the same channel
-                await fake.wait_for(lambda: over_word in boards()[-1].content, timeout=60)
+                await fake.wait_for(lambda: over_word in boards()[-1].text, timeout=60)
                 break
             seat = min(state.to_act())
             move = str(ai_move(state, seat, greedy))
-            count = len(boards())
+            after = state.moves_applied + 1  # the move number its board post shows
             await asyncio.sleep(0.01)  # let the ticker resume before measuring
             measuring[0] = True
             arrived = time.perf_counter()
@@ -95,7 +103,7 @@ async def run(moves: int, workers: int, game_key: str, options: str, locale: str
                                   locale=locale)
             await ix.wait(timeout=30)
             acks.append(ix.latency)
-            await fake.wait_for(lambda n=count: len(boards()) > n, timeout=60, what="board post")
+            await fake.wait_for(lambda n=after: shown() >= n, timeout=60, what="board post")
             posts.append(time.perf_counter() - arrived)
             # Let the DMs of this move go out before the next one, as players would be slower.
             await fake.wait_for(lambda: not bot.delivery._flushing, timeout=60)

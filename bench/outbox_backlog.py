@@ -1,4 +1,4 @@
-"""A busy bot's outbox: python bench/outbox_backlog.py [--trees new=. old=/tmp/old] [--loads 1x,5/s,15/s,2x,4x]
+"""A busy bot's outbox: python bench/outbox_backlog.py [--trees new=. old=/tmp/old] [--loads 1x,5/s,15/s,2x,4x] [--profile]
 
 Many Trans Europa games (2 players and 1 AI seat each) are played at once through the real bot and
 the local fake Discord, one process (the bot, the fake Discord and the players share its event
@@ -14,7 +14,8 @@ so before and after are measured in one run on the same machine:
 Printed per run: moves, the offered rate, acknowledgement (interaction -> answer) p50/p95/max,
 move -> board post p50/p95/max (from the interaction to the first post or edit of the game's board
 that shows the move, read from its "move N" header), the most outbox rows owed at once, board
-posts made and edited, the load average and the run's wall time.
+posts made and edited, the load average and the run's wall time. `--profile`: where each board
+post's time went (see _Profile) and the drawings by kind.
 """
 
 from __future__ import annotations
@@ -128,7 +129,10 @@ async def _worker(args: argparse.Namespace) -> dict[str, Any]:
         record(message, True)
 
     fake._create_message, fake._edit_message = created, edited
+    profile = _Profile() if args.profile else None
     bot = await fake.start_bot(create_bot(db, render_workers=1, **fake.bot_kwargs()), timeout=600)
+    if args.send_slots:  # an experiment: another number of games sending at once
+        bot.delivery._send_slots = asyncio.Semaphore(args.send_slots)
 
     def owed() -> int:
         with sqlite3.connect(db) as raw:
@@ -188,6 +192,8 @@ async def _worker(args: argparse.Namespace) -> dict[str, Any]:
         return await call(function, *more, **keywords)
 
     bot.renderer.call = counted
+    if profile is not None:
+        profile.install(bot)
     cpu_main, cpu_render = time.process_time(), _children_cpu()
     started = time.perf_counter()
     if args.rate:
@@ -246,7 +252,123 @@ async def _worker(args: argparse.Namespace) -> dict[str, Any]:
     await fake.stop()
     return {"games": games, "moves": len(moves), "offered_for": offered_for, "elapsed": elapsed,
             "acks": acks, "latencies": latencies, "unseen": unseen, "most_owed": most[0], **counts,
-            "renders": renders[0], "render_kinds": kinds, "unanswered": unanswered[0], "cpu_main": cpu_main, "cpu_render": cpu_render}
+            "renders": renders[0], "render_kinds": kinds, "unanswered": unanswered[0], "cpu_main": cpu_main, "cpu_render": cpu_render,
+            "profile": profile.summary() if profile is not None else None}
+
+
+class _Profile:
+    """Where a board post's time goes (`--profile`): each claim of a game's board posts (one
+    `Delivery._flush_boards` that had something to send) is timed from its start, split into the
+    wait for its turn (the edit pause and the send slots, until the claim starts), the store's
+    writes (waiting for SQLite's write lock, then holding it), its reads, the drawings (waiting in
+    the render line and drawing) and the requests to the fake Discord (HTTP, in-process); the
+    rest is the event loop's other work meanwhile. Timers wrap methods of whatever tree runs, so
+    the same profile reads old and new code. The totals of every store write (moves and posts)
+    come with it."""
+
+    STEPS = ("slot", "db_wait", "db_hold", "db_read", "render", "http")
+
+    def __init__(self) -> None:
+        import contextvars
+
+        self.current: contextvars.ContextVar[dict[str, float] | None] = contextvars.ContextVar("post", default=None)
+        self.posts: list[dict[str, float]] = []
+        self.writes = {"n": 0, "wait": 0.0, "hold": 0.0}
+
+    def _add(self, step: str, seconds: float) -> None:
+        acc = self.current.get()
+        if acc is not None:
+            acc[step] = acc.get(step, 0.0) + seconds
+            if step == "db_hold":
+                acc["writes"] = acc.get("writes", 0) + 1
+
+    def install(self, bot: Any) -> None:
+        import contextlib
+
+        import discord
+
+        profile = self
+        delivery = type(bot.delivery)
+        flush_boards, claim = delivery._flush_boards, delivery._claim
+
+        async def timed_flush(this: Any, game_id: int) -> Any:
+            acc: dict[str, float] = {}
+            token = profile.current.set(acc)
+            start = time.perf_counter()
+            acc["start"] = start
+            try:
+                result = await flush_boards(this, game_id)
+            finally:
+                profile.current.reset(token)
+            owed = result[0] if isinstance(result, tuple) else None
+            if owed and any(r.kind == "board" for r in owed):
+                acc["total"] = time.perf_counter() - start
+                profile.posts.append(acc)
+            return result
+
+        async def timed_claim(this: Any, game_id: int) -> Any:
+            acc = profile.current.get()
+            if acc is not None and "slot" not in acc:
+                acc["slot"] = time.perf_counter() - acc["start"]
+            return await claim(this, game_id)
+
+        bot.delivery._flush_boards = timed_flush.__get__(bot.delivery)
+        bot.delivery._claim = timed_claim.__get__(bot.delivery)
+        db = bot.store._db
+        transaction, fetch = db.transaction, db.fetch
+
+        @contextlib.asynccontextmanager
+        async def timed_transaction() -> Any:
+            asked = time.perf_counter()
+            async with transaction() as tx:  # SQLite: it takes the write lock, then yields
+                held = time.perf_counter()
+                yield tx
+            done = time.perf_counter()
+            wait = held - asked
+            profile._add("db_wait", wait)
+            profile._add("db_hold", done - held)
+            profile.writes["n"] += 1
+            profile.writes["wait"] += wait
+            profile.writes["hold"] += done - held
+
+        async def timed_fetch(sql: str, params: Any = ()) -> Any:
+            start = time.perf_counter()
+            try:
+                return await fetch(sql, params)
+            finally:
+                profile._add("db_read", time.perf_counter() - start)
+
+        db.transaction, db.fetch = timed_transaction, timed_fetch
+        call = bot.renderer.call
+
+        async def timed_call(*more: Any, **keywords: Any) -> Any:
+            start = time.perf_counter()
+            try:
+                return await call(*more, **keywords)
+            finally:
+                profile._add("render", time.perf_counter() - start)
+
+        bot.renderer.call = timed_call
+        request = discord.http.HTTPClient.request
+
+        async def timed_request(this: Any, *more: Any, **keywords: Any) -> Any:
+            start = time.perf_counter()
+            try:
+                return await request(this, *more, **keywords)
+            finally:
+                profile._add("http", time.perf_counter() - start)
+
+        discord.http.HTTPClient.request = timed_request
+
+    def summary(self) -> dict[str, Any]:
+        posts = self.posts
+        out: dict[str, Any] = {"claims": len(posts), "all_writes": self.writes}
+        for step in ("total", *self.STEPS, "writes"):
+            values = [p.get(step, 0.0) for p in posts]
+            out[step] = {"mean": statistics.fmean(values) if values else 0.0, "p95": _pct(values, 0.95)}
+        rest = [p["total"] - sum(p.get(s, 0.0) for s in self.STEPS) for p in posts]
+        out["other"] = {"mean": statistics.fmean(rest) if rest else 0.0, "p95": _pct(rest, 0.95)}
+        return out
 
 
 # ------------------------------------------------------------------------------------ driver
@@ -257,7 +379,7 @@ def _run(tree: Path, load: str, args: argparse.Namespace) -> dict[str, Any]:
         extra = ["--games", str(GAMES_PER_X), "--rate", load[:-2], "--seconds", str(args.seconds)]
     else:
         extra = ["--games", str(GAMES_PER_X * int(load[:-1])), "--moves", str(args.moves)]
-    extra += ["--drain", str(args.drain)]
+    extra += ["--drain", str(args.drain), "--send-slots", str(args.send_slots)] + (["--profile"] if args.profile else [])
     env = {**os.environ, "PYTHONPATH": str(tree)}
     load_before = os.getloadavg()[0]
     out = subprocess.run([sys.executable, __file__, "--worker", "--tree", str(tree), *extra], cwd=tree, env=env,
@@ -277,6 +399,10 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=30.0, help="R/s loads: how long moves arrive")
     parser.add_argument("--drain", type=float, default=240.0,
                         help="seconds to wait for the last posts after the last move (then: never shown)")
+    parser.add_argument("--profile", action="store_true",
+                        help="where a board post's time goes (timers around the store, the drawings, HTTP)")
+    parser.add_argument("--send-slots", type=int, default=0,
+                        help="games sending at once (default: the bot's own number, SEND_SLOTS)")
     parser.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--tree", help=argparse.SUPPRESS)
     parser.add_argument("--games", type=int, help=argparse.SUPPRESS)
@@ -307,6 +433,13 @@ def main() -> None:
                   f" | owed max {r['most_owed']:4} | posts {r['posts']:4} edits {r['edits']:4}"
                   f" | renders {r['renders']:5}, CPU s: bot {r['cpu_main']:4.0f} render {r['cpu_render']:4.0f}"
                   f" | load {r['load'][0]:.1f}->{r['load'][1]:.1f} | {r['elapsed']:5.0f} s", flush=True)
+            if r.get("profile"):
+                p = r["profile"]
+                print(f"      profile: {p['claims']} board claims, mean / p95 s: "
+                      + ", ".join(f"{step} {p[step]['mean']:.2f} / {p[step]['p95']:.2f}"
+                                  for step in ("total", *_Profile.STEPS, "other", "writes"))
+                      + f"; all store writes: {p['all_writes']['n']}, lock wait {p['all_writes']['wait']:.0f} s,"
+                        f" held {p['all_writes']['hold']:.0f} s; drawings by kind: {r['render_kinds']}", flush=True)
 
 
 if __name__ == "__main__":

@@ -7,13 +7,14 @@ import asyncio
 import logging
 import time
 from collections import defaultdict
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 import discord
 
 from bot.db import DatabaseUnavailable
 from bot.delivery.dms import DirectMessages
-from bot.delivery.posting import Places, post_nonce, said_first
+from bot.delivery.posting import Places, post_nonce, recap, recap_marked, said_first
 from bot.delivery.posts import BoardPosts
 from bot.render_queue import BOARD, DM
 from bot.store import OutboxRow
@@ -28,6 +29,29 @@ log = logging.getLogger("bot.games")
 SEND_SLOTS = 4
 # Seconds before the next try of a game's posts that Discord failed, after 1, 2, 3... failures in a row.
 RETRY_DELAYS = (1.0, 2.0, 5.0, 10.0, 30.0, 60.0)
+
+
+class _Slot:
+    """A send slot held from the claim until Discord took the flush's last post: `give` lets the
+    next game in line start while this one writes down what it sent (that write waits its turn
+    behind the moves' commits; the slot need not)."""
+
+    def __init__(self, slots: asyncio.Semaphore) -> None:
+        self._slots = slots
+        self._held = False
+
+    async def __aenter__(self) -> _Slot:
+        await self._slots.acquire()
+        self._held = True
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        self.give()
+
+    def give(self) -> None:
+        if self._held:
+            self._held = False
+            self._slots.release()
 
 
 class Delivery:
@@ -104,7 +128,7 @@ class Delivery:
                 await asyncio.sleep(pause)
             owed: list[OutboxRow] | None = None
             try:
-                async with self._send_slots:
+                async with _Slot(self._send_slots) as slot:
                     if self._waiting.get(game_id) is asyncio.current_task():
                         del self._waiting[game_id]  # from here on, a new flush is needed for newer posts
                     owed = await self._claim(game_id)
@@ -115,7 +139,7 @@ class Delivery:
                         return None, True
                     if not owed:
                         return owed, True
-                    sent = await self._send_boards(game_id, owed)
+                    sent = await self._send_boards(game_id, owed, slot.give)
                 reminders = [p for p in owed if p.kind == "remind"]
                 if reminders:  # turn reminders (no drawing: they need not wait for the DMs' turn)
                     await self.dms.send_reminders(await self.tables.info(game_id), reminders)
@@ -222,9 +246,9 @@ class Delivery:
         """The batch number of rows about to be sent (numbered now if nobody tried them yet)."""
         return batch if batch is not None else await self.tables.store.claim_batch([r.id for r in rows])
 
-    async def _send_boards(self, game_id: int, owed: list[OutboxRow]) -> bool:
+    async def _send_boards(self, game_id: int, owed: list[OutboxRow], sent_all: Callable[[], None]) -> bool:
         """The board posts owed, marking each done once sent; False if some stay owed (Discord
-        failed them).
+        failed them). `sent_all` is called once Discord took the last (before its bookkeeping write).
 
         Every step reads the game as stored at that moment: a post made earlier in this flush has
         moved the game's live post on, and an edit must land on that one, never an older post."""
@@ -237,10 +261,10 @@ class Delivery:
                 # A new post follows, and its summary holds these lines: the edit is not worth sending.
                 await self.tables.posts_done([p.id for p in rows])
                 continue
-            if not await self._send_board_batch(game_id, batch, rows):
+            last = index == len(batches) - 1
+            if not await self._send_board_batch(game_id, batch, rows, sent_all if last else None):
                 sent = False
                 break  # later batches wait, so the channel reads in order
-            await self.tables.posts_done([p.id for p in rows])
         if boards and (await self.tables.info(game_id)).row.status in ("over", "cancelled"):
             await self.posts.refresh_lobby(game_id)  # the lobby message says how it ended
         return sent
@@ -279,8 +303,10 @@ class Delivery:
                 await self.tables.posts_done([p.id for p in posts])
         return sent
 
-    async def _send_board_batch(self, game_id: int, batch: int | None, rows: list[OutboxRow]) -> bool:
-        """The board rows of one outbox batch as ONE post, or as one edit of the game's live post.
+    async def _send_board_batch(self, game_id: int, batch: int | None, rows: list[OutboxRow],
+                                sent: Callable[[], None] | None = None) -> bool:
+        """The board rows of one outbox batch as ONE post, or as one edit of the game's live post;
+        True once sent and the rows marked done (in the write that stores the live post).
 
         A row marked `edit` (a decision inside a turn, a simultaneous choice) updates the post that
         row follows; any other row starts a new post. When several are owed (a busy bot, an outage,
@@ -295,6 +321,7 @@ class Delivery:
         # The view before the first move of the batch: interlude images compare it with now.
         previous = next((p.payload["previous_view"] for p in rows if "previous_view" in p.payload), None)
         info = await self.tables.info(game_id)  # the live post as stored now
+        done = [r.id for r in rows]
         pings: list[int] | None
         if first_post is None:
             # The live post keeps what it shows (maybe a backlog of several posts) and adds what
@@ -302,26 +329,37 @@ class Delivery:
             # outbox heard of it) add nothing.
             shown = info.row.board_words
             lines = list(rows[-1].payload.get("lines", []))
+            seen = 0  # the lines the live post shows already (the first of `lines`)
             if shown is not None and info.row.board_message_id is not None:
                 rest = [r for r in rows if r.id > shown.get("through", 0)]
                 if not rest:
+                    await self.tables.posts_done(done)
                     return True
                 lines = list(shown.get("lines", []))
+                seen = len(lines)
                 for row in rest:
                     lines += said_first(row, lines)
             try:
-                if await self.posts.edit_board(info, lines, previous, through=rows[-1].id):
+                if await self.posts.edit_board(info, lines, previous, through=rows[-1].id, done=done, sent=sent):
                     return True
             except discord.HTTPException as error:
                 log.warning("board edit of game %s failed (%s); it stays owed", game_id, error)
                 return False
-            lines = list(rows[-1].payload.get("lines", []))
-            pings = []  # the post is gone (or a round ended): post anew, still pinging nobody
+            # The post is gone (or a round ended): post anew what the edit would have shown, what
+            # the live post showed marked as a recap, still pinging nobody.
+            lines = [*(recap(line) for line in lines[:seen]), *lines[seen:]]
+            own = shown.get("own") if seen else None  # as the live post had it: the rest is this turn's
+            pings = []
         else:
             posted = rows[first_post:]
-            lines = list(posted[0].payload.get("lines", []))
+            # The turn before it, as far as the live post's edits showed it, is a recap.
+            lines = recap_marked(list(posted[0].payload.get("lines", [])), posted[0].payload.get("fresh"),
+                                 info.row.board_words if info.row.board_message_id is not None else None)
+            own = len(lines)  # the lines up to the last new turn's (those after it, its decisions)
             for row in posted[1:]:
                 lines += said_first(row, lines)
+                if not row.payload.get("edit"):
+                    own = len(lines)
             starts = [r for r in posted if not r.payload.get("edit")]
             # Whose turn any of these posts began (the deal and other rows without `ping`: everyone
             # to act); BoardPosts.post_board keeps those still to act.
@@ -329,7 +367,7 @@ class Delivery:
                      else sorted({s for r in starts for s in r.payload["ping"]}))
         nonce = post_nonce("b", await self._claimed(batch, rows), info)
         return await self.posts.post_board(info, lines, result, previous, nonce=nonce, ping_seats=pings,
-                                      through=rows[-1].id)
+                                           through=rows[-1].id, done=done, sent=sent, own=own)
 
 
     async def resume_all(self) -> None:

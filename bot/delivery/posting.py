@@ -11,7 +11,9 @@ from bot import i18n
 from bot.store import OutboxRow
 from bot.tables import TableInfo
 from bot.ui.components import board_layout
+from bot.words import Stored, from_json
 from render.kit import seat_colour
+from rules.words import Msg
 
 if TYPE_CHECKING:
     from bot.app import JunctionBot
@@ -61,6 +63,41 @@ def said_first(row: OutboxRow, before: list[str]) -> list[str]:
     overlap = max((k for k in range(min(len(lines), len(before)) + 1) if before[len(before) - k:] == lines[:k]),
                   default=0)
     return lines[overlap:]
+
+
+RECAP = "(recap) {line}"  # the id of a line a post shows again (see recap)
+
+
+def recap(line: Stored) -> Stored:
+    """A line an earlier post of the game already showed, marked in the post that shows it again (a
+    new post's recap of the turn its edits showed, a round end's post): each event line is said in
+    exactly one post, and said again only marked as a recap (issue 29)."""
+    if isinstance(line, dict) and line.get("id") == RECAP:
+        return line
+    return Msg("(recap) {line}", line=from_json(line)).to_json()
+
+
+def unmarked(line: Stored) -> Stored:
+    """A line as it was owed, without its recap mark."""
+    if isinstance(line, dict) and line.get("id") == RECAP:
+        value = line["p"]["line"]
+        return value["msg"] if isinstance(value, dict) else value
+    return line
+
+
+def recap_marked(lines: list[Stored], fresh: int | None, shown: dict[str, Any] | None) -> list[Stored]:
+    """A new post's lines (an owed row's: the turn before it summed up, then its `fresh` last lines),
+    those the live post already shows marked as a recap: the leading lines of the summary that
+    the live post's decisions of its turn added (`shown`: its board_words; `own`, how many of its
+    lines come before them: a post that collapsed a backlog may show some of them already).
+    What no post showed yet (edits a crash or a backlog skipped) stays unmarked."""
+    if fresh is None or not shown or not shown.get("lines"):
+        return lines
+    summary = lines[:len(lines) - fresh]
+    seen = [unmarked(line) for line in shown["lines"]]
+    added = seen[shown["own"]:] if "own" in shown else seen
+    count = max(k for k in range(min(len(summary), len(added)) + 1) if added[len(added) - k:] == summary[:k])
+    return [*(recap(line) for line in lines[:count]), *lines[count:]]
 
 
 def _base36(number: int) -> str:

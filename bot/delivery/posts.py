@@ -7,6 +7,7 @@ import io
 import logging
 import re
 import time
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -52,10 +53,12 @@ class BoardPosts:
         self.last_edit: dict[int, float] = {}  # game -> monotonic time of its last board edit
 
     async def edit_board(self, info: TableInfo, lines: list[Stored], previous: dict[str, Any] | None,
-                          through: int) -> bool:
+                          through: int, done: Sequence[int] = (), sent: Callable[[], None] | None = None) -> bool:
         """Update the current board post in place (no ping) to show `lines`, the owed rows up to
         `through` included; False when it must be posted anew (no post yet, deleted, or the moves
-        ended a round: a round end keeps its own post)."""
+        ended a round: a round end keeps its own post). Once Discord took it, the owed rows `done`
+        leave the outbox in the same write that stores what the post shows; `sent` is called just
+        before that write."""
         message_id = info.row.board_message_id
         if message_id is None:
             return False
@@ -83,14 +86,23 @@ class BoardPosts:
             return False
         finally:
             self.last_edit[info.row.id] = time.monotonic()
-        await self.tables.set_message(info.row.id, board_words={"lines": lines, "through": through})
+        if sent is not None:
+            sent()
+        own = (info.row.board_words or {}).get("own")  # the lines it had when posted (see recap_marked)
+        words = {"lines": lines, "through": through, **({"own": own} if own is not None else {})}
+        await self.tables.board_shown(info.row.id, list(done), board_words=words)
         return True
 
     async def post_board(self, info: TableInfo, lines: list[Stored], result: list[Stored] | None,
                           previous: dict[str, Any] | None = None, nonce: str | None = None,
-                          ping_seats: list[int] | None = None, through: int | None = None) -> bool:
+                          ping_seats: list[int] | None = None, through: int | None = None,
+                          done: Sequence[int] = (), sent: Callable[[], None] | None = None,
+                          own: int | None = None) -> bool:
         """The board post of a batch; its earlier lines first in posts of their own if they do not fit.
-        `through`: the last owed row it shows (None: no row, e.g. news of the clock).
+        `through`: the last owed row it shows (None: no row, e.g. news of the clock); `done`: the
+        owed rows it shows, marked done in the write that stores the post's id (`sent` is called
+        just before that write); `own`: how many of `lines` come before the decisions of the turn
+        it begins (None: all; see recap_marked).
 
         `nonce` (from the batch, stable across restarts) makes every message of the post idempotent:
         Discord returns the message it already made for a nonce instead of posting it twice."""
@@ -166,10 +178,13 @@ class BoardPosts:
         except discord.HTTPException as error:
             log.warning("board post of game %s failed (%s); it stays owed", info.row.id, error)
             return False
+        if sent is not None:
+            sent()
         # What the post shows, for the edits that follow it (those of rows after `through`).
         shown = through if through is not None else (info.row.board_words or {}).get("through", 0)
-        await self.tables.set_message(info.row.id, board_message_id=message.id,
-                                      board_words={"lines": shown_lines, "through": shown})
+        own = max(0, (len(stored) if own is None else own) - (len(stored) - len(shown_lines)))
+        await self.tables.board_shown(info.row.id, list(done), board_message_id=message.id,
+                                      board_words={"lines": shown_lines, "through": shown, "own": own})
         return True
 
     async def _end_of_game_files(self, info: TableInfo, names: list[str], locale: Any) -> list[discord.File]:

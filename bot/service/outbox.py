@@ -41,7 +41,15 @@ class Outbox(LiveGames):
         """Store a message id of the game (`lobby_message_id`, `board_message_id`) and, with a board
         post or edit, `board_words`: {"lines": what the post shows, "through": the last owed row
         it shows}; a board post stored without them shows nothing an edit must keep."""
+        self._refresh_row(game_id, await self.store.set_game_fields(game_id, **self._board_fields(ids)))
+
+    async def board_shown(self, game_id: int, post_ids: list[int], **ids: Any) -> None:
+        """A board post or edit Discord took: set_message's `ids` and the owed rows it showed done
+        (`post_ids`), in one write."""
+        self._refresh_row(game_id, await self.store.posts_shown(game_id, post_ids, **self._board_fields(ids)))
+
+    def _board_fields(self, ids: dict[str, Any]) -> dict[str, Any]:
         if ids.get("board_message_id") is not None:
             ids = {"board_words": None, **ids, "board_posted_at": self.now()}  # a board older than an hour is reposted
-        self._refresh_row(game_id, await self.store.set_game_fields(game_id, **ids))
+        return ids
 

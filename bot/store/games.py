@@ -132,6 +132,16 @@ class GamesPart(StorePart):
     async def set_game_fields(self, game_id: int, **fields: Any) -> GameRow | None:
         """Update plain columns (message ids, status, ...); the row as written (None: no such game).
         Names come from code, never from users."""
+        # One statement, which returns the row as written (the caller need not read it again).
+        rows = await self._db.write(*self._field_update(game_id, fields))
+        if not rows:
+            return None
+        row = _game(rows[0])
+        self._saw(game_id, row.version)
+        return row
+
+    def _field_update(self, game_id: int, fields: dict[str, Any]) -> tuple[str, tuple[Any, ...]]:
+        """The UPDATE of set_game_fields (statement and arguments), returning the row as written."""
         allowed = {"lobby_message_id", "board_message_id", "status", "dm_closed_told", "result",
                    "turn_hours", "turn_deadline", "timeout_action", "board_posted_at", "board_words"}
         if not fields or not set(fields) <= allowed:
@@ -139,15 +149,8 @@ class GamesPart(StorePart):
         values = [(_dumps(sorted(v)) if k == "dm_closed_told" else
                    _dumps(v) if k in ("result", "board_words") and v is not None else v) for k, v in fields.items()]
         sets = "".join(f"{k} = ?, " for k in fields)
-        # One statement, which returns the row as written (the caller need not read it again).
-        rows = await self._db.write(
-            f"UPDATE games SET {sets}updated_at = ?, version = version + 1 WHERE id = ? RETURNING {_GAME_COLUMNS}",
-            (*values, self.now(), game_id))
-        if not rows:
-            return None
-        row = _game(rows[0])
-        self._saw(game_id, row.version)
-        return row
+        return (f"UPDATE games SET {sets}updated_at = ?, version = version + 1 WHERE id = ? RETURNING {_GAME_COLUMNS}",
+                (*values, self.now(), game_id))
 
     # ------------------------------------------------------------------ seats
 

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Sequence
+from typing import Any
 
 from bot.db import IDS, Rows, Tx
 from bot.store.base import StorePart
-from bot.store.rows import OutboxRow, PendingPost, _dumps
+from bot.store.rows import _GAME_COLUMNS, GameRow, OutboxRow, PendingPost, _dumps, _game
 
 
 class OutboxPart(StorePart):
@@ -90,26 +91,48 @@ class OutboxPart(StorePart):
             if not rows:
                 return None
             return [OutboxRow(r[0], r[1], r[2], r[3], json.loads(r[4]), r[5]) for r in rows if r[0] is not None]
+        # A lease binds other processes only: an SQLite file has one process (a holder named there is
+        # this process's own earlier run, whose posts are owed to this one now), so the claim writes
+        # nothing (issue 29). It reads in a transaction all the same: the file's one connection
+        # would otherwise read the rows of a move whose commit is under way, and may yet roll back.
         async with self._db.transaction() as tx:
-            free = await tx.fetch("SELECT flush_owner, flush_until FROM games WHERE id = ?", (game_id,))
-            if not free:
-                return None
-            # A lease binds other processes only: an SQLite file has one process, and a holder
-            # named there is this process's own earlier run (its posts are owed to this one now).
-            await tx.execute("UPDATE games SET flush_owner = ?, flush_until = ? WHERE id = ?",
-                             (owner, now + lease, game_id))
             rows = await tx.fetch(
-                "SELECT id, game_id, kind, seat, payload, batch FROM outbox WHERE game_id = ? ORDER BY id",
-                (game_id,))
-        return [OutboxRow(r[0], r[1], r[2], r[3], json.loads(r[4]), r[5]) for r in rows]
+                "SELECT o.id, o.game_id, o.kind, o.seat, o.payload, o.batch FROM games g"
+                " LEFT JOIN outbox o ON o.game_id = g.id WHERE g.id = ? ORDER BY o.id", (game_id,))
+        if not rows:
+            return None
+        return [OutboxRow(r[0], r[1], r[2], r[3], json.loads(r[4]), r[5]) for r in rows if r[0] is not None]
 
     async def release_posts(self, game_id: int, owner: str) -> None:
-        await self._db.write("UPDATE games SET flush_owner = NULL, flush_until = NULL"
-                             " WHERE id = ? AND flush_owner = ?", (game_id, owner))
+        if self.shared:  # SQLite: the claim wrote nothing (see claim_posts)
+            await self._db.write("UPDATE games SET flush_owner = NULL, flush_until = NULL"
+                                 " WHERE id = ? AND flush_owner = ?", (game_id, owner))
 
     async def posts_done(self, post_ids: Iterable[int]) -> None:
         ids = list(post_ids)
         if not ids:
             return
         await self._db.write_ids(f"DELETE FROM outbox WHERE {IDS}", (), ids)
+
+    async def posts_shown(self, game_id: int, post_ids: Sequence[int], **fields: Any) -> GameRow | None:
+        """A board post or edit Discord took: its rows leave the outbox and the game keeps the live
+        post's id and words (`fields`, as set_game_fields takes them), in ONE transaction (one turn
+        at the write lock instead of two; a crash leaves both undone, and the retry under the same
+        nonce or the idempotent edit finds the post). Only the fields that change are written: a
+        retried edit that shows the same words adds no version. The row as it is now (None: no
+        such game)."""
+        async with self._db.transaction() as tx:
+            rows = await tx.fetch(f"SELECT {_GAME_COLUMNS} FROM games WHERE id = ?", (game_id,))
+            if not rows:
+                return None
+            if post_ids:
+                await tx.executemany("DELETE FROM outbox WHERE id = ?", [(i,) for i in post_ids])
+            row = _game(rows[0])
+            changed = {k: v for k, v in fields.items() if getattr(row, k) != v}
+            if changed:
+                rows = await tx.fetch(*self._field_update(game_id, changed))
+                row = _game(rows[0])
+        if changed:
+            self._saw(game_id, row.version)
+        return row
 

@@ -78,3 +78,35 @@ async def test_only_games_where_an_ai_may_owe_a_move_are_resumed(store):
     assert await store.games_owing_ai() == [ai_turn, unknown]
     await store.record_moves(ai_turn, 0, [(1, "x")], {"n": 1}, [], to_act=[0])
     assert await store.games_owing_ai() == [unknown]
+
+
+async def test_a_shown_post_marks_its_rows_done_and_keeps_its_id_in_one_write(store):
+    """Store.posts_shown (issue 29): the rows' delete and the live post's id and words are one
+    transaction; fields that do not change are not written (no new version)."""
+    game_id = await _game(store)
+    seats = [SeatRow(0, 100, None, "Ann"), SeatRow(1, None, "random", "AI 1")]
+    await store.start_game(game_id, seats, {"n": 0}, [PendingPost("board", None, {"lines": ["go"]}),
+                                                      PendingPost("dm", 0, {"lines": []})])
+    board, dm = await store.pending_posts(game_id)
+    words = {"lines": ["go"], "through": board.id, "own": 1}
+    row = await store.posts_shown(game_id, [board.id], board_message_id=55, board_words=words)
+    assert (row.board_message_id, row.board_words) == (55, words)
+    assert [p.id for p in await store.pending_posts(game_id)] == [dm.id]
+    version = (await store.game(game_id)).version
+    assert row.version == version
+    again = await store.posts_shown(game_id, [], board_message_id=55, board_words=words)  # a retried edit
+    assert again.version == version and (await store.game(game_id)).version == version
+    assert await store.posts_shown(game_id + 1000, [dm.id], board_words=words) is None
+    assert [p.id for p in await store.pending_posts(game_id)] == [dm.id]  # a failed call deletes nothing
+
+
+async def test_claiming_posts_reads_them_and_a_missing_game_claims_none(store):
+    game_id = await _game(store)
+    seats = [SeatRow(0, 100, None, "Ann"), SeatRow(1, None, "random", "AI 1")]
+    await store.start_game(game_id, seats, {"n": 0}, [PendingPost("board", None, {"lines": ["go"]})])
+    owed = await store.claim_posts(game_id, "me", lease=60)
+    assert [p.kind for p in owed] == ["board"]
+    await store.posts_done([owed[0].id])
+    assert await store.claim_posts(game_id, "me", lease=60) == []
+    await store.release_posts(game_id, "me")
+    assert await store.claim_posts(game_id + 1000, "me", lease=60) is None

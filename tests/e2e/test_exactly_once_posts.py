@@ -131,13 +131,13 @@ async def test_a_crash_between_discord_accepting_and_the_outbox_delete_posts_not
     await started_game(fake, [ann, bob], general, options="rounds=1 span=20")
     await fake.wait_for(lambda: not owed(db), what="opening posts")
 
-    async def killed(post_ids):  # the process dies right after Discord took the post
+    async def killed(game_id, post_ids, **ids):  # the process dies right after Discord took the post
         raise asyncio.CancelledError
 
     await fake.slash(ann, general, "play", options={"move": "bid 1"})  # an edit: Bob is still to bid
     await fake.wait_for(lambda: not owed(db), what="Ann's bid shown")
     dms_before = {u.name: len(fake.dms(u)) for u in (ann, bob)}
-    bot.tables.posts_done = killed
+    bot.tables.board_shown = killed  # its rows' delete and the post's id: one write
     await fake.slash(bob, general, "play", options={"move": "bid 1"})
     await fake.drain()
     assert owed(db) >= 1  # Discord has the post; the store still owes it

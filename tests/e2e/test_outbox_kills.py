@@ -1,8 +1,9 @@
 """SIGKILL again and again (issue 29): a bot process is killed at a random moment, many times over one
-game (as Discord makes a board post, an edit or a DM, or right after a move's answer), and a new
-one takes over each time. At the end every event line of the game is in exactly one board post
-(a new post's leading recap of the turn before aside), in order; no DM is sent twice; no secret
-reaches anyone else. The moments are drawn from a seeded random generator and are Discord events,
+whole game (as Discord makes a board post, an edit or a DM, or right after a move's answer, or after
+moves made during a Discord outage), and a new one takes over each time. At the end every event line
+of the game is in exactly one board post, in order, except where a post says it again marked as a
+recap (a new post's recap of the turn its edits showed); no DM is sent twice; no secret reaches
+anyone else. The moments are drawn from a seeded random generator and are Discord events,
 not times, so a run is the same on a fast or a slow machine."""
 
 from __future__ import annotations
@@ -26,7 +27,7 @@ from tests.e2e.test_platform import board_posts, started_game
 
 SEED = 29
 ROUNDS = 5
-MOVES = 27  # of the game's 30 (3 seats, 5 rounds): it is still running at the end; a kill every 1-3 moves
+MOVES = 30  # the whole game (3 seats, 5 rounds); a kill every 1-3 moves
 
 BOT_PROCESS = textwrap.dedent("""
     # The Guess bot in its own process (a SIGKILL target); its 'hand image' is the DM's view in JSON.
@@ -86,15 +87,19 @@ def private_lines(db) -> dict[int, list[str]]:
     return lines
 
 
+RECAP = "(recap) "  # how a post marks a line an earlier post showed (bot.delivery.posting.recap)
+
+
 def said(posts) -> list[str]:
-    """The lines the posts say, each post's leading recap (what ends the post before it) left out."""
+    """The lines the posts say, in order, the lines marked as a recap left out; each recap line
+    repeats a line an earlier post said."""
     out: list[str] = []
-    before: list[str] = []
     for post in posts:
-        lines = shown_lines(post)
-        recap = max(k for k in range(min(len(lines), len(before)) + 1) if before[len(before) - k:] == lines[:k])
-        out += lines[recap:]
-        before = lines
+        for line in shown_lines(post):
+            if line.startswith(RECAP):
+                assert line[len(RECAP):] in out, line  # a recap says again what was said, nothing new
+            else:
+                out.append(line)
     return out
 
 
@@ -144,7 +149,9 @@ async def test_sigkill_again_and_again_says_every_line_once_and_no_dm_twice(fake
         while played < MOVES:
             # The moment of this round's kill: the n-th board post, edit or DM the bot makes, or
             # right after the answer to one of its next moves.
-            moment, n = rng.choice(["post", "edit", "dm", "answer"]), rng.randint(1, 2)
+            moment, n = rng.choice(["post", "edit", "dm", "answer", "outage"]), rng.randint(1, 2)
+            if moment == "outage":  # Discord fails every post, edit and DM; the kill comes after the moves
+                fake.outage(503)
             count = [0]
 
             def at(kind: str, message, process=process, moment=moment, n=n, count=count) -> None:
@@ -177,7 +184,8 @@ async def test_sigkill_again_and_again_says_every_line_once_and_no_dm_twice(fake
                     await asyncio.sleep(rng.random() * 0.05)  # let the kill land, or the posts go on
             if process.poll() is None:  # the round's moment did not come: killed now, wherever it is
                 kill(process)
-                kills.append("after the moves")
+                kills.append("after the moves" if moment != "outage" else "after the moves in an outage")
+            fake.outage(None)
             await asyncio.to_thread(process.wait, 10)
             fake.on_created, edited[:] = None, []
             process = await start()  # sends what is owed as it starts
@@ -191,9 +199,12 @@ async def test_sigkill_again_and_again_says_every_line_once_and_no_dm_twice(fake
 
     posts = board_posts(general)
     assert doubled(general) == []
-    # Every event line of the game in exactly one post, in order (the opening words first).
+    # Every event line of the game in exactly one post, in order (the opening words first), but for
+    # the recaps, which are marked.
     first = opening.versions[0] if opening.versions else opening
     assert said(posts) == shown_lines(first) + move_lines(db), kills
+    assert any(line.startswith(RECAP) for post in posts for line in shown_lines(post))  # recaps were shown
+    assert "outage" in " ".join(kills) and stored_game(db)[0].is_over(), kills
     # No DM twice: each DM's text and view differ from every other DM of its player.
     _, user_ids, *_ = stored_game(db)
     for seat, user in enumerate(users):

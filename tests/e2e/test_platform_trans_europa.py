@@ -95,6 +95,7 @@ async def test_three_players_play_trans_europa_to_the_end(fake_discord, tmp_path
     platform = re.compile(r"Trans Europa begins\. Seats: .*")
     for post in boards():
         for line in bullets(post.text):
+            line = line.removeprefix("(recap) ")  # a line an earlier post showed, marked as said again
             assert line in public_lines or platform.fullmatch(line), line
     for seat, user_id in enumerate(users):
         dms = fake.dms(users_by_id[user_id])
