@@ -8,7 +8,10 @@ frozen from main before issue 15 (bench/frozen_ai). Opponents hard does not mode
 normal): `hard-bold` and `hard-thrifty` seat the game's bold or thrifty greedy style against it where the
 game has one (Off the Rails: bold; Trans Europa: thrifty), `hard-reseeded` normals whose own random
 choices come from another seed than the game's (ties and random picks differ from what hard expects),
-`hard-hard` other hard AIs. The tested AI's seat rotates with the game number so every seat is played
+`hard-hard` other hard AIs. Hard models no seat's random generator (its rollouts give normal one of
+their own), so to it a reseeded normal is the same opponent as normal, in distribution; where normal
+never draws on its generator (Ticket to Ride, Great Western) hard-reseeded plays hard-normal's very
+games, seed by seed. The tested AI's seat rotates with the game number so every seat is played
 equally. `--options advanced=on` (any table option) plays a variant. A win counts 1, a shared first place 1/winners. The margin printed is the
 95% half-width (1.96 standard errors): ±5% needs about 385 games at a 50% share, 280 at 25%; the
 brackets give the 95% Wilson interval, the honest one near 0% and 100%.
