@@ -8,9 +8,16 @@ frozen from main before issue 15 (bench/frozen_ai). Opponents hard does not mode
 normal): `hard-bold` and `hard-thrifty` seat the game's bold or thrifty greedy style against it where the
 game has one (Off the Rails: bold; Trans Europa: thrifty), `hard-reseeded` normals whose own random
 choices come from another seed than the game's (ties and random picks differ from what hard expects),
-`hard-hard` other hard AIs. The tested AI's seat rotates with the game number so every seat is played
+`hard-hard` other hard AIs. Hard models no seat's random generator (its rollouts give normal one of
+their own), so to it a reseeded normal is the same opponent as normal, in distribution; where normal
+never draws on its generator (Ticket to Ride, Great Western) hard-reseeded plays hard-normal's very
+games, seed by seed. The tested AI's seat rotates with the game number so every seat is played
 equally. `--options advanced=on` (any table option) plays a variant. A win counts 1, a shared first place 1/winners. The margin printed is the
-95% half-width (1.96 standard errors): ±5% needs about 385 games at a 50% share, 280 at 25%.
+95% half-width (1.96 standard errors): ±5% needs about 385 games at a 50% share, 280 at 25%; the
+brackets give the 95% Wilson interval, the honest one near 0% and 100%.
+`--record FILE` appends one JSON line per game (seed, seat, share, decision times), so runs split over
+seed ranges or stopped early still add up: `--summary FILE` prints the line of each game, variant,
+player count and matchup over every game recorded, with its seeds.
 Time per decision is the CPU time (time.process_time) of the tested AI's own decisions: what one core
 spends, whatever else shares the machine.
 """
@@ -19,6 +26,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import json
 import math
 import random
 import statistics
@@ -119,21 +127,41 @@ def play_one(job: tuple[str, str, int, int, int, dict[str, Any]]) -> tuple[float
     return (1.0 / len(winners) if seat in winners else 0.0), times
 
 
+def wilson(wins: float, games: int) -> tuple[float, float]:
+    """The 95% Wilson score interval of a win share (honest near 0% and 100%, where the normal margin is not)."""
+    z = 1.96
+    share = wins / games
+    centre = (share + z * z / (2 * games)) / (1 + z * z / games)
+    half = z * math.sqrt(share * (1 - share) / games + z * z / (4 * games * games)) / (1 + z * z / games)
+    return centre - half, centre + half
+
+
 def run(key: str, matchup: str, players: int, count: int, jobs: int, first_seed: int, progress: bool = False,
-        options: dict[str, Any] | None = None) -> str:
+        options: dict[str, Any] | None = None, record: str | None = None) -> str:
     work = [(key, matchup, players, first_seed + i, i % players, dict(options or {})) for i in range(count)]
     started = time.perf_counter()
     outcomes: list[tuple[float, list[float]]] = []
     with Pool(jobs) if jobs > 1 else nullcontext() as pool:
         # In seed order, with worker processes too, so a run stopped early has played a range of seeds.
-        for outcome in (pool.imap(play_one, work, chunksize=1) if pool else map(play_one, work)):
+        played = pool.imap(play_one, work, chunksize=1) if pool else map(play_one, work)
+        for job, outcome in zip(work, played, strict=True):
             outcomes.append(outcome)
+            if record:  # one line per game: runs stopped early or split over seed ranges can be summed later
+                with open(record, "a", encoding="utf-8") as out:
+                    out.write(json.dumps({"game": key, "options": job[5], "players": players, "matchup": matchup,
+                                          "seed": job[3], "seat": job[4], "share": outcome[0],
+                                          "times": [round(t, 4) for t in outcome[1]]}) + "\n")
             if progress:  # a long run still leaves figures behind if it is stopped
                 done = [share for share, _ in outcomes]
                 print(f"  {key} {players}p {matchup}: {len(done)} games, win share {100 * sum(done) / len(done):.1f}%, "
                       f"slowest decision so far {1000 * max((t for _, ts in outcomes for t in ts), default=0):.0f} ms",
                       flush=True)
-    wall = time.perf_counter() - started
+    return summary(key, matchup, players, outcomes, options, time.perf_counter() - started)
+
+
+def summary(key: str, matchup: str, players: int, outcomes: list[tuple[float, list[float]]],
+            options: dict[str, Any] | None = None, wall: float | None = None) -> str:
+    """One line: the tested AI's win share with its margins, and the CPU time of its decisions."""
     shares = [share for share, _ in outcomes]
     times = sorted(t for _, ts in outcomes for t in ts)
     share = sum(shares) / len(shares)
@@ -141,17 +169,45 @@ def run(key: str, matchup: str, players: int, count: int, jobs: int, first_seed:
     median = statistics.median(times) if times else 0.0
     p95 = times[min(len(times) - 1, int(0.95 * len(times)))] if times else 0.0
     fair = 1 / players
-    # Games a ±5% margin needs at this share (at least 50 games' worth of variance near 0% or 100%).
+    # Games a ±5% margin needs at this share (at 0% or 100% the normal margin says nothing: see Wilson).
     needed = math.ceil(share * (1 - share) * (1.96 / 0.05) ** 2) if 0 < share < 1 else None
     more = f"±5% needs {needed} games" if needed else "±5%: share at an edge, see Wilson"
     variant = " ".join(f"{k}={v}" for k, v in sorted((options or {}).items()))
     p99 = times[min(len(times) - 1, int(0.99 * len(times)))] if times else 0.0
+    low, high = wilson(sum(shares), len(shares))
     return (
         f"{key:14}{' ' + variant if variant else ''} {players}p {matchup:14} games {len(shares):4}  win share {100 * share:5.1f}% "
-        f"± {100 * margin:4.1f}  (fair {100 * fair:.0f}%)  decision median {1000 * median:7.1f} ms  "
+        f"± {100 * margin:4.1f} [{100 * low:.1f}–{100 * high:.1f}%]  (fair {100 * fair:.0f}%)  decision median {1000 * median:7.1f} ms  "
         f"p95 {1000 * p95:7.1f} ms  p99 {1000 * p99:7.1f} ms  max {1000 * (times[-1] if times else 0):7.1f} ms  "
-        f"({len(times)} decisions; {more})  [{wall:.0f} s]"
+        f"({len(times)} decisions; {more})" + (f"  [{wall:.0f} s]" if wall is not None else "")
     )
+
+
+def summarize(path: str) -> list[str]:
+    """The summary of every game, variant, player count and matchup in a --record file, over all its runs."""
+    groups: dict[tuple[str, str, int, str], list[tuple[float, list[float]]]] = {}
+    options: dict[tuple[str, str, int, str], dict[str, Any]] = {}
+    seeds: dict[tuple[str, str, int, str], list[int]] = {}
+    with open(path, encoding="utf-8") as lines:
+        for line in lines:
+            game = json.loads(line)
+            group = (game["game"], json.dumps(game["options"], sort_keys=True), game["players"], game["matchup"])
+            groups.setdefault(group, []).append((game["share"], game["times"]))
+            options[group] = game["options"]
+            seeds.setdefault(group, []).append(game["seed"])
+    return [f"{summary(group[0], group[3], group[2], outcomes, options[group])}  seeds {_ranges(seeds[group])}"
+            for group, outcomes in sorted(groups.items())]
+
+
+def _ranges(seeds: list[int]) -> str:
+    """1, 2, 3, 7 as '1–3, 7'."""
+    spans: list[list[int]] = []
+    for seed in sorted(set(seeds)):
+        if spans and seed == spans[-1][1] + 1:
+            spans[-1][1] = seed
+        else:
+            spans.append([seed, seed])
+    return ", ".join(f"{a}–{b}" if a != b else str(a) for a, b in spans)
 
 
 def main() -> None:
@@ -165,7 +221,12 @@ def main() -> None:
     parser.add_argument("--progress", action="store_true", help="print the running share after each game")
     parser.add_argument("--options", nargs="*", default=[], metavar="KEY=VALUE",
                         help="table options of the variant to play, e.g. advanced=on (one game at a time)")
+    parser.add_argument("--record", metavar="FILE", help="append one JSON line per game played (seed, share, times)")
+    parser.add_argument("--summary", metavar="FILE", help="summarize a --record file instead of playing")
     args = parser.parse_args()
+    if args.summary:
+        print("\n".join(summarize(args.summary)))
+        return
     for key in args.games:
         definition = registry.get(key)
         options = definition.resolve_options(dict(item.split("=", 1) for item in args.options))
@@ -175,7 +236,7 @@ def main() -> None:
                 continue
             for matchup in args.matchups:
                 if has_matchup(key, matchup):
-                    print(run(key, matchup, players, args.count, args.jobs, args.seed, args.progress, options),
+                    print(run(key, matchup, players, args.count, args.jobs, args.seed, args.progress, options, args.record),
                           flush=True)
 
 
