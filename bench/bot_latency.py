@@ -24,6 +24,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+import locales  # noqa: E402
 from bot.app import create_bot  # noqa: E402
 from rules.engine import ai_move  # noqa: E402
 from rules.registry import GAMES  # noqa: E402
@@ -46,10 +47,12 @@ async def run(moves: int, workers: int, game_key: str, options: str, locale: str
     await fake.start()
     if locale:
         fake.guild_locale = locale  # the posts (and their images) in that language, as the players' replies
-    japanese = locale == "ja"
-    # The board post's header (its text: a layout post has no content) says which move it shows.
-    header = re.compile(r"· (\d+) 手目" if japanese else r"· move (\d+)")
-    over_word = "ゲーム終了" if japanese else "Game over"
+    # The board post's header (its text: a layout post has no content) says which move it shows: its
+    # template in the server's language, from the catalog, as a pattern of the move number.
+    language = locales.language_of(locale)
+    template = locales.gettext(language, "**{title}** · game #{id} · move {n}").split("{id}", 1)[1]
+    header = re.compile(re.escape(template).replace(re.escape("{n}"), r"(\d+)"))
+    over_word = locales.gettext(language, "Game over", game_key)
     lags: list[float] = []
     try:
         db = str(Path(tempfile.mkdtemp()) / "bench.db")
