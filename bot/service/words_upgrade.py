@@ -25,6 +25,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
+from bot.service.history import EARLY
 from bot.service.owed import result_msgs
 from bot.store import Store
 from bot.store.words_upgrade import StoredWords
@@ -79,7 +80,8 @@ def service_lines(words: StoredWords, names: set[str]) -> Iterator[Msg]:
         for other in sorted(names - {name}):
             yield Msg("{who} handed their seat to {other}.", who=name, other=other)
     if game.result:
-        yield from result_msgs(game.result)
+        if not _old_end(game.result):  # (an end stored as English would only say its English back)
+            yield from result_msgs(game.result)
         yield from result_msgs({**game.result, "ended_by": ""})
 
 
@@ -162,11 +164,13 @@ class Rewrite:
 
     def __call__(self, words: StoredWords) -> None:
         self.report.games += 1
-        if not any(_old(line) for line in _stored_lines(words)):
+        if not any(_old(line) for line in _stored_lines(words)) and not _old_end(words.result):
             return
         self.lines = Lines(words)
         self.report.replayed += self.lines.replayed
         self.game_id = words.game.id
+        if _old_end(words.result):
+            self._end(words.result)
         if words.post_words is not None:
             post = words.post_words
             for key in ("summary", "lines"):
@@ -181,6 +185,21 @@ class Rewrite:
             for key in ("lines", "result"):
                 if isinstance(payload.get(key), list):
                     payload[key] = self._list(payload[key])
+
+    def _end(self, result: dict[str, Any]) -> None:
+        """A game stopped early by a timeout kept how it ended as English (with the names, or with seat tokens)
+        in its result's `ended_by`: the message instead, as the result of a game stopped early keeps it now
+        (bot.service.history.current_standings)."""
+        assert self.lines is not None
+        english = result["ended_by"]
+        found = self.lines.named.get(english) or self.lines.plain.get(english)
+        if found is None:
+            self.report.kept.append((self.game_id, english))
+            return
+        self.report.rewritten += 1
+        result["ended_by"] = EARLY
+        result["labels"] = {**(result.get("labels") or {}), EARLY: str(found)}
+        result["label_msgs"] = {**(result.get("label_msgs") or {}), EARLY: found.to_json()}
 
     def _list(self, lines: list[Any]) -> list[Any]:
         return [self._line(line) for line in lines]
@@ -231,6 +250,15 @@ def _stored_lines(words: StoredWords) -> Iterator[Any]:
     for payload in words.outbox.values():
         yield from payload.get("lines") or ()
         yield from payload.get("result") or ()
+
+
+def _old_end(result: dict[str, Any] | None) -> bool:
+    """Whether a result keeps how the game ended as a line stored as English (a game a timeout stopped before
+    the upgrade), not as a key its labels name."""
+    if not result:
+        return False
+    ended = result.get("ended_by")
+    return isinstance(ended, str) and ended.startswith("Time ran out for ") and ended not in (result.get("labels") or {})
 
 
 def _old(line: Any) -> bool:

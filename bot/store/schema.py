@@ -298,7 +298,8 @@ SOURCE: tuple[str, ...] = (
         game_id BIGINT PRIMARY KEY REFERENCES games (id)
     );
     INSERT INTO words_upgrade (game_id)
-        SELECT id FROM games WHERE status = 'running' OR id IN (SELECT game_id FROM outbox);
+        SELECT id FROM games WHERE status = 'running' OR id IN (SELECT game_id FROM outbox)
+            OR (status = 'over' AND result LIKE '%"ended_by":%Time ran out for %');
     """,
 )
 

@@ -24,6 +24,7 @@ class StoredWords:
     post_words: dict[str, Any] | None  # migration 8: {"summary": [...], "lines": [...], "news": {seat: [...]}}
     board_words: dict[str, Any] | None  # migration 9: {"lines": [...], "through": the last outbox row shown}
     outbox: dict[int, dict[str, Any]] = field(default_factory=dict)  # row id -> payload
+    result: dict[str, Any] | None = None  # the finished game's result (its `ended_by` may be a stored line)
 
 
 class WordsUpgradePart(StorePart):
@@ -53,9 +54,10 @@ class WordsUpgradePart(StorePart):
             words = StoredWords(_game(rows[0][:-1]), [r[1] for r in seats], {r[0]: r[1] for r in away},
                                 [(r[0], r[1]) for r in moves], None if post_words is None else json.loads(post_words),
                                 None if rows[0][-2] is None else json.loads(rows[0][-2]),
-                                {r[0]: json.loads(r[1]) for r in outbox})
+                                {r[0]: json.loads(r[1]) for r in outbox}, words_game_result(rows[0]))
             outbox_before = _dumps(words.outbox)
             game_before = _dumps([words.post_words, words.board_words])
+            result_before = _dumps(words.result)
             rewrite(words)
             changed = [(_dumps(p), i) for i, p in words.outbox.items()] if _dumps(words.outbox) != outbox_before else []
             await tx.executemany("UPDATE outbox SET payload = ? WHERE id = ?", changed)
@@ -65,4 +67,12 @@ class WordsUpgradePart(StorePart):
                 await tx.execute("UPDATE games SET post_words = ?, board_words = ?, version = version + 1 WHERE id = ?",
                                  (None if words.post_words is None else _dumps(words.post_words),
                                   None if words.board_words is None else _dumps(words.board_words), game_id))
+            if _dumps(words.result) != result_before:  # what the game's end report and /game record read
+                await tx.execute("UPDATE games SET result = ? WHERE id = ?", (_dumps(words.result), game_id))
         return True
+
+
+def words_game_result(row: Any) -> dict[str, Any] | None:
+    """A copy of the game row's result, for the rewrite to change."""
+    result = _game(row[:-1]).result
+    return None if result is None else json.loads(_dumps(result))

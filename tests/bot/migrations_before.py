@@ -276,7 +276,8 @@ SQLITE: tuple[str, ...] = (
         game_id INTEGER PRIMARY KEY REFERENCES games (id)
     );
     INSERT INTO words_upgrade (game_id)
-        SELECT id FROM games WHERE status = 'running' OR id IN (SELECT game_id FROM outbox);
+        SELECT id FROM games WHERE status = 'running' OR id IN (SELECT game_id FROM outbox)
+            OR (status = 'over' AND result LIKE '%"ended_by":%Time ran out for %');
     """,
 )
 
@@ -533,6 +534,7 @@ POSTGRES: tuple[str, ...] = (
         game_id BIGINT PRIMARY KEY REFERENCES games (id)
     );
     INSERT INTO words_upgrade (game_id)
-        SELECT id FROM games WHERE status = 'running' OR id IN (SELECT game_id FROM outbox);
+        SELECT id FROM games WHERE status = 'running' OR id IN (SELECT game_id FROM outbox)
+            OR (status = 'over' AND result LIKE '%"ended_by":%Time ran out for %');
     """,
 )

@@ -255,3 +255,36 @@ async def test_a_game_that_fails_stays_on_the_list_and_the_others_are_done(tmp_p
         assert (await upgrade_words(store)).games == 1 and await store.words_to_upgrade() == []
     finally:
         await store.close()
+
+
+@pytest.mark.parametrize("stored", ["names", "seat tokens"])
+async def test_a_game_a_timeout_stopped_keeps_how_it_ended_as_a_message(tmp_path, stored):
+    """A game stopped by a timeout before the upgrade kept how it ended as English in its result (with the names,
+    or with seat tokens as the code before the fix wrote it): the upgrade makes it the message, so /game report of
+    that old game says it in the reader's language, the names as they are."""
+    path = old_database(tmp_path / "old.db")
+    conn = sqlite3.connect(path)
+    game_id, seat_name = conn.execute("SELECT game_id, name FROM seats WHERE seat = 0 ORDER BY game_id").fetchone()
+    who = seat_name if stored == "names" else "{s0}"
+    ended = f"Time ran out for {who}: the game ends with the current standings."
+    count = conn.execute("SELECT count(*) FROM seats WHERE game_id = ?", (game_id,)).fetchone()[0]
+    result = {"seats": [{"seat": s, "score": 0, "breakdown": {"points": 0}, "rank": 1, "details": {}}
+                        for s in range(count)], "ended_by": ended, "labels": {}, "details_secret": True}
+    conn.execute("UPDATE games SET status = 'over', result = ? WHERE id = ?", (json.dumps(result), game_id))
+    conn.execute("DELETE FROM outbox WHERE game_id = ?", (game_id,))  # a finished game: nothing owed
+    conn.commit()
+    conn.close()
+    store = await Store.open(path)  # migration 14 lists it: a finished game whose end is a stored line
+    try:
+        assert game_id in await store.words_to_upgrade()
+        await upgrade_words(store)
+        row = await store.game(game_id)
+        names = [s.name for s in await store.seats(game_id)]
+        line = words.result_label(row.result, row.result["ended_by"])
+        assert words.say(line, "en", names) == f"Time ran out for {seat_name}: the game ends with the current standings."
+        german = words.say(line, "de", names)
+        assert german == f"Die Zeit von {seat_name} ist abgelaufen: Das Spiel endet mit dem aktuellen Stand."
+        assert seat_name in words.say(line, "ja", names) and "Time ran out" not in words.say(line, "ja", names)
+        assert words.say(words.result_label(row.result, "points"), "de") == "Punkte"
+    finally:
+        await store.close()
