@@ -13,7 +13,7 @@ from bot.service.clocks import (
 from bot.service.history import current_standings
 from bot.service.host import Tables
 from bot.service.live import POST_LEASE
-from bot.service.owed import result_lines, result_msgs, secret_digest, secret_part
+from bot.service.owed import result_msgs, secret_digest, secret_part
 from bot.service.seats import SEAT_OFFER_HOURS
 from bot.service.types import (
     CURRENT_GAME,
@@ -42,5 +42,5 @@ __all__ = [
     "NOT_SEATED", "NOT_YOUR_TURN", "POST_LEASE", "REMIND_BEFORE", "SAVE_UNKNOWN", "SEAT_OFFER_HOURS", "STALE_MOVE",
     "START_FAILED", "TIMEOUT_ACTIONS", "ClockSettings", "Outcome", "Refused", "Repeated", "SinceReport", "TableInfo",
     "Tables", "current_standings", "in_quiet", "out_of_quiet", "parse_hhmm", "parse_tz", "reminder_points",
-    "result_lines", "result_msgs", "safe_name", "secret_digest", "secret_part",
+    "result_msgs", "safe_name", "secret_digest", "secret_part",
 ]

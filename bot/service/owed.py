@@ -5,13 +5,13 @@ from __future__ import annotations
 import hashlib
 import json
 from collections import defaultdict
-from collections.abc import Callable, Collection, Iterable, Mapping
+from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from bot.store import PendingPost
 from bot.words import Line, Stored, event_msg, lines_json, result_label
-from rules.engine import Event, GameState, Result, name_seats
+from rules.engine import Event, GameState, Result
 from rules.words import Items, Msg, Seat
 
 # Keys every view carries (rules.engine.GameState.base_view): they change on every move, so
@@ -54,13 +54,6 @@ def result_msgs(result: Result | Mapping[str, Any]) -> list[Msg]:
     if data.get("ended_by"):
         lines.append(result_label(data, data["ended_by"]))
     return lines
-
-
-def result_lines(result: Result | Mapping[str, Any], names: list[str],
-                 word: Callable[[str], str] = str) -> list[str]:
-    """The standings as finished lines, each English line (seat tokens in it) given to `word` before the names
-    go in: for code and tests written before messages (the bot uses `result_msgs`)."""
-    return [name_seats(word(str(msg)), names) for msg in result_msgs(result)]
 
 
 def batch_lines(events: Iterable[Event], extra_lines: Iterable[Line] = ()
