@@ -122,20 +122,22 @@ class Database(Protocol):
 
 
 class _SqliteTx:
-    def __init__(self, conn: aiosqlite.Connection) -> None:
+    """A transaction's statements on the writer connection, run at once on the event loop (see
+    SqliteDatabase): `async` only to share the Tx protocol with PostgreSQL's."""
+
+    def __init__(self, conn: sqlite3.Connection) -> None:
         self._conn = conn
 
     async def execute(self, sql: str, args: Sequence[Any] = ()) -> int:
-        cursor = await self._conn.execute(sql, tuple(args))
-        return cursor.rowcount
+        return self._conn.execute(sql, tuple(args)).rowcount
 
     async def executemany(self, sql: str, rows: Iterable[Sequence[Any]]) -> None:
         rows = [tuple(r) for r in rows]
         if rows:
-            await self._conn.executemany(sql, rows)
+            self._conn.executemany(sql, rows)
 
     async def fetch(self, sql: str, args: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
-        return [tuple(r) for r in await self._conn.execute_fetchall(sql, tuple(args))]
+        return [tuple(r) for r in self._conn.execute(sql, tuple(args)).fetchall()]
 
     async def copy_rows(self, table: str, columns: Sequence[str], rows: Sequence[Sequence[Any]]) -> None:
         """Bulk insert (names come from code, never from users)."""
@@ -145,7 +147,7 @@ class _SqliteTx:
     async def run_script(self, script: str) -> None:
         """A migration, statement by statement (the sqlite3 module runs one statement per call)."""
         for statement in _statements(script):
-            await self._conn.execute(statement)
+            self._conn.execute(statement)
 
     async def follow_ids(self, tables: Sequence[str]) -> None:
         """Nothing to do: AUTOINCREMENT goes on past the largest id inserted, also an explicit one."""
@@ -160,7 +162,7 @@ class _SqliteTx:
         added = []
         for write in writes:
             rows = [tuple(r) for r in write.rows]
-            added.append((await self._conn.executemany(write.insert(), rows)).rowcount if rows else 0)
+            added.append(self._conn.executemany(write.insert(), rows).rowcount if rows else 0)
         return added, (await self.fetch(last, args) if last else [])
 
 
@@ -185,7 +187,7 @@ async def _enter_wal(conn: aiosqlite.Connection, seconds: float = 5.0) -> None:
     deadline = time.monotonic() + seconds
     while True:
         try:
-            await conn.execute("PRAGMA journal_mode=WAL")
+            await conn.execute_fetchall("PRAGMA journal_mode=WAL")  # read to the end: no statement left open
             return
         except sqlite3.OperationalError as error:
             if "locked" not in str(error) or time.monotonic() > deadline:
@@ -194,31 +196,50 @@ async def _enter_wal(conn: aiosqlite.Connection, seconds: float = 5.0) -> None:
 
 
 class SqliteDatabase:
-    """One aiosqlite connection; writes are serialized by a lock (a transaction spans several awaits)."""
+    """Two connections to one SQLite file in WAL mode: reads go through aiosqlite (in its thread,
+    off the event loop); writes through a writer connection, one transaction at a time (a lock).
+
+    A write transaction's statements run at once, on the event loop: each takes well under a
+    millisecond (WAL, synchronous=NORMAL: a commit does not wait for the disk), while a trip to a
+    thread and back waits for the event loop's turn, and a busy loop made every transaction hold
+    the write lock for several such trips (issue 29: under a burst of moves, each write waited
+    behind the others about a second). The writer never checkpoints; the reader's thread does it
+    (`CHECKPOINT_EVERY` commits), so the disk's flushes stay off the loop. Readers see committed
+    data only. One process owns the file (bot.store.lock), so the writer never waits for another
+    one (but at the start: two processes opening a new file take turns at the migrations)."""
 
     dialect = "sqlite"
     shared = False
-    integrity_errors: tuple[type[BaseException], ...] = (aiosqlite.IntegrityError,)
+    integrity_errors: tuple[type[BaseException], ...] = (sqlite3.IntegrityError,)
+    CHECKPOINT_EVERY = 500
 
-    def __init__(self, conn: aiosqlite.Connection) -> None:
+    def __init__(self, conn: aiosqlite.Connection, writer: sqlite3.Connection) -> None:
         self.conn = conn
+        self._writer = writer
         self._write = asyncio.Lock()
+        self._commits = 0
+        self._checkpoint: asyncio.Future[Any] | None = None
 
     @classmethod
     async def open(cls, path: str) -> SqliteDatabase:
         conn = await aiosqlite.connect(path)
+        writer = None
         try:
             # First, so every later statement waits for a busy file instead of failing at once.
             await conn.execute("PRAGMA busy_timeout=5000")
             await _enter_wal(conn)
+            writer = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
             # NORMAL is durable across application crashes in WAL mode (only power loss may drop the
             # last commits) and saves an fsync per move.
-            await conn.execute("PRAGMA synchronous=NORMAL")
+            for pragma in ("busy_timeout=5000", "synchronous=NORMAL", "foreign_keys=ON", "wal_autocheckpoint=0"):
+                writer.execute(f"PRAGMA {pragma}")
             await conn.execute("PRAGMA foreign_keys=ON")
         except BaseException:
+            if writer is not None:
+                writer.close()
             await conn.close()
             raise
-        return cls(conn)
+        return cls(conn, writer)
 
     async def fetch(self, sql: str, args: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
         return [tuple(r) for r in await self.conn.execute_fetchall(sql, tuple(args))]
@@ -236,14 +257,31 @@ class SqliteDatabase:
 
     @contextlib.asynccontextmanager
     async def transaction(self) -> AsyncIterator[Tx]:
-        async with self._write:
-            try:
-                yield _SqliteTx(self.conn)
-                await self.conn.commit()
-                _note_write()
-            except BaseException:
-                await self.conn.rollback()
-                raise
+        async with self._write, self._writing() as tx:
+            yield tx
+        self._commits += 1
+        if self._commits % self.CHECKPOINT_EVERY == 0 and (self._checkpoint is None or self._checkpoint.done()):
+            self._checkpoint = asyncio.ensure_future(self._checkpoint_wal())
+
+    @contextlib.asynccontextmanager
+    async def _writing(self) -> AsyncIterator[Tx]:
+        """BEGIN IMMEDIATE (the file's write lock at once), the block, COMMIT; ROLLBACK on any exception."""
+        self._writer.execute("BEGIN IMMEDIATE")
+        try:
+            yield _SqliteTx(self._writer)
+            self._writer.execute("COMMIT")
+        except BaseException:
+            if self._writer.in_transaction:
+                self._writer.execute("ROLLBACK")
+            raise
+        _note_write()
+
+    async def _checkpoint_wal(self) -> None:
+        """Copy the WAL's pages into the file, off the event loop (PASSIVE: never waits for anyone)."""
+        try:
+            await self.conn.execute("PRAGMA wal_checkpoint(PASSIVE)")
+        except Exception:  # the next one tries again; the WAL only grows meanwhile
+            log.warning("SQLite checkpoint failed", exc_info=True)
 
     @contextlib.asynccontextmanager
     async def game_lock(self, game_id: int, interaction_id: int | None = None) -> AsyncIterator[LockedGame | None]:
@@ -253,14 +291,10 @@ class SqliteDatabase:
     @contextlib.asynccontextmanager
     async def schema_transaction(self) -> AsyncIterator[Tx]:
         """The migrations' transaction: BEGIN IMMEDIATE takes the file's write lock at once, so two
-        processes opening a new file take turns (the second finds the work done)."""
-        await self.conn.execute("BEGIN IMMEDIATE")
-        try:
-            yield _SqliteTx(self.conn)
-            await self.conn.commit()
-        except BaseException:
-            await self.conn.rollback()
-            raise
+        processes opening a new file take turns (the second finds the work done; meanwhile this one
+        waits, up to the busy timeout, before the bot does anything else)."""
+        async with self._write, self._writing() as tx:
+            yield tx
 
     def for_update(self, of: str = "") -> str:
         return ""  # no row locks: one process writes an SQLite file, one transaction at a time
@@ -274,7 +308,10 @@ class SqliteDatabase:
         return [r[1] for r in await self.fetch(f"PRAGMA table_info({table})")]
 
     async def close(self) -> None:
-        await self.conn.close()
+        if self._checkpoint is not None:
+            await asyncio.wait([self._checkpoint])
+        self._writer.close()
+        await self.conn.close()  # the last connection: SQLite checkpoints the WAL, in aiosqlite's thread
 
 
 # ---------------------------------------------------------------------------- PostgreSQL
