@@ -218,18 +218,17 @@ class Lobby(Turns):
             # The welcome DMs carry the opening hands.
             live.dm_sent = {seat: secret_digest(secrets[seat]) for seat in welcome.welcomed}
             self._live[game_id] = live
-            views_changed = frozenset(humans)
             if ai_opens:
                 # AI seats that open the game play now; their DMs merge with the welcome DMs, and
                 # the deal commits with their moves.
                 # The opening lines lead the first post's words; that post pings whoever must act.
                 live.post_lines = list(opening_lines)
-                outcome = await self._conclude(live, Batch(), self._secrets(live), starting=posts[1:],
+                outcome = await self._conclude(live, Batch(), starting=posts[1:],
                                                seats_changed=True, opening=True)
                 return Outcome(game_id, outcome.applied, (*opening_lines, *outcome.public_lines),
-                               outcome.private_lines, views_changed, outcome.to_act, outcome.status)
+                               outcome.private_lines, outcome.to_act, outcome.status)
             self._clocks_changed(game_id)
-            return Outcome(game_id, public_lines=opening_lines, views_changed=views_changed,
+            return Outcome(game_id, public_lines=opening_lines,
                            to_act=tuple(sorted(state.to_act())))
 
     async def cancel(self, game_id: int, user_id: int, *, admin: bool = False) -> GameRow:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import hashlib
 import json
 from collections import defaultdict
-from collections.abc import Collection, Iterable, Mapping
+from collections.abc import Collection, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -31,10 +31,39 @@ def secret_part(state: GameState, seat: int, public_view: dict[str, Any]) -> dic
     return {k: v for k, v in own.items() if k not in _BASE_VIEW_KEYS and public_view.get(k, _MISSING) != v}
 
 
-def secret_parts(state: GameState, humans: Iterable[int]) -> dict[int, dict[str, Any]]:
-    """The secret part of each human seat (what their DMs and their changed views are measured by)."""
-    public_view = state.view(None)
-    return {seat: secret_part(state, seat, public_view) for seat in humans}
+class SecretParts(Mapping[int, dict[str, Any]]):
+    """The secret part of each human seat of one state (what their DMs are measured by), each
+    computed when first asked for: a private view can cost milliseconds (Trans Europa's tracks
+    still needed, an exact Steiner tree), and a batch needs only the parts of the seats that may
+    get a DM now, usually the one whose turn begins (issue 29: under a burst of moves, every
+    human seat's view before and after every batch was most of the bot's work)."""
+
+    def __init__(self, state: GameState, humans: Iterable[int]) -> None:
+        self._state = state
+        self._humans = tuple(humans)
+        self._public: dict[str, Any] | None = None
+        self._parts: dict[int, dict[str, Any]] = {}
+
+    def __getitem__(self, seat: int) -> dict[str, Any]:
+        if seat not in self._humans:
+            raise KeyError(seat)
+        part = self._parts.get(seat)
+        if part is None:
+            if self._public is None:
+                self._public = self._state.view(None)
+            part = self._parts[seat] = secret_part(self._state, seat, self._public)
+        return part
+
+    def __iter__(self) -> Iterator[int]:
+        return iter(self._humans)
+
+    def __len__(self) -> int:
+        return len(self._humans)
+
+
+def secret_parts(state: GameState, humans: Iterable[int]) -> SecretParts:
+    """The secret part of each human seat, computed when asked for (SecretParts)."""
+    return SecretParts(state, humans)
 
 
 def result_msgs(result: Result | Mapping[str, Any]) -> list[Msg]:

@@ -34,22 +34,20 @@ class Seats(Turns):
                 )
                 self._forget(live.row)
                 return Outcome(game_id, public_lines=(line.to_json(),), status="cancelled")
-            before = self._secrets(live)
             # The seat change commits with the AI's moves: a failure leaves the seat with its player.
-            return await self._conclude(live, Batch(), before, extra_lines=[line], seats_changed=True)
+            return await self._conclude(live, Batch(), extra_lines=[line], seats_changed=True)
 
     async def seat_to_ai(self, game_id: int, user_id: int) -> Outcome:
         """The caller hands their seat to the AI, and may take it back with seat_back."""
         async with self.lock(game_id):
             live, seat = await self._seated_live(game_id, user_id)
             old = live.seats[seat]
-            before = self._secrets(live)
             live.seats[seat] = SeatRow(seat, None, self._stand_in(live), f"{old.name} (AI)")
             prefs = replace(live.prefs.get(seat, SeatPrefs(seat)), away_user_id=user_id, away_name=old.name,
                             timeouts=0)
             live.prefs[seat] = prefs
             line = Msg("{who} hands their seat to the AI for now (/seat back takes it back).", who=old.name)
-            return await self._conclude(live, Batch(), before, extra_lines=[line], seats_changed=True, prefs=[prefs])
+            return await self._conclude(live, Batch(), extra_lines=[line], seats_changed=True, prefs=[prefs])
 
     async def seat_back(self, game_id: int, user_id: int) -> Outcome:
         """A player takes back the seat they (or their timeouts) handed to the AI."""
@@ -61,13 +59,12 @@ class Seats(Turns):
             if seat is None:
                 raise Refused(N_("You have no seat with the AI in this game."))
             prefs = live.prefs[seat]
-            before = self._secrets(live)
             live.seats[seat] = SeatRow(seat, user_id, None, prefs.away_name or live.seats[seat].name)
             prefs = replace(prefs, away_user_id=None, away_name=None, timeouts=0)
             live.prefs[seat] = prefs
             live.dm_sent.pop(seat, None)
             line = Msg("{who} takes their seat back from the AI.", who=live.seats[seat].name)
-            return await self._conclude(live, Batch(), before, extra_lines=[line], seats_changed=True, prefs=[prefs],
+            return await self._conclude(live, Batch(), extra_lines=[line], seats_changed=True, prefs=[prefs],
                                         dm_seats=(seat,))
 
     async def check_hand_over(self, game_id: int, from_user: int, to_user: int, to_is_bot: bool = False) -> int:
@@ -106,13 +103,12 @@ class Seats(Turns):
             if live.seat_of(to_user) is not None:
                 raise Refused(N_("You already hold a seat in this game."))
             old = live.seats[seat]
-            before = self._secrets(live)
             live.seats[seat] = SeatRow(seat, to_user, None, to_name)
             live.user_prefs[to_user] = await self.store.user_prefs(to_user)
             prefs = replace(live.prefs.get(seat, SeatPrefs(seat)), muted=False, timeouts=0, vacation_until=None)
             live.prefs[seat] = prefs
             live.dm_sent.pop(seat, None)
             line = Msg("{who} handed their seat to {other}.", who=old.name, other=to_name)
-            return await self._conclude(live, Batch(), before, extra_lines=[line], seats_changed=True, prefs=[prefs],
+            return await self._conclude(live, Batch(), extra_lines=[line], seats_changed=True, prefs=[prefs],
                                         dm_seats=(seat,))
 

@@ -107,7 +107,6 @@ class Timeouts(Turns):
         if row.timeout_action == "end":
             return await self._end_early(live, Msg("Time ran out for {who}: the game ends with the current standings.",
                                                    who=Items([Seat(s) for s in seats], "comma")))
-        before = self._secrets(live)
         was_to_act = live.state.to_act()
         batch = Batch()
         lines: list[Msg] = []
@@ -133,7 +132,7 @@ class Timeouts(Turns):
         if all(s.is_ai for s in live.seats):
             return await self._end_early(live, Msg("No player is left: the game ends with the current standings."),
                                          applied=batch.applied, extra_lines=lines, prefs=changed)
-        return await self._conclude(live, batch, before, extra_lines=lines, was_to_act=was_to_act,
+        return await self._conclude(live, batch, extra_lines=lines, was_to_act=was_to_act,
                                     seats_changed=seats_changed, prefs=changed)
 
     async def _play_timed_out(self, live: LiveGame, batch: Batch, seat: int) -> bool:

@@ -14,7 +14,15 @@ from bot.ai_pool import level_of
 from bot.db import DatabaseUnavailable
 from bot.service.clocks import dms_of, synced_clocks
 from bot.service.live import LiveGames
-from bot.service.owed import batch_lines, board_owed, dms_owed, result_msgs, secret_parts, turn_begins
+from bot.service.owed import (
+    SecretParts,
+    batch_lines,
+    board_owed,
+    dms_owed,
+    result_msgs,
+    secret_parts,
+    turn_begins,
+)
 from bot.service.types import (
     DB_DOWN,
     MOVE_FAILED,
@@ -135,7 +143,6 @@ class Turns(LiveGames):
                 raise not_your_turn(live)
             if token is not None and token != live.seat_moves[seat]:
                 raise Refused(STALE_MOVE)
-            before = self._secrets(live)
             was_to_act = state.to_act()
             previous_view = state.view(None)  # for the images a move calls for (round-end summary)
             try:
@@ -148,7 +155,7 @@ class Turns(LiveGames):
             reset = [replace(prefs, timeouts=0)] if prefs is not None and prefs.timeouts else []
             for p in reset:  # a move of their own ends a player's run of timeouts
                 live.prefs[seat] = p
-            return await self._conclude(live, Batch([(seat, str(move))], list(events)), before,
+            return await self._conclude(live, Batch([(seat, str(move))], list(events)),
                                         was_to_act=was_to_act, previous_view=previous_view, prefs=reset,
                                         interaction_id=interaction_id)
 
@@ -158,7 +165,7 @@ class Turns(LiveGames):
             live = await self._running(game_id)
             if not any(live.seats[s].is_ai for s in live.state.to_act()):
                 return None
-            return await self._conclude(live, Batch(), self._secrets(live))
+            return await self._conclude(live, Batch())
 
     async def _play_seats(self, live: LiveGame, batch: Batch, next_seat: Callable[[GameState], int | None],
                           decide: Callable[[GameState, int], Awaitable[Move | str]], limit: int) -> None:
@@ -179,7 +186,6 @@ class Turns(LiveGames):
         self,
         live: LiveGame,
         batch: Batch,
-        before: dict[int, dict[str, Any]],
         *,
         extra_lines: list[Msg] | None = None,
         was_to_act: frozenset[int] | None = None,
@@ -193,7 +199,6 @@ class Turns(LiveGames):
     ) -> Outcome:
         """Play AI seats until a human must act or the game ends, then commit everything at once.
 
-        `before`: the human seats' secret parts before the batch (a changed one is a changed view).
         `previous_view` is the public view before the first move of the batch (taken here when the
         batch starts with AI moves); it rides in the board post so interlude images survive a restart.
         `batch.paused`: seats that were not awaited at some point of the moves already applied (a
@@ -214,8 +219,7 @@ class Turns(LiveGames):
         state, paused = live.state, batch.paused
         public_lines, private_lines = batch_lines(batch.events, extra_lines or ())
         humans = [s.seat for s in live.seats if not s.is_ai]
-        after = secret_parts(state, humans)
-        changed = frozenset(s for s in humans if s in private_lines or before.get(s) != after.get(s))
+        after = self._secrets(live)
         new_turn = turn_begins(state.to_act(), was_to_act, paused, opening)
         dms = dms_owed(humans=humans, choices={s: dms_of(live, s) for s in humans}, news=live.dm_news,
                        private_lines=private_lines, new_turn=new_turn, movers=[s for s, _ in batch.applied],
@@ -254,7 +258,6 @@ class Turns(LiveGames):
             applied=tuple(batch.applied),
             public_lines=tuple(public_lines),
             private_lines={s: tuple(v) for s, v in private_lines.items()},
-            views_changed=changed,
             to_act=tuple(sorted(state.to_act())),
             status=status,
             turn_goes_on=frozenset(state.to_act()) - paused - set(new_turn),
@@ -271,7 +274,7 @@ class Turns(LiveGames):
             self._live.pop(live.row.id, None)
             raise
 
-    def _secrets(self, live: LiveGame) -> dict[int, dict[str, Any]]:
+    def _secrets(self, live: LiveGame) -> SecretParts:
         return secret_parts(live.state, [s.seat for s in live.seats if not s.is_ai])
 
     async def _rate(self, game_id: int) -> None:

@@ -59,7 +59,6 @@ class Outcome:
     applied: tuple[tuple[int, str], ...] = ()  # (seat, notation) in order, AI moves included
     public_lines: tuple[str, ...] = ()
     private_lines: Mapping[int, tuple[str, ...]] = field(default_factory=dict)
-    views_changed: frozenset[int] = frozenset()  # human seats whose private view changed
     to_act: tuple[int, ...] = ()
     status: str = "running"
     reminded: tuple[int, ...] = ()  # seats sent a turn reminder (clock events)

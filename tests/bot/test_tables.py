@@ -220,7 +220,6 @@ async def test_dms_owed_only_for_changed_private_views_and_no_secret_in_public_l
     await tables.start(game_id, ANN)
     await tables.posts_done([p.id for p in await tables.owed_posts()])
     outcome = await tables.play(game_id, ANN, "bid 3")
-    assert outcome.views_changed == {0}  # only Ann's own bid is new to her
     assert {seat: said(lines) for seat, lines in outcome.private_lines.items()} == {0: ["You bid 3."]}
     assert said(outcome.public_lines) == ["Ann has bid."]
     owed = await tables.owed_posts(game_id)
@@ -369,3 +368,34 @@ async def test_choosing_dms_off_mid_game_stops_them_and_turn_skips_the_end(table
         await tables.posts_done([p.id for p in owed])
     assert all(seat != 0 for seat, _ in seen)
     assert (2, True) in seen and (1, True) not in seen  # Cid (all) gets the end by DM, Bob (turn) not
+
+
+async def test_a_move_computes_only_the_private_views_its_dms_need(tables, monkeypatch):
+    """A private view can cost milliseconds (Trans Europa's tracks still needed): a batch computes
+    the views of the seats whose turn begins (their DM's digest), each once, not every human
+    seat's before and after every batch (issue 29: that was most of a busy bot's work)."""
+    import bot.service.owed as owed
+
+    asked: list[int] = []
+    real = owed.secret_part
+
+    def counted(state, seat, public_view):
+        asked.append(seat)
+        return real(state, seat, public_view)
+
+    game_id = await lobby(tables, seed=13, seat_order="join")
+    await tables.start(game_id, ANN)
+    monkeypatch.setattr(owed, "secret_part", counted)
+    rng = random.Random(5)
+    computed = 0
+    for _ in range(12):
+        asked.clear()
+        if not (await tables.info(game_id)).to_act:
+            break
+        seat, _ = await play_one(tables, game_id, rng)
+        info = await tables.info(game_id)
+        # The seats whose turn begins; at the end, everyone (the final DM).
+        owed = set(info.to_act) - {seat} if info.row.status == "running" else {0, 1, 2}
+        assert len(asked) == len(set(asked)) and set(asked) <= owed, (asked, owed)
+        computed += len(asked)
+    assert computed  # the DMs still carry their digest
