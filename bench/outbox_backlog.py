@@ -1,10 +1,12 @@
-"""A busy bot's outbox: python bench/outbox_backlog.py [--trees new=. old=/tmp/old] [--loads 1x,5/s,15/s,2x,4x] [--profile]
+"""A busy bot's outbox: python bench/outbox_backlog.py [--trees new=. old=/tmp/old] [--loads 1x,5/s,15/s,2x,4x]
+[--profile] [--render-workers N]
 
 Many Trans Europa games (2 players and 1 AI seat each) are played at once through the real bot and
 the local fake Discord, one process (the bot, the fake Discord and the players share its event
-loop) with 1 render worker. Each load runs in a fresh process, one after the other, for every
-code tree given (`--trees name=path`: e.g. this checkout and a `git worktree` of an older commit),
-so before and after are measured in one run on the same machine:
+loop) with 1 render worker (the issue's load; `--render-workers N` for another number). Each load
+runs in a fresh process, one after the other, for every code tree given (`--trees name=path`: e.g.
+this checkout and a `git worktree` of an older commit), so before and after are measured in one run
+on the same machine:
 - `Nx`: 200 x N games; in each, the player to act sends a legal move (random, by `/play`) as soon as
   the answer to the previous one arrived, 4 moves per game (all games at once: as fast as players
   click);
@@ -130,7 +132,7 @@ async def _worker(args: argparse.Namespace) -> dict[str, Any]:
 
     fake._create_message, fake._edit_message = created, edited
     profile = _Profile() if args.profile else None
-    bot = await fake.start_bot(create_bot(db, render_workers=1, **fake.bot_kwargs()), timeout=600)
+    bot = await fake.start_bot(create_bot(db, render_workers=args.render_workers, **fake.bot_kwargs()), timeout=600)
     if args.send_slots:  # an experiment: another number of games sending at once
         bot.delivery._send_slots = asyncio.Semaphore(args.send_slots)
 
@@ -379,7 +381,7 @@ def _run(tree: Path, load: str, args: argparse.Namespace) -> dict[str, Any]:
         extra = ["--games", str(GAMES_PER_X), "--rate", load[:-2], "--seconds", str(args.seconds)]
     else:
         extra = ["--games", str(GAMES_PER_X * int(load[:-1])), "--moves", str(args.moves)]
-    extra += ["--drain", str(args.drain), "--send-slots", str(args.send_slots)] + (["--profile"] if args.profile else [])
+    extra += ["--drain", str(args.drain), "--send-slots", str(args.send_slots), "--render-workers", str(args.render_workers)] + (["--profile"] if args.profile else [])
     env = {**os.environ, "PYTHONPATH": str(tree)}
     load_before = os.getloadavg()[0]
     out = subprocess.run([sys.executable, __file__, "--worker", "--tree", str(tree), *extra], cwd=tree, env=env,
@@ -403,6 +405,8 @@ def main() -> None:
                         help="where a board post's time goes (timers around the store, the drawings, HTTP)")
     parser.add_argument("--send-slots", type=int, default=0,
                         help="games sending at once (default: the bot's own number, SEND_SLOTS)")
+    parser.add_argument("--render-workers", type=int, default=1,
+                        help="render processes (default 1, as in the issue; the bot's own default is 2 or more)")
     parser.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--tree", help=argparse.SUPPRESS)
     parser.add_argument("--games", type=int, help=argparse.SUPPRESS)
@@ -417,7 +421,7 @@ def main() -> None:
         print(json.dumps(asyncio.run(_worker(args))), flush=True)
         return
     trees = [(name, Path(path).resolve()) for name, path in (t.split("=", 1) for t in args.trees)]
-    print(f"{GAME}, 2 players + 1 AI (normal) per game, 1 render worker, {os.cpu_count()} cores, "
+    print(f"{GAME}, 2 players + 1 AI (normal) per game, {args.render_workers} render worker(s), {os.cpu_count()} cores, "
           f"{args.moves} moves per game (Nx), {args.seconds:g} s of moves (R/s); "
           f"{time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}", flush=True)
     for load in args.loads.split(","):

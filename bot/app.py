@@ -287,6 +287,16 @@ class ShardedJunctionBot(JunctionBot, commands.AutoShardedBot):
     gateway connection per shard id it was given, of `shard_count` in all."""
 
 
+def default_render_workers(cores: int | None = None) -> int:
+    """One render process per core beside the bot's own, at least 2, at most 4. At least 2 even on a
+    2-core machine: under a burst of moves the bot's event loop is busy first, with the moves, and
+    the drawing of their board posts comes after, while the loop is idle; one worker then draws
+    every game's post in turn (bench/outbox_backlog.py, 200 games x 4 moves: move -> post p95
+    8.8 s with 1 worker, 6.4-6.7 s with 2). A worker holds about 70 MB (every game's static map)."""
+    cores = cores if cores is not None else (os.cpu_count() or 2)
+    return max(2, min(4, cores - 1))
+
+
 def create_bot(
     db_path: str,
     *,
@@ -304,7 +314,7 @@ def create_bot(
 ) -> JunctionBot:
     """Build the bot. `games`/renderers default to the registry and `render`; the rest goes to Bot.
 
-    render_workers: render processes; default one per spare core (at least 1, at most 4).
+    render_workers: render processes; default one per spare core, at least 2, at most 4 (default_render_workers).
     ai_workers: processes for the searching (hard) AI; default JUNCTION_AI_WORKERS, else 1; 0: a thread.
     dev_guild: sync commands to that guild only (instant in development) instead of globally.
     defer_after: seconds of work after which an interaction is deferred (Discord allows 3).
@@ -321,7 +331,7 @@ def create_bot(
         games=games,
         board_renderer=board_renderer,
         hand_renderer=hand_renderer,
-        render_workers=render_workers if render_workers is not None else max(1, min(4, (os.cpu_count() or 2) - 1)),
+        render_workers=render_workers if render_workers is not None else default_render_workers(),
         ai_workers=ai_workers if ai_workers is not None else workers_from_env(),
         dev_guild=int(dev_guild) if dev_guild else None,
         defer_after=defer_after,

@@ -143,3 +143,11 @@ def test_render_workers_exit_after_the_bot_is_killed(tmp_path):
             os.kill(pid, signal.SIGKILL)
         if bot.poll() is None:
             bot.kill()
+
+
+def test_render_workers_default_to_one_per_spare_core_but_at_least_two():
+    """Two even on a 2-core machine: a burst's board posts are drawn after its moves, while the
+    bot's loop is idle (issue 29, docs/benchmarks-outbox.md)."""
+    from bot.app import default_render_workers
+
+    assert [default_render_workers(cores) for cores in (1, 2, 3, 4, 5, 8)] == [2, 2, 2, 3, 4, 4]
