@@ -228,7 +228,7 @@ class SqliteDatabase:
             # First, so every later statement waits for a busy file instead of failing at once.
             await conn.execute("PRAGMA busy_timeout=5000")
             await _enter_wal(conn)
-            writer = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+            writer = sqlite3.connect(path, isolation_level=None)  # used on the event loop's thread only
             # NORMAL is durable across application crashes in WAL mode (only power loss may drop the
             # last commits) and saves an fsync per move.
             for pragma in ("busy_timeout=5000", "synchronous=NORMAL", "foreign_keys=ON", "wal_autocheckpoint=0"):
