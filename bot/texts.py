@@ -12,9 +12,10 @@ from bot.store import SeatRow
 from bot.tables import TableInfo
 from bot.words import lang, result_label, say, t
 from rules.engine import GameDefinition, name_seats, seat_token
-from rules.words import N_, Msg, Term
+from rules.words import N_, Items, Msg, Term
 
 MAX_CONTENT = 2000  # Discord's message length limit
+KEY_VALUE = N_("{key}: {value}")  # a label and its value (a result category, a detail)
 MAX_LAYOUT_TEXT = 4000  # Discord's limit on the text of all text displays of a layout (components v2) post
 
 # Every text here is composed in the reader's language (`locale`: a Discord locale or a language code;
@@ -40,7 +41,7 @@ def clock_line(info: TableInfo, locale: Any = None) -> list[str]:
     if len(set(deadlines.values())) == 1:
         return [t(locale, "⏰ Time runs out {when}.", when=f"<t:{int(next(iter(deadlines.values())))}:R>")]
     return [t(locale, "⏰ Time runs out: {when}.",
-              when=", ".join(f"{info.seats[s].name} <t:{int(d)}:R>" for s, d in sorted(deadlines.items())))]
+              when=Items([f"{info.seats[s].name} <t:{int(d)}:R>" for s, d in sorted(deadlines.items())], "comma"))]
 
 
 def option_value(value: object) -> str:
@@ -105,7 +106,7 @@ def board_parts(info: TableInfo, lines: Sequence[Any], result: Sequence[Any] | N
         ending = [t(locale, "**Game over.**"), *(say(line, language, info.names, game) for line in result)]
     elif info.to_act:
         waiting = [info.seats[s] for s in info.to_act]
-        turn = [*clock_line(info, locale), t(locale, "**To act:** {who}", who=", ".join(f"{who(s)}" for s in waiting))]
+        turn = [*clock_line(info, locale), t(locale, "**To act:** {who}", who=Items([who(s) for s in waiting], "comma"))]
     body = [f"• {say(line, language, info.names, game)}" for line in lines]
     story = "\n".join([head, *body, *ending])
     # Too long: drop the oldest action lines, never the header or who must act.
@@ -125,11 +126,11 @@ def status_text(info: TableInfo, locale: Any = None) -> str:
         return lobby_text(info, locale)
     text = lobby_text(info, locale) + "\n" + t(locale, "Moves so far: {n}.", n=info.moves)
     if info.row.status == "running" and info.to_act:
-        text += "\n" + t(locale, "To act: {who}.", who=", ".join(info.seats[s].name + until(info, s, locale)
-                                                            for s in info.to_act))
+        text += "\n" + t(locale, "To act: {who}.", who=Items([info.seats[s].name + until(info, s, locale)
+                                                              for s in info.to_act], "comma"))
     if info.row.result:
-        text += "\n" + t(locale, "Final: {scores}", scores=", ".join(f"{info.seats[r['seat']].name} {r['score']}"
-                                                                    for r in info.row.result["seats"]))
+        text += "\n" + t(locale, "Final: {scores}", scores=Items([f"{info.seats[r['seat']].name} {r['score']}"
+                                                                      for r in info.row.result["seats"]], "comma"))
     return text[:MAX_CONTENT]
 
 
@@ -188,15 +189,15 @@ def label(result: Mapping[str, Any] | None, key: str) -> Msg:
     return result_label(result, key)
 
 
-def _detail(value: object, name: Callable[[str], str] = str) -> str:
-    """A result detail (any JSON value) in words: lists comma separated, a pair as `city 7`, mappings
-    as `key value`; `name` gives each word its label."""
+def _detail(value: object, name: Callable[[str], str] = str, comma: str = ", ") -> str:
+    """A result detail (any JSON value) in words: lists separated by `comma` (the reader's: `t(locale, ", ")`),
+    a pair as `city 7`, mappings as `key value`; `name` gives each word its label."""
     if isinstance(value, dict):
-        return ", ".join(f"{name(str(k))} {_detail(v, name)}" for k, v in value.items())
+        return comma.join(f"{name(str(k))} {_detail(v, name, comma)}" for k, v in value.items())
     if isinstance(value, list | tuple):
         if len(value) == 2 and isinstance(value[0], str) and not isinstance(value[1], str | list | dict):
             return f"{name(value[0])} {value[1]}"
-        return ", ".join(_detail(v, name) for v in value) or name("none")
+        return comma.join(_detail(v, name, comma) for v in value) or name("none")
     return name(value) if isinstance(value, str) else str(value)
 
 
@@ -221,6 +222,7 @@ def revealed_lines(result: dict | None, names: list[str], width: int = 180,
     translates one; by default the catalog of `game` in `locale`'s language); keys become the engine's labels
     first. Names go in as they are."""
     word = word or words_in(locale, game, names)
+    comma = t(locale, ", ")
 
     def name(key: str) -> str:
         return word(label(result, key))
@@ -230,8 +232,9 @@ def revealed_lines(result: dict | None, names: list[str], width: int = 180,
         details = line.get("details") or {}
         if details:
             seat = name_seats(seat_token(line["seat"]), names)
-            lines.append(clip(f"{seat}: " + "; ".join(f"{name(k)}: {_detail(v, name)}" for k, v in details.items()),
-                              width))
+            parts = Items([Msg(KEY_VALUE, key=name(k), value=_detail(v, name, comma)) for k, v in details.items()],
+                          sep=N_("; "))
+            lines.append(clip(t(locale, "{seat}: {details}", seat=seat, details=parts), width))
     if not lines:
         return []
     heading = N_("**Revealed:**") if (result or {}).get("details_secret", True) else N_("**At the end:**")
@@ -247,19 +250,21 @@ def final_report(info: TableInfo, names: list[str], log_lines: Sequence[Any], wo
     word = word or words_in(locale, game, names)
     out = [t(locale, "{title} · game #{id}", title=Term(d.title), id=row.id),
            t(locale, "Options: {options}", options=options_line(d, row.options) or t(locale, "(none)")),
-           t(locale, "Seats: {seats}", seats=", ".join(f"{i + 1}. {n}" for i, n in enumerate(names))), "",
+           t(locale, "Seats: {seats}", seats=Items([f"{i + 1}. {n}" for i, n in enumerate(names)], "comma")), "",
            t(locale, "Final standings:")]
     result = row.result or {}
 
     def name(key: str) -> str:
         return word(label(result, key))
 
-    shown = N_("{key} (revealed): {value}") if result.get("details_secret", True) else "{key}: {value}"
+    comma = t(locale, ", ")
+    shown = N_("{key} (revealed): {value}") if result.get("details_secret", True) else KEY_VALUE
     for line in result.get("seats", []):
         seat = name_seats(seat_token(line["seat"]), names)
-        out.append(f"{line['rank']}. {seat}: {line['score']}")
-        out += [f"     {name(category)}: {points}" for category, points in line.get("breakdown", {}).items()]
-        out += ["     " + t(locale, shown, key=name(key), value=_detail(value, name))
+        out.append(t(locale, "{rank}. {name}: {score}", rank=line["rank"], name=seat, score=line["score"]))
+        out += ["     " + t(locale, KEY_VALUE, key=name(category), value=points)
+                for category, points in line.get("breakdown", {}).items()]
+        out += ["     " + t(locale, shown, key=name(key), value=_detail(value, name, comma))
                 for key, value in (line.get("details") or {}).items()]
     if result.get("ended_by"):
         out.append(say(label(result, result["ended_by"]), language, names, game))

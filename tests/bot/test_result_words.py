@@ -116,3 +116,18 @@ def test_every_event_line_in_words(finished: tuple[str, GameState, list]) -> Non
             text = words_of(text)
             assert not SNAKE.findall(text), (key, seats, text)
             assert not BAD_PLURAL.search(text), (key, seats, text)
+
+
+@pytest.mark.parametrize("key", ["ttr_cards", "santa_fe", "great_western"])
+def test_japanese_end_of_game_uses_japanese_punctuation(key: str) -> None:
+    """The joins between translated words are the catalog's too ("、", "：", "／"), not English
+    punctuation around Japanese words; the names stay as they are."""
+    state, _ = played_to_the_end(key)
+    shown = end_of_game_texts(key, state, "ja")
+    report = shown["file"].split("\n\n")[0:2]  # the seats and the standings, before the moves
+    for where, text in [("post", shown["post"]), ("file", "\n".join(report))]:
+        for line in text.splitlines():
+            if line.startswith(("**", "Options", "オプション")):
+                continue
+            assert not re.search(r"[:;,] ", line), (key, where, line)
+    assert "1. Ann、2. Bob" in shown["file"]
