@@ -211,7 +211,7 @@ class SqliteDatabase:
     dialect = "sqlite"
     shared = False
     integrity_errors: tuple[type[BaseException], ...] = (sqlite3.IntegrityError,)
-    CHECKPOINT_EVERY = 500
+    CHECKPOINT_EVERY = 200  # commits: about the 1000 pages (4 MB) of SQLite's own automatic checkpoint
 
     def __init__(self, conn: aiosqlite.Connection, writer: sqlite3.Connection) -> None:
         self.conn = conn
