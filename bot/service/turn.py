@@ -14,15 +14,7 @@ from bot.ai_pool import level_of
 from bot.db import DatabaseUnavailable
 from bot.service.clocks import dms_of, synced_clocks
 from bot.service.live import LiveGames
-from bot.service.owed import (
-    SecretParts,
-    batch_lines,
-    board_owed,
-    dms_owed,
-    result_msgs,
-    secret_parts,
-    turn_begins,
-)
+from bot.service.owed import batch_lines, board_owed, dms_owed, result_msgs, secret_parts, turn_begins
 from bot.service.types import (
     DB_DOWN,
     MOVE_FAILED,
@@ -219,7 +211,7 @@ class Turns(LiveGames):
         state, paused = live.state, batch.paused
         public_lines, private_lines = batch_lines(batch.events, extra_lines or ())
         humans = [s.seat for s in live.seats if not s.is_ai]
-        after = self._secrets(live)
+        after = secret_parts(state, humans)
         new_turn = turn_begins(state.to_act(), was_to_act, paused, opening)
         dms = dms_owed(humans=humans, choices={s: dms_of(live, s) for s in humans}, news=live.dm_news,
                        private_lines=private_lines, new_turn=new_turn, movers=[s for s, _ in batch.applied],
@@ -273,9 +265,6 @@ class Turns(LiveGames):
         except BaseException:
             self._live.pop(live.row.id, None)
             raise
-
-    def _secrets(self, live: LiveGame) -> SecretParts:
-        return secret_parts(live.state, [s.seat for s in live.seats if not s.is_ai])
 
     async def _rate(self, game_id: int) -> None:
         """The finished game's rating update, right after its end commits (once: the ledger's key).

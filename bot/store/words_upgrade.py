@@ -3,6 +3,7 @@ and one game's stored words read and rewritten in the transaction that takes its
 
 from __future__ import annotations
 
+import copy
 import json
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -50,11 +51,11 @@ class WordsUpgradePart(StorePart):
                                   (game_id,))
             moves = await tx.fetch("SELECT seat, notation FROM moves WHERE game_id = ? ORDER BY n", (game_id,))
             outbox = await tx.fetch("SELECT id, payload FROM outbox WHERE game_id = ? ORDER BY id", (game_id,))
-            post_words = rows[0][-1]
-            words = StoredWords(_game(rows[0][:-1]), [r[1] for r in seats], {r[0]: r[1] for r in away},
+            post_words, game = rows[0][-1], _game(rows[0][:-1])
+            words = StoredWords(game, [r[1] for r in seats], {r[0]: r[1] for r in away},
                                 [(r[0], r[1]) for r in moves], None if post_words is None else json.loads(post_words),
                                 None if rows[0][-2] is None else json.loads(rows[0][-2]),
-                                {r[0]: json.loads(r[1]) for r in outbox}, words_game_result(rows[0]))
+                                {r[0]: json.loads(r[1]) for r in outbox}, copy.deepcopy(game.result))
             outbox_before = _dumps(words.outbox)
             game_before = _dumps([words.post_words, words.board_words])
             result_before = _dumps(words.result)
@@ -70,9 +71,3 @@ class WordsUpgradePart(StorePart):
             if _dumps(words.result) != result_before:  # what the game's end report and /game record read
                 await tx.execute("UPDATE games SET result = ? WHERE id = ?", (_dumps(words.result), game_id))
         return True
-
-
-def words_game_result(row: Any) -> dict[str, Any] | None:
-    """A copy of the game row's result, for the rewrite to change."""
-    result = _game(row[:-1]).result
-    return None if result is None else json.loads(_dumps(result))
