@@ -328,6 +328,13 @@ class GameState(ABC):
     def view(self, seat: int | None) -> dict[str, Any]:
         """JSON-safe view; None is the public view. Must include the keys of `base_view`."""
 
+    def view_without_hints(self, seat: int) -> dict[str, Any]:
+        """view(seat) without its hints: values the seat could work out from the rest of its view,
+        given for convenience, some costly to compute (Trans Europa's tracks still needed, an exact
+        Steiner tree). The bot compares these to tell whether a private view holds news. Every
+        other key as in view(seat); by default, view(seat) itself."""
+        return self.view(seat)
+
     @abstractmethod
     def result(self) -> Result | None:
         """Final standings once the game is over, else None."""

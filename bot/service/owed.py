@@ -26,17 +26,18 @@ def secret_digest(part: dict[str, Any] | None) -> str:
 
 
 def secret_part(state: GameState, seat: int, public_view: dict[str, Any]) -> dict[str, Any]:
-    """What a seat's view holds beyond the public view: the part worth a DM when it changes."""
-    own = state.view(seat)
+    """What a seat's view holds beyond the public view: the part worth a DM when it changes. Hints
+    are left out (GameState.view_without_hints): they only sum up the rest, and they change with
+    the board, which a DM owed for news of the board says anyway."""
+    own = state.view_without_hints(seat)
     return {k: v for k, v in own.items() if k not in _BASE_VIEW_KEYS and public_view.get(k, _MISSING) != v}
 
 
 class SecretParts(Mapping[int, dict[str, Any]]):
     """The secret part of each human seat of one state (what their DMs are measured by), each
-    computed when first asked for: a private view can cost milliseconds (Trans Europa's tracks
-    still needed, an exact Steiner tree), and a batch needs only the parts of the seats that may
-    get a DM now, usually the one whose turn begins (issue 29: under a burst of moves, every
-    human seat's view before and after every batch was most of the bot's work)."""
+    computed when first asked for: a batch needs only the parts of the seats that may get a DM
+    now, usually the one whose turn begins (issue 29: under a burst of moves, every human seat's
+    view before and after every batch was most of the bot's work)."""
 
     def __init__(self, state: GameState, humans: Iterable[int]) -> None:
         self._state = state

@@ -502,6 +502,13 @@ class TransEuropaState(GameState):
         return out
 
     def view(self, seat: int | None) -> dict[str, Any]:
+        return self._view(seat, hints=True)
+
+    def view_without_hints(self, seat: int) -> dict[str, Any]:
+        """The seat's view without D23's hint (tracks still needed: an exact Steiner tree, milliseconds)."""
+        return self._view(seat, hints=False)
+
+    def _view(self, seat: int | None, hints: bool) -> dict[str, Any]:
         data = self.base_view(seat)
         over = self.phase == "game_over"  # the last round's board stays on show at game end
         result = self.result()
@@ -531,7 +538,7 @@ class TransEuropaState(GameState):
             net = self.network(seat)
             data["hand"] = [{**city_entry(c), "connected": board.CITY_BY_ID[c].junction in net}
                             for c in self.hands[seat]]
-            if self.options["show_tracks_needed"]:
+            if hints and self.options["show_tracks_needed"]:
                 data["tracks_needed"] = self.penalty(seat)
         return data
 

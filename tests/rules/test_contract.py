@@ -38,6 +38,9 @@ def test_contract_holds_through_a_whole_game(key: str, players: int) -> None:
         for seat, view in views.items():
             assert set(view) >= BASE_KEYS, f"view lacks {BASE_KEYS - set(view)}"
             assert view["seat"] == seat and view["to_act"] == sorted(acting)
+            if seat is not None:  # the view without hints: the view, some keys left out
+                bare = state.view_without_hints(seat)
+                assert set(bare) <= set(view) and all(view[k] == v for k, v in bare.items())
         seat = min(acting)
         legal = state.legal_moves(seat)
         notations = [str(m) for m in legal]

@@ -319,6 +319,21 @@ def test_e11_hint_off() -> None:
         assert "tracks_needed" not in view and '"tracks_needed"' not in json.dumps(view)
 
 
+def test_e11_view_without_the_hint_needs_no_steiner_tree(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The bot measures a DM's news by the view without hints: the hint alone costs an exact
+    Steiner tree (milliseconds per seat, issue 29), so that view must not compute it."""
+    state = e7()
+    full = {seat: state.view(seat) for seat in range(3)}
+
+    def no_tree(*args: object, **kwargs: object) -> None:
+        raise AssertionError("a Steiner tree was computed")
+
+    monkeypatch.setattr(board, "steiner_tree", no_tree)
+    for seat in range(3):
+        bare = state.view_without_hints(seat)
+        assert bare == {k: v for k, v in full[seat].items() if k != "tracks_needed"}
+
+
 # --------------------------------------------------------------------------- E12, E13
 
 
