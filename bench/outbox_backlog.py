@@ -157,7 +157,7 @@ async def _worker(args: argparse.Namespace) -> dict[str, Any]:
     watcher = threading.Thread(target=watch, daemon=True)
     watcher.start()
     moves: list[tuple[int, float, int]] = []  # channel, sent at, moves applied once answered
-    acks: list[float] = []
+    acks: list[float] = []  # in the order of `moves`
     busy: set[int] = set()
     unanswered = [0]
 
@@ -177,8 +177,9 @@ async def _worker(args: argparse.Namespace) -> dict[str, Any]:
         except (TimeoutError, AssertionError):
             unanswered[0] += 1
             return False
-        acks.append(time.perf_counter() - sent)
+        answered = time.perf_counter() - sent
         moves.append((channels[index].id, sent, (await bot.tables.info(game_id)).moves))
+        acks.append(answered)
         return True
 
     renders = [0]
@@ -255,7 +256,10 @@ async def _worker(args: argparse.Namespace) -> dict[str, Any]:
     return {"games": games, "moves": len(moves), "offered_for": offered_for, "elapsed": elapsed,
             "acks": acks, "latencies": latencies, "unseen": unseen, "most_owed": most[0], **counts,
             "renders": renders[0], "render_kinds": kinds, "unanswered": unanswered[0], "cpu_main": cpu_main, "cpu_render": cpu_render,
-            "profile": profile.summary() if profile is not None else None}
+            "profile": profile.summary() if profile is not None else None,
+            "timeline": {"moves": sorted(sent - started for _, sent, _ in moves),
+                         "acks": sorted(sent - started + ack for (_, sent, _), ack in zip(moves, acks, strict=True)),
+                         "posts": sorted(t - started for seen in shown.values() for t, _ in seen)}}
 
 
 class _Profile:
@@ -376,6 +380,18 @@ class _Profile:
 # ------------------------------------------------------------------------------------ driver
 
 
+def _timeline(events: dict[str, list[float]], step: float) -> str:
+    """Per `step` seconds from the first move: moves sent, moves answered, board posts and edits."""
+    end = max((t for times in events.values() for t in times), default=0.0)
+    rows = ["      from s   sent  answered  posts"]
+    for bucket in range(int(end // step) + 1):
+        low, high = bucket * step, (bucket + 1) * step
+        counts = [sum(low <= t < high for t in events[k]) for k in ("moves", "acks", "posts")]
+        if any(counts):
+            rows.append(f"      {low:6.1f} {counts[0]:6} {counts[1]:9} {counts[2]:6}")
+    return "\n".join(rows)
+
+
 def _run(tree: Path, load: str, args: argparse.Namespace) -> dict[str, Any]:
     if load.endswith("/s"):
         extra = ["--games", str(GAMES_PER_X), "--rate", load[:-2], "--seconds", str(args.seconds)]
@@ -407,6 +423,9 @@ def main() -> None:
                         help="games sending at once (default: the bot's own number, SEND_SLOTS)")
     parser.add_argument("--render-workers", type=int, default=1,
                         help="render processes (default 1, as in the issue; the bot's own default is 2 or more)")
+    parser.add_argument("--timeline", type=float, default=0.0, metavar="SECONDS",
+                        help="also print, per SECONDS from the first move, the moves sent and answered and the board"
+                             " posts and edits made")
     parser.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--tree", help=argparse.SUPPRESS)
     parser.add_argument("--games", type=int, help=argparse.SUPPRESS)
@@ -437,6 +456,8 @@ def main() -> None:
                   f" | owed max {r['most_owed']:4} | posts {r['posts']:4} edits {r['edits']:4}"
                   f" | renders {r['renders']:5}, CPU s: bot {r['cpu_main']:4.0f} render {r['cpu_render']:4.0f}"
                   f" | load {r['load'][0]:.1f}->{r['load'][1]:.1f} | {r['elapsed']:5.0f} s", flush=True)
+            if args.timeline:
+                print(_timeline(r["timeline"], args.timeline), flush=True)
             if r.get("profile"):
                 p = r["profile"]
                 print(f"      profile: {p['claims']} board claims, mean / p95 s: "
