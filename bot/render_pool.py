@@ -26,6 +26,11 @@ Renderer = Callable[[dict[str, Any], list[str]], bytes]
 # turn" strips of its players' DMs show the same positions (the newest board, each player's last
 # turn), so a flush draws each position once.
 BOARD_CACHE = 64
+# Drawings handed to the pool at once, per worker: the one it draws and the next, waiting in the pool's
+# own queue, so a worker starts the next drawing as soon as it finishes one. Handed out one at a time,
+# each next drawing waited for the event loop to hear that the last was done: under a burst of moves
+# one turn of the loop (100-200 ms, several drawings' time) while the worker stood idle (issue 29).
+QUEUED_PER_WORKER = 2
 # Drawings at once in thread mode (workers=0, tests): threads share the GIL, the line only orders them.
 THREAD_SLOTS = 4
 
@@ -54,6 +59,15 @@ def _interludes(previous: dict[str, Any] | None, view: dict[str, Any], names: li
     return render.interlude_pngs(previous, view, names, lang)
 
 
+def _post_images(view: dict[str, Any], names: list[str], lang: str | None, previous: dict[str, Any] | None,
+                 board: Renderer | None) -> tuple[bytes | None, str, list[bytes]]:
+    """What a board post shows, in one trip to a worker: (the board drawn with `board`, None when
+    the caller has it already; its alt text; the interlude images since `previous`, none without it)."""
+    png = None if board is None else _drawn_in(lang, board, view, names)
+    alt = _describe(view, names, lang)
+    return png, alt, ([] if previous is None else _interludes(previous, view, names, lang))
+
+
 def _drawn_in(lang: str | None, function: Renderer, view: dict[str, Any], names: list[str]) -> bytes:
     """`function(view, names)` with its labels in `lang` (top level, so the pool can pickle it)."""
     if lang is None or locales.language_of(lang) == locales.SOURCE:
@@ -67,7 +81,7 @@ class RenderPool:
     `workers=0` draws in a thread instead (tests that do not care about the GIL); the renderers are
     injectable (top-level functions, so the pool can pickle them) for games under test.
     Every drawing waits in one line (bot.render_queue), most urgent first: a board post before the
-    images of a DM.
+    images of a DM; `QUEUED_PER_WORKER` drawings per worker are in the pool at once.
     """
 
     def __init__(self, board: Renderer | None = None, hand: Renderer | None = None, workers: int = 1) -> None:
@@ -76,7 +90,7 @@ class RenderPool:
         self._workers = workers
         self._pool: Executor | None = self._new_pool()
         self._boards: OrderedDict[bytes, bytes] = OrderedDict()
-        self.queue = RenderQueue(workers if workers > 0 else THREAD_SLOTS)
+        self.queue = RenderQueue(workers * QUEUED_PER_WORKER if workers > 0 else THREAD_SLOTS)
         self._describer: ThreadPoolExecutor | None = ThreadPoolExecutor(1, thread_name_prefix="junction-describe")
 
     def _new_pool(self) -> Executor | None:
@@ -93,26 +107,47 @@ class RenderPool:
     # images, the reader's for a hand.
     async def board(self, view: dict[str, Any], names: list[str], lang: str | None = None,
                     priority: int = BOARD) -> bytes:
-        key = hashlib.blake2b(json.dumps([view, list(names), lang], sort_keys=True, default=str).encode(),
-                              digest_size=16).digest()
-        drawn = self._boards.get(key)
+        key = self._board_key(view, names, lang)
+        drawn = self._cached(key)
         if drawn is None:
             drawn = await self.call(_drawn_in, lang, self._board, view, list(names), priority=priority)
-            self._boards[key] = drawn
-            while len(self._boards) > BOARD_CACHE:
-                self._boards.popitem(last=False)
-        else:
+            self._keep(key, drawn)
+        return drawn
+
+    async def post_images(self, view: dict[str, Any], names: list[str], lang: str | None = None,
+                          previous: dict[str, Any] | None = None) -> tuple[bytes, str, list[bytes]]:
+        """A board post's board, alt text and interludes (`previous`: the public view before the
+        moves it shows; None: no interludes), in ONE trip to a worker. Under a burst of moves each
+        trip waits a turn of the busy event loop (100-200 ms) to be handed out and another to be
+        heard back from; three trips per post made a post take a second or more (issue 29)."""
+        key = self._board_key(view, names, lang)
+        drawn = self._cached(key)
+        png, alt, interludes = await self.call(_post_images, view, list(names), lang, previous,
+                                               self._board if drawn is None else None)
+        if drawn is None:
+            drawn = png
+            self._keep(key, drawn)
+        return drawn, alt, interludes
+
+    @staticmethod
+    def _board_key(view: dict[str, Any], names: list[str], lang: str | None) -> bytes:
+        return hashlib.blake2b(json.dumps([view, list(names), lang], sort_keys=True, default=str).encode(),
+                               digest_size=16).digest()
+
+    def _cached(self, key: bytes) -> bytes | None:
+        drawn = self._boards.get(key)
+        if drawn is not None:
             self._boards.move_to_end(key)
         return drawn
+
+    def _keep(self, key: bytes, drawn: bytes) -> None:
+        self._boards[key] = drawn
+        while len(self._boards) > BOARD_CACHE:
+            self._boards.popitem(last=False)
 
     async def hand(self, view: dict[str, Any], names: list[str], lang: str | None = None,
                    priority: int = ASKED) -> bytes:
         return await self.call(_drawn_in, lang, self._hand, view, list(names), priority=priority)
-
-    async def interludes(self, previous: dict[str, Any] | None, view: dict[str, Any], names: list[str],
-                         lang: str | None = None) -> list[bytes]:
-        """The images a move calls for before its board (render.interlude_pngs), off the event loop."""
-        return await self.call(_interludes, previous, view, list(names), lang)
 
     async def replay(self, views: list[dict[str, Any]], names: list[str], lang: str | None = None) -> bytes:
         """An animated GIF of sampled public views, drawn with this pool's board renderer."""

@@ -67,10 +67,10 @@ class BoardPosts:
         files: list[discord.File] = []
         try:
             view, names = await self.tables.public_view(info.row.id)
-            if previous is not None and await self.bot.renderer.interludes(previous, view, names, lang):
+            png, alt, interludes = await self.bot.renderer.post_images(view, names, lang, previous)
+            if interludes:
                 return False
-            alt = await self.bot.renderer.describe(view, names, lang)
-            files.append(image_file(await self.bot.renderer.board(view, names, lang), "board.png", alt))
+            files.append(image_file(png, "board.png", alt))
         except Exception:
             log.exception("rendering the board of game %s failed", info.row.id)
         story, turn = texts.board_parts(info, lines, None, locale)
@@ -115,12 +115,10 @@ class BoardPosts:
         if info.row.status in ("running", "over"):
             view, names = await self.tables.public_view(info.row.id)
             try:
-                alt = await self.bot.renderer.describe(view, names, lang)
-                files.append(image_file(await self.bot.renderer.board(view, names, lang), "board.png", alt))
-                if previous is not None:
-                    summary = (i18n.t(locale, "What the last move ended (e.g. a round).") + " " + alt)[:1000]
-                    interludes = [image_file(png, f"interlude-{i + 1}.png", summary) for i, png
-                                  in enumerate(await self.bot.renderer.interludes(previous, view, names, lang))]
+                png, alt, drawn = await self.bot.renderer.post_images(view, names, lang, previous)
+                files.append(image_file(png, "board.png", alt))
+                summary = (i18n.t(locale, "What the last move ended (e.g. a round).") + " " + alt)[:1000]
+                interludes = [image_file(image, f"interlude-{i + 1}.png", summary) for i, image in enumerate(drawn)]
             except Exception:
                 log.exception("rendering the board of game %s failed", info.row.id)
             if info.row.status == "over":
