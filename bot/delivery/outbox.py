@@ -24,9 +24,12 @@ if TYPE_CHECKING:
     from bot.app import JunctionBot
 
 log = logging.getLogger("bot.games")
-# Games whose owed posts are drawn and sent at once: enough to keep the render workers and
-# Discord busy; more would only claim posts early, before the moves still coming could join them.
-SEND_SLOTS = 4
+# Games whose owed posts are drawn and sent at once: enough to keep the render workers and Discord
+# busy while each post waits on the event loop, Discord and the drawing. Under a burst of moves a
+# post spends a second or more in those waits for 20 ms of drawing: with 4 slots the workers stood
+# idle until the burst was over (issue 29). Many more would claim posts before the moves still
+# coming could join them, and outrun Discord's 50 requests a second.
+SEND_SLOTS = 16
 # Seconds before the next try of a game's posts that Discord failed, after 1, 2, 3... failures in a row.
 RETRY_DELAYS = (1.0, 2.0, 5.0, 10.0, 30.0, 60.0)
 
