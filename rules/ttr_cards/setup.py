@@ -49,7 +49,7 @@ def create(num_seats: int, options: dict[str, Any], seed: int) -> TTRCardsState:
     for seat in range(num_seats):
         opening.append(
             Event(Msg("Your cards: {cards}. Your tickets to choose from: {ids}.", cards=describe(state.hands[seat]),
-                      ids=", ".join(map(str, sorted(state.pending[seat])))), frozenset((seat,)))
+                      ids=Items(sorted(state.pending[seat]), "comma")), frozenset((seat,)))
         )
     state._opening_events = opening
     return state

@@ -306,7 +306,7 @@ class TTRCardsState(GameState):
         self.setup_choice[seat] = sorted(ids)
         events = [
             Event(Msg("{who} has chosen their tickets.", who=Seat(seat))),
-            Event(Msg("You keep tickets {ids}.", ids=", ".join(map(str, sorted(ids)))), frozenset((seat,))),
+            Event(Msg("You keep tickets {ids}.", ids=Items(sorted(ids), "comma")), frozenset((seat,))),
         ]
         self._last({"seat": seat, "type": "setup"}, Msg("{who} has chosen", who=Seat(seat)))
         if all(choice is not None for choice in self.setup_choice):
@@ -472,7 +472,7 @@ class TTRCardsState(GameState):
                    Msg("{who} drew {n} tickets", who=Seat(seat), n=len(drawn)))
         return [
             Event(Msg("{who} draws {n} tickets.", who=Seat(seat), n=len(drawn))),
-            Event(Msg("You drew tickets {ids}.", ids=", ".join(map(str, drawn))), frozenset((seat,))),
+            Event(Msg("You drew tickets {ids}.", ids=Items(drawn, "comma")), frozenset((seat,))),
         ]
 
     def _keep(self, seat: int, move: Keep) -> list[Event]:
@@ -487,7 +487,7 @@ class TTRCardsState(GameState):
         self.pending[seat] = []
         events = [Event(Plural("{who} keeps {n} ticket.", "{who} keeps {n} tickets.", n=len(ids), who=Seat(seat)))]
         if ids:
-            events.append(Event(Msg("You keep tickets {ids}.", ids=", ".join(map(str, ids))), frozenset((seat,))))
+            events.append(Event(Msg("You keep tickets {ids}.", ids=Items(ids, "comma")), frozenset((seat,))))
         self._last({"seat": seat, "type": "keep", "count": len(ids)},
                    Msg("{who} kept {n} of the drawn tickets", who=Seat(seat), n=len(ids)))
         self._end_turn(seat, events, idle=not ids)
@@ -581,7 +581,8 @@ class TTRCardsState(GameState):
         else:
             events.append(Event(Msg("Final scoring. Track stacks: {stacks}.", stacks=stacks)))
         if kind == "final":
-            hands = per_seat({s: ", ".join(map(str, self.tickets[s])) or Term(N_("none")) for s in range(self.num_seats)})
+            hands = per_seat({s: Items(self.tickets[s], "comma") if self.tickets[s] else Term(N_("none"))
+                              for s in range(self.num_seats)})
             events.append(Event(Msg("Tickets in hand: {hands}.", hands=hands)))
         for seat in range(self.num_seats):
             if self.options["completion"] == "choose":
@@ -645,7 +646,7 @@ class TTRCardsState(GameState):
             record["seats"].append(entry)
             if chosen:
                 events.append(Event(Msg("{who} completes {ids} for {points} points.", who=Seat(seat),
-                                        ids=", ".join(map(str, chosen)), points=points)))
+                                        ids=Items(chosen, "comma"), points=points)))
             else:
                 events.append(Event(Msg("{who} completes nothing for {points} points.", who=Seat(seat),
                                         points=points)))

@@ -5,6 +5,7 @@ messages existed (card lists, seat lists and yard sets are now message parameter
 from __future__ import annotations
 
 import os
+import re
 
 import pytest
 
@@ -80,6 +81,16 @@ def test_played_games_are_all_japanese(played) -> None:
     assert missing(messages, "ja", "ttr_cards") == set()
     left = {str(msg): words for msg in messages if (words := english_left(ja(msg), NAMES))}
     assert left == {}
+
+
+def test_ticket_numbers_are_listed_the_japanese_way(played) -> None:
+    """Lists of ticket numbers are lists (Items) the reader's language joins: the engine joined them with
+    ", " into one parameter, so a Japanese line read "目的地カード 9, 21, 24 を達成"."""
+    messages, _ = played
+    lists = [ja(msg) for msg in messages if any(key in msg.params for key in ("ids", "hands"))]
+    several = [line for line in lists if re.search(r"\d、\d", line)]
+    assert len(several) >= 3, lists[:5]  # the games dealt, kept and completed several tickets at once
+    assert [line for line in lists if re.search(r"\d, \d", line)] == []
 
 
 def test_result_words_and_options_are_japanese(played) -> None:
