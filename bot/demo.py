@@ -26,7 +26,8 @@ def play_demo(
 
     `lang` (one of locales.LANGUAGES) is the language of the images' labels and of the game log."""
     from bot import words
-    from bot.texts import label, words_in
+    from bot.service.owed import result_msgs
+    from bot.texts import words_in
     definition: GameDefinition = registry.get(game_key)
     names = list(DEMO_NAMES[:players])
     state: GameState = definition.new_game(players, options or {}, seed)
@@ -73,14 +74,10 @@ def play_demo(
     result = state.result()
     assert result is not None
     lines = [f"{definition.title}: {players} AI players ({ai}), seed {seed}", ""]
-    stored = result.to_json()
     word = words_in(lang, game_key, names)
-    for seat_result in result.seats:  # each category in the engine's words for players, as the bot posts it
-        parts = ", ".join(f"{word(label(stored, k))} {v}"
-                          for k, v in seat_result.breakdown.items())
-        lines.append(
-            f"{seat_result.rank}. {names[seat_result.seat]}: {seat_result.score}  ({parts})"
-        )
+    # The standings as the bot posts them: each category in the engine's words for players, the
+    # parts joined the reader's way, then how the game ended.
+    lines += [word(msg) for msg in result_msgs(result)]
     lines += [
         "",
         f"{state.moves_applied} decisions, {image_count} board images in {out}/"

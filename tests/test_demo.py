@@ -46,5 +46,7 @@ def test_demo_in_japanese_writes_a_japanese_log_and_standings(tmp_path: Path) ->
     log = summary.split("Game log:\n", 1)[1].splitlines()
     assert log and all(re.search(r"[\u3040-\u30ff]", line) for line in log)  # every event in kana
     assert "開始時の得点 13" in summary
+    standings = [line for line in summary.splitlines() if line[:2] in ("1.", "2.")]
+    assert len(standings) == 2 and all("、" in line and ", " not in line for line in standings), standings
     with Image.open(out / "hand_seat1.png") as image:
         assert image.format == "PNG"
