@@ -60,12 +60,11 @@ def _interludes(previous: dict[str, Any] | None, view: dict[str, Any], names: li
 
 
 def _post_images(view: dict[str, Any], names: list[str], lang: str | None, previous: dict[str, Any] | None,
-                 board: Renderer | None) -> tuple[bytes | None, str, list[bytes]]:
-    """What a board post shows, in one trip to a worker: (the board drawn with `board`, None when
-    the caller has it already; its alt text; the interlude images since `previous`, none without it)."""
+                 board: Renderer | None) -> tuple[bytes | None, list[bytes]]:
+    """A board post's images, in one trip to a worker: (the board drawn with `board`, None when the
+    caller has it already; the interlude images since `previous`, none without it)."""
     png = None if board is None else _drawn_in(lang, board, view, names)
-    alt = _describe(view, names, lang)
-    return png, alt, ([] if previous is None else _interludes(previous, view, names, lang))
+    return png, ([] if previous is None else _interludes(previous, view, names, lang))
 
 
 def _drawn_in(lang: str | None, function: Renderer, view: dict[str, Any], names: list[str]) -> bytes:
@@ -117,13 +116,16 @@ class RenderPool:
     async def post_images(self, view: dict[str, Any], names: list[str], lang: str | None = None,
                           previous: dict[str, Any] | None = None) -> tuple[bytes, str, list[bytes]]:
         """A board post's board, alt text and interludes (`previous`: the public view before the
-        moves it shows; None: no interludes), in ONE trip to a worker. Under a burst of moves each
-        trip waits a turn of the busy event loop (100-200 ms) to be handed out and another to be
-        heard back from; three trips per post made a post take a second or more (issue 29)."""
+        moves it shows; None: no interludes): the images in ONE trip to a worker, the alt text in
+        the describer's thread meanwhile (in this process, which knows every language installed,
+        also at run time). Under a burst of moves each trip waits a turn of the busy event loop
+        (100-200 ms) to be handed out and another to be heard back from; three trips one after the
+        other made a post take a second or more (issue 29)."""
         key = self._board_key(view, names, lang)
         drawn = self._cached(key)
-        png, alt, interludes = await self.call(_post_images, view, list(names), lang, previous,
-                                               self._board if drawn is None else None)
+        (png, interludes), alt = await asyncio.gather(
+            self.call(_post_images, view, list(names), lang, previous, self._board if drawn is None else None),
+            self.describe(view, names, lang))
         if drawn is None:
             drawn = png
             self._keep(key, drawn)
