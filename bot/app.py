@@ -315,7 +315,8 @@ def create_bot(
     """Build the bot. `games`/renderers default to the registry and `render`; the rest goes to Bot.
 
     render_workers: render processes; default one per spare core, at least 2, at most 4 (default_render_workers).
-    ai_workers: processes for the searching (hard) AI; default JUNCTION_AI_WORKERS, else 1; 0: a thread.
+    ai_workers: AI processes (the hard level, and the policies when they have room: bot.ai_pool); default
+        JUNCTION_AI_WORKERS, else 1; 0: every AI in a thread.
     dev_guild: sync commands to that guild only (instant in development) instead of globally.
     defer_after: seconds of work after which an interaction is deferred (Discord allows 3).
     now: the clock of turn timers (epoch seconds; default time.time); tests pass one they move.

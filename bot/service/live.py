@@ -107,7 +107,7 @@ class LiveGames:
         self.now: Callable[[], float] = now or time.time
         store.now = self.now
         store.on_version = self._on_version
-        self.ai_pool = ai_pool  # searching levels think there; None: every AI thinks in a thread
+        self.ai_pool = ai_pool  # AI decisions it takes think there; None: every AI thinks in a thread
         self.on_clocks: Callable[[int, float | None], None] | None = None
         self._locks: defaultdict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
         self._index: dict[int, int] = {}  # place (channel or thread id) -> open game id

@@ -137,13 +137,56 @@ async def test_a_hard_decision_in_the_worker_is_the_one_made_in_process():
             definition = REGISTRY[key]
             state = position(key, moves)
             seat = min(state.to_act())
-            assert pool.takes(definition, "hard") and not pool.takes(definition, "normal")
+            assert pool.takes(definition, "hard")
             before = state.to_json()
             in_worker = await pool.decide(definition, state, seat, "hard")
             assert state.to_json() == before
             assert str(in_worker) == str(ai_move(state, seat, definition.ai("hard"))), key
     finally:
         pool.close()
+
+
+async def test_a_policy_decision_in_the_worker_is_the_one_made_in_process():
+    """Every game's easy and normal decisions go to the worker when it has room (issue 29: a burst of
+    AI replies in threads held the GIL the event loop needed) and come back the same."""
+    pool = AIPool(1)
+    try:
+        for key, definition in REGISTRY.items():
+            state = position(key, 12)
+            seat = min(state.to_act())
+            for level in ("easy", "normal"):
+                assert pool.takes(definition, level), (key, level)
+                assert str(await pool.decide(definition, state, seat, level)) == str(
+                    ai_move(state, seat, definition.ai(level))), (key, level)
+    finally:
+        pool.close()
+
+
+async def test_a_policy_waits_behind_no_search():
+    """A policy decision thinks in a thread while searches fill every worker (it would wait seconds
+    behind them), in the pool otherwise; a search always goes to the pool."""
+    pool, two = AIPool(1), AIPool(2)
+    await pool.warm_up()
+    definition = REGISTRY["trans_europa"]
+    try:
+        state = position("trans_europa", 6)
+        seat = min(state.to_act())
+        hard = asyncio.create_task(pool.decide(definition, state, seat, "hard"))
+        other = asyncio.create_task(two.decide(definition, state, seat, "hard"))
+        await asyncio.sleep(0)
+        assert pool.takes(definition, "hard") and not pool.takes(definition, "normal")
+        assert not pool.takes(definition, "easy")
+        assert two.takes(definition, "normal")  # its second worker is free
+        await asyncio.gather(hard, other)
+        assert pool.takes(definition, "normal") and pool.takes(definition, "easy")
+        policies = [asyncio.create_task(pool.decide(definition, state, seat, "normal")) for _ in range(3)]
+        await asyncio.sleep(0)
+        assert pool.takes(definition, "easy")  # policies wait behind policies: milliseconds each
+        await asyncio.gather(*policies)
+        assert not pool.takes(DEFINITION, "normal")  # not a registry game: the worker could not rebuild it
+    finally:
+        pool.close()
+        two.close()
 
 
 async def test_other_games_are_answered_while_a_hard_ai_thinks(store):
@@ -155,7 +198,8 @@ async def test_other_games_are_answered_while_a_hard_ai_thinks(store):
     decide = pool.decide
 
     async def watched(*args: Any) -> Move:
-        thinking.set()
+        if args[-1] == "hard":  # the easy AI's decisions may go to the pool too, while it has room
+            thinking.set()
         return await decide(*args)
 
     pool.decide = watched  # type: ignore[method-assign]
