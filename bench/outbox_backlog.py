@@ -52,7 +52,7 @@ def _cpu_seconds(pid: int) -> float:
 
 
 def _children_cpu() -> float:
-    """CPU seconds of this process's live children (the render worker)."""
+    """CPU seconds of this process's live children (the render workers and the AI worker)."""
     total = 0.0
     for entry in os.listdir("/proc"):
         if entry.isdigit():
@@ -454,7 +454,7 @@ def main() -> None:
                   f" max {max(posts):6.2f} s{' (' + str(r['unseen']) + ' never shown)' if r['unseen'] else ''}"
                   f"{' (' + str(r['unanswered']) + ' moves unanswered)' if r['unanswered'] else ''}"
                   f" | owed max {r['most_owed']:4} | posts {r['posts']:4} edits {r['edits']:4}"
-                  f" | renders {r['renders']:5}, CPU s: bot {r['cpu_main']:4.0f} render {r['cpu_render']:4.0f}"
+                  f" | renders {r['renders']:5}, CPU s: bot {r['cpu_main']:4.0f} workers {r['cpu_render']:4.0f}"
                   f" | load {r['load'][0]:.1f}->{r['load'][1]:.1f} | {r['elapsed']:5.0f} s", flush=True)
             if args.timeline:
                 print(_timeline(r["timeline"], args.timeline), flush=True)
