@@ -287,7 +287,7 @@ class Turns(LiveGames):
     async def _think(self, definition: GameDefinition, state: GameState, seat: int, kind: str | None) -> Move:
         """An AI's decision off the event loop, so other games keep their replies meanwhile: in the AI
         pool's worker process when it takes it (a searching level holds the GIL for seconds; a policy
-        goes there too while no search is in the pool, see bot.ai_pool), else in a thread (Ticket to
+        goes there too unless searches fill every worker: bot.ai_pool), else in a thread (Ticket to
         Ride's exact ticket search can take over half a second). The AI only reads the state; the move
         is applied back on the loop, under the game's lock."""
         level = level_of(kind)
