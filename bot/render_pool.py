@@ -123,6 +123,8 @@ class RenderPool:
         other made a post take a second or more (issue 29)."""
         key = self._board_key(view, names, lang)
         drawn = self._cached(key)
+        if drawn is not None and previous is None:  # nothing to draw: no trip at all
+            return drawn, await self.describe(view, names, lang), []
         (png, interludes), alt = await asyncio.gather(
             self.call(_post_images, view, list(names), lang, previous, self._board if drawn is None else None),
             self.describe(view, names, lang))

@@ -52,3 +52,24 @@ async def test_a_position_drawn_lately_is_drawn_once():
     assert await pool.board(VIEW, ["Bob", "Ann"]) == first  # other names: drawn again
     assert DRAWN == [1, 2, 1]
     pool.close()
+
+
+async def test_a_post_of_a_board_drawn_lately_makes_no_trip_to_a_worker():
+    """A board post whose board is in the cache and that owes no interludes draws nothing: no trip
+    to the pool (under a burst each trip waits turns of the busy event loop)."""
+    pool = RenderPool(board=_counted, hand=hand, workers=0)
+    DRAWN.clear()
+    first = await pool.board(VIEW, ["Ann", "Bob"])
+    trips: list[object] = []
+    call = pool.call
+
+    async def counted(function, *args, **kwargs):
+        trips.append(function)
+        return await call(function, *args, **kwargs)
+
+    pool.call = counted  # type: ignore[method-assign]
+    png, alt, interludes = await pool.post_images(dict(VIEW), ["Ann", "Bob"])
+    assert (png, interludes, trips, DRAWN) == (first, [], [], [1]) and alt
+    png, _, _ = await pool.post_images({**VIEW, "round": 2}, ["Ann", "Bob"])  # not drawn yet: one trip
+    assert png == b"board of round 2" and len(trips) == 1 and DRAWN == [1, 2]
+    pool.close()
