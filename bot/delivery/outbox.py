@@ -383,5 +383,7 @@ class Delivery:
         for game_id in sorted({p.game_id for p in await self.tables.owed_posts()}):
             try:
                 await self.flush(game_id)
+            except DatabaseUnavailable as error:  # the posts stay owed: the shared upkeep sends them later
+                log.warning("owed posts of game %s: the database is out of reach (%s)", game_id, error)
             except Exception:
                 log.exception("owed posts of game %s failed", game_id)
