@@ -111,8 +111,11 @@ async def _worker(args: argparse.Namespace) -> dict[str, Any]:
     shown: dict[int, list[tuple[float, int]]] = {c.id: [] for c in channels}  # channel -> (time, move N)
     counts = {"posts": 0, "edits": 0}
     header = re.compile(r"· move (\d+)")
+    dms: list[float] = []  # when each DM was sent (every other channel is a game's)
 
     def record(message: Any, edited: bool) -> None:
+        if message.channel_id not in shown and not edited:
+            dms.append(time.perf_counter())
         if message.channel_id in shown and message.attachments:
             found = header.search(message.text)
             if found:
@@ -145,6 +148,7 @@ async def _worker(args: argparse.Namespace) -> dict[str, Any]:
     for channel in channels:
         shown[channel.id].clear()
     counts.update(posts=0, edits=0)
+    dms.clear()
 
     most = [0]
     stop = threading.Event()
@@ -257,6 +261,7 @@ async def _worker(args: argparse.Namespace) -> dict[str, Any]:
             "acks": acks, "latencies": latencies, "unseen": unseen, "most_owed": most[0], **counts,
             "renders": renders[0], "render_kinds": kinds, "unanswered": unanswered[0], "cpu_main": cpu_main, "cpu_render": cpu_render,
             "profile": profile.summary() if profile is not None else None,
+            "dms": sorted(t - started for t in dms),
             "timeline": {"moves": sorted(sent - started for _, sent, _ in moves),
                          "acks": sorted(sent - started + ack for (_, sent, _), ack in zip(moves, acks, strict=True)),
                          "posts": sorted(t - started for seen in shown.values() for t, _ in seen)}}
@@ -454,7 +459,9 @@ def main() -> None:
                   f" max {max(posts):6.2f} s{' (' + str(r['unseen']) + ' never shown)' if r['unseen'] else ''}"
                   f"{' (' + str(r['unanswered']) + ' moves unanswered)' if r['unanswered'] else ''}"
                   f" | owed max {r['most_owed']:4} | posts {r['posts']:4} edits {r['edits']:4}"
-                  f" | renders {r['renders']:5}, CPU s: bot {r['cpu_main']:4.0f} workers {r['cpu_render']:4.0f}"
+                  + (f" | DMs {len(r['dms']):4} at p50 {statistics.median(r['dms']):5.1f} p95 {_pct(r['dms'], 0.95):5.1f}"
+                     f" last {max(r['dms']):5.1f} s" if r.get("dms") else "")
+                  + f" | renders {r['renders']:5}, CPU s: bot {r['cpu_main']:4.0f} workers {r['cpu_render']:4.0f}"
                   f" | load {r['load'][0]:.1f}->{r['load'][1]:.1f} | {r['elapsed']:5.0f} s", flush=True)
             if args.timeline:
                 print(_timeline(r["timeline"], args.timeline), flush=True)

@@ -22,9 +22,9 @@ from bot.workers import spawn_pool
 __all__ = ["ASKED", "BOARD", "DM", "RenderPool"]
 
 Renderer = Callable[[dict[str, Any], list[str]], bytes]
-# Boards drawn lately, by view, names and language: a game's board post and the "since your last
-# turn" strips of its players' DMs show the same positions (the newest board, each player's last
-# turn), so a flush draws each position once.
+# Boards drawn lately, by view, names and language: a board post drawn for an edit that turned into
+# a new post, a /board asked meanwhile, a "since your last turn" of a single move show the same
+# position again.
 BOARD_CACHE = 64
 # Drawings handed to the pool at once, per worker: the one it draws and the next, waiting in the pool's
 # own queue, so a worker starts the next drawing as soon as it finishes one. Handed out one at a time,
@@ -74,6 +74,16 @@ def _drawn_in(lang: str | None, function: Renderer, view: dict[str, Any], names:
     return render.in_language(lang, view["game"], function, view, names)
 
 
+def _strip(views: list[dict[str, Any]], names: list[str], lang: str | None, draw: Callable[..., Any]) -> bytes:
+    """A "since your last turn" strip of `views`, in one trip to a worker: `draw` is
+    render.board_image (each board drawn and scaled down, never encoded on its own: a PNG encoding
+    is two thirds of a board's cost, and the strip shows it 120 px high) or an injected board
+    renderer's PNGs (games under test)."""
+    from render import replay
+
+    return replay.strip(_drawn_in(lang, draw, view, names) for view in views)
+
+
 class RenderPool:
     """board/hand PNGs drawn in worker processes, which keep each game kind's static map cached.
 
@@ -85,6 +95,8 @@ class RenderPool:
 
     def __init__(self, board: Renderer | None = None, hand: Renderer | None = None, workers: int = 1) -> None:
         self._board = board or render.board_png
+        # Drawings not yet encoded, for the strips that only scale them down; an injected renderer gives PNGs.
+        self._board_image: Callable[..., Any] = render.board_image if board is None else board
         self._hand = hand or render.hand_png
         self._workers = workers
         self._pool: Executor | None = self._new_pool()
@@ -152,6 +164,11 @@ class RenderPool:
     async def hand(self, view: dict[str, Any], names: list[str], lang: str | None = None,
                    priority: int = ASKED) -> bytes:
         return await self.call(_drawn_in, lang, self._hand, view, list(names), priority=priority)
+
+    async def strip(self, views: list[dict[str, Any]], names: list[str], lang: str | None = None,
+                    priority: int = DM) -> bytes:
+        """The boards of `views` side by side, small ("since your last turn"), in one trip to a worker."""
+        return await self.call(_strip, views, list(names), lang, self._board_image, priority=priority)
 
     async def replay(self, views: list[dict[str, Any]], names: list[str], lang: str | None = None) -> bytes:
         """An animated GIF of sampled public views, drawn with this pool's board renderer."""

@@ -1,7 +1,8 @@
 """Board images: a game's view (dict) in, PNG bytes out. One module per game, render/<key>.py.
 
-Each game module provides `board(view, names) -> bytes` (the public image, from view(None)) and
-`hand(view, names) -> bytes` (the private image, from view(seat)). `names` are the seats' display
+Each game module provides `board(view, names) -> bytes` (the public image, from view(None)),
+`board_image(view, names) -> Image` (the same, not yet encoded: for images that only scale it down)
+and `hand(view, names) -> bytes` (the private image, from view(seat)). `names` are the seats' display
 names in seat order. `lang` (a code of locales.LANGUAGES) draws the labels in that language: the game's
 domain over the shared `images` domain (locales/<lang>/LC_MESSAGES/), applied by `kit.text`/`Panel` to every
 label they draw.
@@ -13,6 +14,8 @@ import importlib
 from collections.abc import Callable
 from types import ModuleType
 from typing import Any
+
+from PIL import Image
 
 import locales
 from render import kit
@@ -38,6 +41,12 @@ def in_language(lang: str | None, game_key: str, function: Callable[..., Any], *
 
 def board_png(view: dict[str, Any], names: list[str], lang: str | None = None) -> bytes:
     return in_language(lang, view["game"], module_for(view["game"]).board, view, names)
+
+
+def board_image(view: dict[str, Any], names: list[str], lang: str | None = None) -> Image.Image:
+    """The public board as drawn, before PNG encoding (a third of a board's cost): for a strip of
+    small boards, which scales it down at once."""
+    return in_language(lang, view["game"], module_for(view["game"]).board_image, view, names)
 
 
 def hand_png(view: dict[str, Any], names: list[str], lang: str | None = None) -> bytes:

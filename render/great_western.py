@@ -642,7 +642,12 @@ def _render(view: Mapping[str, Any], names: list[str]) -> Image.Image:
 
 def board(view: dict[str, Any], names: list[str]) -> bytes:
     """The public image: turn card, map with owners, trains with loads and bids, players and details."""
-    return kit.encode(_render(view, names))
+    return kit.encode(board_image(view, names))
+
+
+def board_image(view: dict[str, Any], names: list[str]) -> Image.Image:
+    """The public image, not yet encoded (render.board_image)."""
+    return _render(view, names)
 
 
 def describe(view: dict[str, Any], names: list[str]) -> str:

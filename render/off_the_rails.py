@@ -673,7 +673,7 @@ class _ClanPage(kit.Page):
                      kind="panel")
 
 
-def _draw_board(view: dict[str, Any], names: list[str], private: bool) -> bytes:
+def _draw_board(view: dict[str, Any], names: list[str], private: bool) -> Image.Image:
     names = _names(view, names)
     page = _ClanPage(WIDTH, {p["seat"]: p["colour"] for p in view["players"]})
     headline, who = _headline(view, names)
@@ -727,7 +727,7 @@ def _draw_board(view: dict[str, Any], names: list[str], private: bool) -> bytes:
                 kit.text(draw, (lx - dy * 18, ly + dx * 18), edge, 20, kit.HIGHLIGHT, bold=True, anchor="mm",
                          halo=kit.WHITE, translate=False)
     _panel(page, view, names, private)
-    return kit.encode(page.image())
+    return page.image()
 
 
 def describe(view: dict[str, Any], names: list[str]) -> str:
@@ -742,9 +742,14 @@ def describe(view: dict[str, Any], names: list[str]) -> str:
 
 def board(view: dict[str, Any], names: list[str]) -> bytes:
     """The public image (from view(None))."""
+    return kit.encode(board_image(view, names))
+
+
+def board_image(view: dict[str, Any], names: list[str]) -> Image.Image:
+    """The public image, not yet encoded (render.board_image)."""
     return _draw_board(view, names, private=False)
 
 
 def hand(view: dict[str, Any], names: list[str]) -> bytes:
     """A seat's image (from view(seat)): the board plus that seat's private box (its split hands)."""
-    return _draw_board(view, names, private=True)
+    return kit.encode(_draw_board(view, names, private=True))

@@ -95,10 +95,13 @@ def replay_gif(views: list[dict[str, Any]], names: list[str], board: BoardRender
     return gif(views, names, board)
 
 
-def strip(boards: list[bytes], height: int = STRIP_HEIGHT) -> bytes:
-    """Board images side by side, each scaled to `height` pixels, as one small PNG."""
-    images = [Image.open(io.BytesIO(data)).convert("RGB") for data in boards]
-    scaled = [im.resize((max(1, round(im.width * height / im.height)), height)) for im in images]
+def strip(boards: Iterable[bytes | Image.Image], height: int = STRIP_HEIGHT) -> bytes:
+    """Board images side by side, each scaled to `height` pixels, as one small PNG.
+
+    A board is PNG bytes or a drawn image not yet encoded (render.board_image: no PNG is made only to
+    be scaled down, issue 29). Each is scaled as it comes, so a generator of drawings holds one
+    full-size board at a time."""
+    scaled = [_thumbnail(board, height) for board in boards]
     gap = 6
     strip = Image.new("RGB", (sum(im.width for im in scaled) + gap * (len(scaled) - 1), height), "white")
     x = 0
@@ -106,3 +109,11 @@ def strip(boards: list[bytes], height: int = STRIP_HEIGHT) -> bytes:
         strip.paste(im, (x, 0))
         x += im.width + gap
     return kit.encode(strip)
+
+
+def _thumbnail(board: bytes | Image.Image, height: int) -> Image.Image:
+    image = Image.open(io.BytesIO(board)) if isinstance(board, bytes) else board
+    image = image.convert("RGB")
+    # reducing_gap: a box reduction first, then the filter on 3x the target size; the same to the eye,
+    # in a fifth of the time of the filter over every pixel of a 2-million-pixel board.
+    return image.resize((max(1, round(image.width * height / image.height)), height), reducing_gap=3.0)

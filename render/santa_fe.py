@@ -693,6 +693,11 @@ def _headline(view: dict[str, Any], names: list[str]) -> tuple[str, str | None, 
 
 def board(view: dict[str, Any], names: list[str]) -> bytes:
     """The public image (from view(None)): turn card, the map at full width, then the panel."""
+    return kit.encode(board_image(view, names))
+
+
+def board_image(view: dict[str, Any], names: list[str]) -> Image.Image:
+    """The public image, not yet encoded (render.board_image)."""
     page = kit.Page(WIDTH)
     headline, who, accent = _headline(view, names)
     seats = [
@@ -707,7 +712,7 @@ def board(view: dict[str, Any], names: list[str]) -> bytes:
         for corner, sprite in kit.static("santa_fe/names", _names_layer):  # pasted, never drawn on: no copy
             image.paste(sprite, corner, sprite)
     _panel(page, view, names)
-    return kit.encode(page.image())
+    return page.image()
 
 
 # --------------------------------------------------------------------------- alt text

@@ -732,7 +732,12 @@ def _draw_hand_ticks(draw: ImageDraw.ImageDraw, view: Mapping[str, Any], laid: M
 
 def board(view: dict[str, Any], names: list[str]) -> bytes:
     """The public board image (from view(None))."""
-    return kit.encode(_render(view, names, private=False))
+    return kit.encode(board_image(view, names))
+
+
+def board_image(view: dict[str, Any], names: list[str]) -> Image.Image:
+    """The public board, not yet encoded (render.board_image)."""
+    return _render(view, names, private=False)
 
 
 def hand(view: dict[str, Any], names: list[str]) -> bytes:

@@ -631,10 +631,11 @@ def _panel_height(view: dict[str, Any], entry: dict[str, Any]) -> int:
 
 def board(view: dict[str, Any], names: list[str]) -> bytes:
     """The public table, from view(None): turn card, final-round strip, draw area, big cities, one panel per seat."""
-    return kit.encode(_board_image(view, names))
+    return kit.encode(board_image(view, names))
 
 
-def _board_image(view: dict[str, Any], names: list[str]) -> Image.Image:
+def board_image(view: dict[str, Any], names: list[str]) -> Image.Image:
+    """The public table, not yet encoded (render.board_image)."""
     page = kit.Page(WIDTH)
     template, who = _headline(view, names)
     last = view["last_action"]

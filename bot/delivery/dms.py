@@ -25,7 +25,6 @@ from bot.tables import Refused, TableInfo, Tables
 from bot.ui.async_play import MuteButton
 from bot.ui.components import TurnButton
 from bot.words import Stored
-from render import replay
 from rules.words import N_, Plural, Term
 
 if TYPE_CHECKING:
@@ -170,10 +169,9 @@ class DirectMessages:
                                          n=report.moves)),
                  *(f"› {texts.clip(i18n.say(locale, line, report.names, game), 150)}" for line in report.lines)]
         try:
-            boards = [await self.bot.renderer.board(view, list(report.names), i18n.lang(locale), priority=priority)
-                      for view in report.views]
-            data = (await self.bot.renderer.call(replay.strip, boards, priority=priority) if len(boards) > 1
-                    else boards[0])
+            lang, names = i18n.lang(locale), list(report.names)
+            data = (await self.bot.renderer.strip(report.views, names, lang, priority=priority) if len(report.views) > 1
+                    else await self.bot.renderer.board(report.views[0], names, lang, priority=priority))
             alt = i18n.say(locale, Plural("The board before and after the last move, left to right",
                                           "The board before and after the last {n} moves, left to right",
                                           n=report.moves))

@@ -73,3 +73,34 @@ async def test_a_post_of_a_board_drawn_lately_makes_no_trip_to_a_worker():
     png, _, _ = await pool.post_images({**VIEW, "round": 2}, ["Ann", "Bob"])  # not drawn yet: one trip
     assert png == b"board of round 2" and len(trips) == 1 and DRAWN == [1, 2]
     pool.close()
+
+
+async def test_a_strip_of_boards_is_one_trip_that_encodes_one_png(monkeypatch):
+    """"Since your last turn": the boards of every position are drawn, scaled down and joined in one
+    trip to the pool, and only the strip is encoded (a PNG per board cost two thirds of its drawing,
+    for an image shown 120 px high)."""
+    import io
+
+    from PIL import Image
+
+    from render import kit, replay
+    from rules.engine import play_out
+    from rules.registry import get
+
+    definition = get("trans_europa")
+    state = definition.new_game(3, {}, 4)
+    views = []
+    play_out(state, {seat: definition.ai("greedy") for seat in range(3)},
+             on_move=lambda *_: views.append(state.view(None)) if len(views) < 3 else None)
+    pool = RenderPool(workers=0)
+    trips, encoded = [], []
+    run, encode = pool._run, kit.encode
+    monkeypatch.setattr(pool, "_run", lambda function, *args: trips.append(function) or run(function, *args))
+    monkeypatch.setattr(kit, "encode", lambda image, exact=False: encoded.append(image.size) or encode(image, exact))
+    try:
+        data = await pool.strip(views, ["A", "B", "C"], "ja")
+    finally:
+        pool.close()
+    image = Image.open(io.BytesIO(data))
+    assert len(trips) == 1 and encoded == [image.size] and image.height == replay.STRIP_HEIGHT
+    assert image.width > 3 * replay.STRIP_HEIGHT / 2  # three boards side by side

@@ -58,3 +58,40 @@ def test_real_boards_of_each_game_animate():
         views = replay_views(definition, 3, state.options, state.seed, log, max_frames=3)
         image = Image.open(io.BytesIO(gif(views, ["A", "B", "C"])))
         assert image.n_frames == 3 and image.width <= FRAME_WIDTH
+
+
+def test_every_game_draws_its_board_before_encoding_as_its_png():
+    """render.board_image is the board render.board_png encodes, in any language: what a strip
+    scales down is the board the channel shows."""
+    import render
+    from render import kit
+
+    for key in GAMES:
+        _, state, _ = _played(key, seed=3)
+        names = ["P0", "P1", "P2"]
+        for lang in (None, "ja"):
+            view = state.view(None)
+            assert kit.encode(render.board_image(view, names, lang)) == render.board_png(view, names, lang), key
+
+
+def test_a_strip_of_drawn_boards_encodes_one_png_and_looks_as_one_of_pngs(monkeypatch):
+    """A "since your last turn" strip of drawn boards (render.board_image) makes one PNG, the strip,
+    not one per board as a strip of board PNGs did; and it looks the same (each board was reduced to
+    256 colours before being scaled down, now it is scaled from the drawing)."""
+    import render
+    from render import kit, replay
+
+    definition, state, log = _played("trans_europa", seed=2)
+    views = replay_views(definition, 3, state.options, state.seed, log, max_frames=4)
+    names = ["A", "B", "C"]
+    from_pngs = Image.open(io.BytesIO(replay.strip([render.board_png(view, names) for view in views]))).convert("RGB")
+    encoded = []
+    encode = kit.encode
+    monkeypatch.setattr(kit, "encode", lambda image, exact=False: encoded.append(image.size) or encode(image, exact))
+    data = replay.strip(render.board_image(view, names) for view in views)
+    assert encoded == [Image.open(io.BytesIO(data)).size]
+    drawn = Image.open(io.BytesIO(data)).convert("RGB")
+    assert drawn.size == from_pngs.size and drawn.height == replay.STRIP_HEIGHT
+    differences = [max(abs(a - b) for a, b in zip(p, q, strict=True))
+                   for p, q in zip(drawn.get_flattened_data(), from_pngs.get_flattened_data(), strict=True)]
+    assert sum(d > 48 for d in differences) < len(differences) / 1000
