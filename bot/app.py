@@ -184,8 +184,12 @@ class JunctionBot(commands.Bot):
             log.info("ready as %s; invite: %s", self.user, invite_url(self.application_id))
         if not self._resumed:
             self._resumed = True
-            # Finish what the last run owed: AI turns and posts committed but not sent.
-            await self.delivery.resume_all()
+            # Finish what the last run owed: AI turns and posts committed but not sent (an outage
+            # meanwhile: tried again later, see resume_all).
+            try:
+                await self.delivery.resume_all()
+            except Exception:  # a bug: logged; the clocks and the upkeep below must start all the same
+                log.exception("resuming the games after the start failed")
             # Then the clocks: a deadline that passed while the bot was down is handled now.
             self.scheduler.start()
             if self.store is not None and self.store.shared:

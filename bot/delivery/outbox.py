@@ -373,17 +373,53 @@ class Delivery:
                                            through=rows[-1].id, done=done, sent=sent, own=own)
 
 
-    async def resume_all(self) -> None:
-        """After a (re)start: AI turns the running games owe, then every post still owed."""
-        for game_id in await self.tables.load():
+    async def resume_all(self, retries: int = 0) -> None:
+        """After a (re)start: AI turns the running games owe, then every post still owed.
+
+        A database outage meanwhile (longer than the reads' own retries) is a warning, and the whole
+        is tried again later (RETRY_DELAYS, then every minute) until it is done: nothing else would
+        play an AI turn owed from before the start (issue 29). Done twice is harmless: a game that
+        owes nothing is left alone."""
+        if not await self._resume_all():
+            self._resume_later(retries)
+
+    async def _resume_all(self) -> bool:
+        """resume_all's one try: False if the database was out of reach for some of it."""
+        done = True
+        try:
+            games = await self.tables.load()
+        except DatabaseUnavailable as error:
+            log.warning("resuming the games: the database is out of reach (%s)", error)
+            return False
+        for game_id in games:
             try:
                 await self.tables.resume(game_id)
+            except DatabaseUnavailable as error:
+                log.warning("AI turns owed by game %s: the database is out of reach (%s)", game_id, error)
+                done = False
             except Exception:
                 log.exception("resuming game %s failed", game_id)
-        for game_id in sorted({p.game_id for p in await self.tables.owed_posts()}):
+        try:
+            owing = sorted({p.game_id for p in await self.tables.owed_posts()})
+        except DatabaseUnavailable as error:
+            log.warning("resuming the owed posts: the database is out of reach (%s)", error)
+            return False
+        for game_id in owing:
             try:
                 await self.flush(game_id)
-            except DatabaseUnavailable as error:  # the posts stay owed: the shared upkeep sends them later
+            except DatabaseUnavailable as error:
                 log.warning("owed posts of game %s: the database is out of reach (%s)", game_id, error)
+                done = False
             except Exception:
                 log.exception("owed posts of game %s failed", game_id)
+        return done
+
+    def _resume_later(self, retries: int) -> None:
+        delay = RETRY_DELAYS[min(retries, len(RETRY_DELAYS) - 1)]
+        log.warning("resuming the games again in %s s", delay)
+
+        def again() -> None:
+            if not self.bot.is_closed():
+                self._track(asyncio.ensure_future(self.resume_all(retries + 1)))
+
+        asyncio.get_running_loop().call_later(delay, again)
