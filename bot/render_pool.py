@@ -26,6 +26,9 @@ Renderer = Callable[[dict[str, Any], list[str]], bytes]
 # a new post, a /board asked meanwhile, a "since your last turn" of a single move show the same
 # position again.
 BOARD_CACHE = 64
+# A board post's interludes lately drawn (by the views before and after, names and language): an edit
+# whose moves ended a round becomes a new post, which shows the same interludes (a round-end summary).
+INTERLUDE_CACHE = 8
 # Drawings handed to the pool at once, per worker: the one it draws and the next, waiting in the pool's
 # own queue, so a worker starts the next drawing as soon as it finishes one. Handed out one at a time,
 # each next drawing waited for the event loop to hear that the last was done: under a burst of moves
@@ -101,6 +104,7 @@ class RenderPool:
         self._workers = workers
         self._pool: Executor | None = self._new_pool()
         self._boards: OrderedDict[bytes, bytes] = OrderedDict()
+        self._interludes: OrderedDict[bytes, list[bytes]] = OrderedDict()
         self.queue = RenderQueue(workers * QUEUED_PER_WORKER if workers > 0 else THREAD_SLOTS)
         self._describer: ThreadPoolExecutor | None = ThreadPoolExecutor(1, thread_name_prefix="junction-describe")
 
@@ -132,17 +136,26 @@ class RenderPool:
         the describer's thread meanwhile (in this process, which knows every language installed,
         also at run time). Under a burst of moves each trip waits a turn of the busy event loop
         (100-200 ms) to be handed out and another to be heard back from; three trips one after the
-        other made a post take a second or more (issue 29)."""
+        other made a post take a second or more (issue 29). A board and interludes drawn lately
+        (an edit whose moves ended a round, then posted anew) make no trip at all."""
         key = self._board_key(view, names, lang)
         drawn = self._cached(key)
-        if drawn is not None and previous is None:  # nothing to draw: no trip at all
-            return drawn, await self.describe(view, names, lang), []
-        (png, interludes), alt = await asyncio.gather(
-            self.call(_post_images, view, list(names), lang, previous, self._board if drawn is None else None),
+        since = None if previous is None else self._board_key({"before": previous, "after": view}, names, lang)
+        interludes = [] if since is None else self._interludes.get(since)
+        if drawn is not None and interludes is not None:  # nothing to draw: no trip at all
+            return drawn, await self.describe(view, names, lang), interludes
+        (png, fresh), alt = await asyncio.gather(
+            self.call(_post_images, view, list(names), lang, previous if interludes is None else None,
+                      self._board if drawn is None else None),
             self.describe(view, names, lang))
         if drawn is None:
             drawn = png
             self._keep(key, drawn)
+        if interludes is None:
+            interludes = fresh
+            self._interludes[since] = fresh
+            while len(self._interludes) > INTERLUDE_CACHE:
+                self._interludes.popitem(last=False)
         return drawn, alt, interludes
 
     @staticmethod

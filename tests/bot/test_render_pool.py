@@ -75,6 +75,29 @@ async def test_a_post_of_a_board_drawn_lately_makes_no_trip_to_a_worker():
     pool.close()
 
 
+async def test_interludes_drawn_for_an_edit_are_not_drawn_again_for_the_post_it_becomes():
+    """An edit whose moves ended a round draws the board and the round's interludes, then gives way
+    to a new post (a round end keeps its own post), which shows the same images: no second trip."""
+    pool = RenderPool(board=_counted, hand=hand, workers=0)
+    DRAWN.clear()
+    trips: list[tuple] = []
+    call = pool.call
+
+    async def counted(function, *args, **keywords):
+        trips.append(args)
+        return await call(function, *args, **keywords)
+
+    pool.call = counted  # type: ignore[method-assign]
+    before = {**VIEW, "phase": "guess"}
+    first = await pool.post_images(VIEW, ["Ann", "Bob"], "en", before)
+    assert len(trips) == 1 and DRAWN == [1]
+    assert await pool.post_images(dict(VIEW), ["Ann", "Bob"], "en", dict(before)) == first
+    assert len(trips) == 1 and DRAWN == [1]  # no trip: board and interludes drawn already
+    await pool.post_images(VIEW, ["Ann", "Bob"], "en", {**VIEW, "phase": "bid"})  # other moves shown
+    assert len(trips) == 2 and trips[1][-1] is None and DRAWN == [1]  # the interludes only: the board is kept
+    pool.close()
+
+
 async def test_a_strip_of_boards_is_one_trip_that_encodes_one_png(monkeypatch):
     """"Since your last turn": the boards of every position are drawn, scaled down and joined in one
     trip to the pool, and only the strip is encoded (a PNG per board cost two thirds of its drawing,

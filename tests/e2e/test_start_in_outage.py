@@ -27,6 +27,7 @@ def own_server(pg_server):
         yield url
 
 
+@pytest.mark.slow  # the outage lasts 7 s
 async def test_an_ai_turn_owed_from_before_the_start_is_played_once_the_database_is_back(own_server, fake_discord,
                                                                                       caplog):
     fake = fake_discord
