@@ -123,6 +123,10 @@ class LiveGames:
         a move (only those need their state loaded now)."""
         rows = await self.store.games_with_status("lobby", "running")
         self._index = {row.place_id: row.id for row in rows}
+        return await self.owing_ai()
+
+    async def owing_ai(self) -> list[int]:
+        """The running games whose turn is an AI seat's (after a restart: a move it owes)."""
         return await self.store.games_owing_ai()
 
     async def open_game_at(self, place_id: int) -> int | None:
