@@ -44,8 +44,8 @@ def board_png(view: dict[str, Any], names: list[str], lang: str | None = None) -
 
 
 def board_image(view: dict[str, Any], names: list[str], lang: str | None = None) -> Image.Image:
-    """The public board as drawn, before PNG encoding (a third of a board's cost): for a strip of
-    small boards, which scales it down at once."""
+    """The public board as drawn, before its PNG encoding (about two thirds of a board's cost): for the
+    images that only scale it down (the "since your last turn" strip, /game replay's frames)."""
     return in_language(lang, view["game"], module_for(view["game"]).board_image, view, names)
 
 
