@@ -70,9 +70,8 @@ def _post_images(view: dict[str, Any], names: list[str], lang: str | None, previ
     return png, ([] if previous is None else _interludes(previous, view, names, lang))
 
 
-def _drawn_in(lang: str | None, function: Callable[..., Any], view: dict[str, Any], names: list[str]) -> Any:
-    """`function(view, names)` with its labels in `lang` (top level, so the pool can pickle it): PNG
-    bytes, or the drawing not yet encoded (render.board_image)."""
+def _drawn_in(lang: str | None, function: Renderer, view: dict[str, Any], names: list[str]) -> bytes:
+    """`function(view, names)` with its labels in `lang` (top level, so the pool can pickle it)."""
     if lang is None or locales.language_of(lang) == locales.SOURCE:
         return function(view, names)
     return render.in_language(lang, view["game"], function, view, names)
@@ -188,7 +187,7 @@ class RenderPool:
         """An animated GIF of sampled public views, drawn with this pool's board renderer."""
         from render.replay import replay_gif
 
-        return await self.call(replay_gif, views, list(names), functools.partial(_drawn_in, lang, self._board_image),
+        return await self.call(replay_gif, views, list(names), functools.partial(_drawn_in, lang, self._board),
                                priority=ASKED)
 
     async def describe(self, view: dict[str, Any], names: list[str], lang: str | None = None) -> str:

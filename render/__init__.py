@@ -45,7 +45,7 @@ def board_png(view: dict[str, Any], names: list[str], lang: str | None = None) -
 
 def board_image(view: dict[str, Any], names: list[str], lang: str | None = None) -> Image.Image:
     """The public board as drawn, before its PNG encoding (about two thirds of a board's cost): for the
-    images that only scale it down (the "since your last turn" strip, /game replay's frames)."""
+    "since your last turn" strip, which only scales it down."""
     return in_language(lang, view["game"], module_for(view["game"]).board_image, view, names)
 
 

@@ -2,8 +2,7 @@
 
 Generic over games: `replay_views` needs only the engine contract (a game definition, the table's
 seats, options and seed, and the (seat, notation) log), `gif` only a board renderer
-(`view, names -> PNG`, or the board drawn and not yet encoded: `render.board_image`, which spares a
-PNG encoding per frame). Kept small for a chat post: at most `MAX_FRAMES` frames, each downscaled
+(`view, names -> PNG`). Kept small for a chat post: at most `MAX_FRAMES` frames, each downscaled
 to `FRAME_WIDTH` and reduced to an adaptive palette.
 """
 
@@ -25,8 +24,7 @@ LAST_FRAME_MS = 3000  # linger on the final board before the loop starts over
 COLOURS = 128
 STRIP_HEIGHT = 120  # pixels of each board in a "since your last turn" strip
 
-# A view and names in, the board out: PNG bytes, or drawn and not yet encoded (render.board_image).
-BoardRenderer = Callable[[dict[str, Any], list[str]], "bytes | Image.Image"]
+BoardRenderer = Callable[[dict[str, Any], list[str]], bytes]
 
 
 def sample_points(total_moves: int, max_frames: int = MAX_FRAMES) -> list[int]:
@@ -59,9 +57,8 @@ def replay_views(
     return views
 
 
-def _frame(board: bytes | Image.Image, width: int) -> Image.Image:
-    """A board (PNG bytes, or drawn and not yet encoded: render.board_image) as a frame `width` wide."""
-    image = (Image.open(io.BytesIO(board)) if isinstance(board, bytes) else board).convert("RGB")
+def _frame(png: bytes, width: int) -> Image.Image:
+    image = Image.open(io.BytesIO(png)).convert("RGB")
     if image.width > width:
         image = image.resize((width, max(1, round(image.height * width / image.width))), Image.Resampling.LANCZOS)
     return image
@@ -75,7 +72,7 @@ def gif(views: list[dict[str, Any]], names: list[str], board: BoardRenderer | No
     if board is None:
         import render
 
-        board = render.board_image
+        board = render.board_png
     frames = [_frame(board(view, list(names)), width) for view in views[:MAX_FRAMES]]
     # Every frame must share one size for a clean animation (a board may grow a row mid-game).
     size = (max(f.width for f in frames), max(f.height for f in frames))

@@ -95,17 +95,3 @@ def test_a_strip_of_drawn_boards_encodes_one_png_and_looks_as_one_of_pngs(monkey
     differences = [max(abs(a - b) for a, b in zip(p, q, strict=True))
                    for p, q in zip(drawn.get_flattened_data(), from_pngs.get_flattened_data(), strict=True)]
     assert sum(d > 48 for d in differences) < len(differences) / 1000
-
-
-def test_a_replay_draws_its_frames_without_a_png_each(monkeypatch):
-    """/game replay: each frame is drawn (render.board_image) and scaled down, never encoded as a PNG
-    on its own (that was two thirds of a frame's cost)."""
-    from render import kit
-
-    definition, state, log = _played("trans_europa", seed=2)
-    views = replay_views(definition, 3, state.options, state.seed, log, max_frames=3)
-    encoded = []
-    encode = kit.encode
-    monkeypatch.setattr(kit, "encode", lambda image, exact=False: encoded.append(image.size) or encode(image, exact))
-    image = Image.open(io.BytesIO(gif(views, ["A", "B", "C"])))
-    assert image.n_frames == 3 and image.width == FRAME_WIDTH and encoded == []
