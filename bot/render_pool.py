@@ -70,8 +70,9 @@ def _post_images(view: dict[str, Any], names: list[str], lang: str | None, previ
     return png, ([] if previous is None else _interludes(previous, view, names, lang))
 
 
-def _drawn_in(lang: str | None, function: Renderer, view: dict[str, Any], names: list[str]) -> bytes:
-    """`function(view, names)` with its labels in `lang` (top level, so the pool can pickle it)."""
+def _drawn_in(lang: str | None, function: Callable[..., Any], view: dict[str, Any], names: list[str]) -> Any:
+    """`function(view, names)` with its labels in `lang` (top level, so the pool can pickle it): PNG
+    bytes, or the drawing not yet encoded (render.board_image, for a strip)."""
     if lang is None or locales.language_of(lang) == locales.SOURCE:
         return function(view, names)
     return render.in_language(lang, view["game"], function, view, names)
