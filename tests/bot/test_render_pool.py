@@ -54,20 +54,26 @@ async def test_a_position_drawn_lately_is_drawn_once():
     pool.close()
 
 
+def _count_trips(pool: RenderPool) -> list[tuple]:
+    """The arguments of every trip the pool makes to its workers from now on."""
+    trips: list[tuple] = []
+    call = pool.call
+
+    async def counted(function, *args, **keywords):
+        trips.append(args)
+        return await call(function, *args, **keywords)
+
+    pool.call = counted  # type: ignore[method-assign]
+    return trips
+
+
 async def test_a_post_of_a_board_drawn_lately_makes_no_trip_to_a_worker():
     """A board post whose board is in the cache and that owes no interludes draws nothing: no trip
     to the pool (under a burst each trip waits turns of the busy event loop)."""
     pool = RenderPool(board=_counted, hand=hand, workers=0)
     DRAWN.clear()
     first = await pool.board(VIEW, ["Ann", "Bob"])
-    trips: list[object] = []
-    call = pool.call
-
-    async def counted(function, *args, **kwargs):
-        trips.append(function)
-        return await call(function, *args, **kwargs)
-
-    pool.call = counted  # type: ignore[method-assign]
+    trips = _count_trips(pool)
     png, alt, interludes = await pool.post_images(dict(VIEW), ["Ann", "Bob"])
     assert (png, interludes, trips, DRAWN) == (first, [], [], [1]) and alt
     png, _, _ = await pool.post_images({**VIEW, "round": 2}, ["Ann", "Bob"])  # not drawn yet: one trip
@@ -80,14 +86,7 @@ async def test_interludes_drawn_for_an_edit_are_not_drawn_again_for_the_post_it_
     to a new post (a round end keeps its own post), which shows the same images: no second trip."""
     pool = RenderPool(board=_counted, hand=hand, workers=0)
     DRAWN.clear()
-    trips: list[tuple] = []
-    call = pool.call
-
-    async def counted(function, *args, **keywords):
-        trips.append(args)
-        return await call(function, *args, **keywords)
-
-    pool.call = counted  # type: ignore[method-assign]
+    trips = _count_trips(pool)
     before = {**VIEW, "phase": "guess"}
     first = await pool.post_images(VIEW, ["Ann", "Bob"], "en", before)
     assert len(trips) == 1 and DRAWN == [1]
