@@ -135,7 +135,9 @@ async def _worker(args: argparse.Namespace) -> dict[str, Any]:
 
     fake._create_message, fake._edit_message = created, edited
     profile = _Profile() if args.profile else None
-    bot = await fake.start_bot(create_bot(db, render_workers=args.render_workers, **fake.bot_kwargs()), timeout=600)
+    more = {"defer_after": args.defer_after} if args.defer_after else {}  # an experiment: another defer delay
+    bot = await fake.start_bot(create_bot(db, render_workers=args.render_workers, **more, **fake.bot_kwargs()),
+                               timeout=600)
     if args.send_slots:  # an experiment: another number of games sending at once
         bot.delivery._send_slots = asyncio.Semaphore(args.send_slots)
 
@@ -162,6 +164,7 @@ async def _worker(args: argparse.Namespace) -> dict[str, Any]:
     watcher.start()
     moves: list[tuple[int, float, int]] = []  # channel, sent at, moves applied once answered
     acks: list[float] = []  # in the order of `moves`
+    responses: list[float] = []  # interaction -> its first callback (an answer or a defer), as `acks`
     busy: set[int] = set()
     unanswered = [0]
 
@@ -184,6 +187,7 @@ async def _worker(args: argparse.Namespace) -> dict[str, Any]:
         answered = time.perf_counter() - sent
         moves.append((channels[index].id, sent, (await bot.tables.info(game_id)).moves))
         acks.append(answered)
+        responses.append(ix.responded_at - ix.sent_at if getattr(ix, "responded_at", None) else answered)
         return True
 
     renders = [0]
@@ -258,7 +262,7 @@ async def _worker(args: argparse.Namespace) -> dict[str, Any]:
         await fake.stop_bot(bot, drain=False)
     await fake.stop()
     return {"games": games, "moves": len(moves), "offered_for": offered_for, "elapsed": elapsed,
-            "acks": acks, "latencies": latencies, "unseen": unseen, "most_owed": most[0], **counts,
+            "acks": acks, "responses": responses, "latencies": latencies, "unseen": unseen, "most_owed": most[0], **counts,
             "renders": renders[0], "render_kinds": kinds, "unanswered": unanswered[0], "cpu_main": cpu_main, "cpu_render": cpu_render,
             "profile": profile.summary() if profile is not None else None,
             "dms": sorted(t - started for t in dms),
@@ -402,7 +406,8 @@ def _run(tree: Path, load: str, args: argparse.Namespace) -> dict[str, Any]:
         extra = ["--games", str(GAMES_PER_X), "--rate", load[:-2], "--seconds", str(args.seconds)]
     else:
         extra = ["--games", str(GAMES_PER_X * int(load[:-1])), "--moves", str(args.moves)]
-    extra += ["--drain", str(args.drain), "--send-slots", str(args.send_slots), "--render-workers", str(args.render_workers)] + (["--profile"] if args.profile else [])
+    extra += ["--drain", str(args.drain), "--send-slots", str(args.send_slots), "--render-workers", str(args.render_workers),
+              "--defer-after", str(args.defer_after)] + (["--profile"] if args.profile else [])
     env = {**os.environ, "PYTHONPATH": str(tree)}
     load_before = os.getloadavg()[0]
     out = subprocess.run([sys.executable, __file__, "--worker", "--tree", str(tree), *extra], cwd=tree, env=env,
@@ -426,6 +431,8 @@ def main() -> None:
                         help="where a board post's time goes (timers around the store, the drawings, HTTP)")
     parser.add_argument("--send-slots", type=int, default=0,
                         help="games sending at once (default: the bot's own number, SEND_SLOTS)")
+    parser.add_argument("--defer-after", type=float, default=0.0,
+                        help="seconds of work before an interaction is deferred (default: the bot's own)")
     parser.add_argument("--render-workers", type=int, default=1,
                         help="render processes (default 1, as in the issue; the bot's own default is 2 or more)")
     parser.add_argument("--timeline", type=float, default=0.0, metavar="SECONDS",
@@ -455,7 +462,9 @@ def main() -> None:
             print(f"{load:>5} {name:<5} {r['games']:4} games {r['moves']:5} moves ({r['moves'] / r['offered_for']:5.1f}/s)"
                   f" | ack p50 {1000 * statistics.median(acks):6.0f} p95 {1000 * _pct(acks, 0.95):6.0f}"
                   f" max {1000 * max(acks):6.0f} ms"
-                  f" | move->post p50 {statistics.median(posts):6.2f} p95 {_pct(posts, 0.95):6.2f}"
+                  + (f" (first response p95 {1000 * _pct(r['responses'], 0.95):5.0f} max {1000 * max(r['responses']):5.0f} ms,"
+                     f" {sum(t > 3.0 for t in r['responses'])} past 3 s)" if r.get("responses") else "")
+                  + f" | move->post p50 {statistics.median(posts):6.2f} p95 {_pct(posts, 0.95):6.2f}"
                   f" max {max(posts):6.2f} s{' (' + str(r['unseen']) + ' never shown)' if r['unseen'] else ''}"
                   f"{' (' + str(r['unanswered']) + ' moves unanswered)' if r['unanswered'] else ''}"
                   f" | owed max {r['most_owed']:4} | posts {r['posts']:4} edits {r['edits']:4}"

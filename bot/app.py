@@ -310,7 +310,7 @@ def create_bot(
     render_workers: int | None = None,
     ai_workers: int | None = None,
     dev_guild: int | str | None = None,
-    defer_after: float = 1.5,
+    defer_after: float = 1.0,
     now: Callable[[], float] | None = None,
     shard_ids: list[int] | None = None,
     shard_count: int | None = None,
@@ -322,7 +322,9 @@ def create_bot(
     ai_workers: AI processes (the hard level, and the policies when they have room: bot.ai_pool); default
         JUNCTION_AI_WORKERS, else 1; 0: every AI in a thread.
     dev_guild: sync commands to that guild only (instant in development) instead of globally.
-    defer_after: seconds of work after which an interaction is deferred (Discord allows 3).
+    defer_after: seconds of work after which an interaction is deferred (Discord allows 3 from when it sent
+        the interaction; under a burst the bot reads it late, so the margin is wide: bench/outbox_backlog.py,
+        docs/benchmarks-outbox.md).
     now: the clock of turn timers (epoch seconds; default time.time); tests pass one they move.
     shard_ids, shard_count: serve these shards of that many (several processes on one PostgreSQL
     each serve a part); without them the bot is one unsharded connection, as before.

@@ -741,6 +741,7 @@ class FakeInteraction:
     sent_at: float = 0.0
     born: float = 0.0  # sent_at on the fake's shifted clock (token lifetime, `advance`)
     answered_at: float | None = None
+    responded_at: float | None = None  # the first callback (an answer or a defer): Discord's 3 s window
     shards: list[int] = field(default_factory=list)  # the shard ids it was delivered to (sharded bots)
     _answered: asyncio.Event = field(default_factory=asyncio.Event)
     _changed: asyncio.Event = field(default_factory=asyncio.Event)
@@ -1857,6 +1858,7 @@ class FakeDiscord:
         rtype = int(body["type"])
         data = body.get("data") or {}
         resource: dict[str, Any] = {"type": rtype}
+        ix.responded_at = time.perf_counter()
         message: FakeMessage | None = None
         if rtype == 4:
             message = self._create_message(ix.channel, data, files, interaction=ix)
