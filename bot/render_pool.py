@@ -26,8 +26,8 @@ Renderer = Callable[[dict[str, Any], list[str]], bytes]
 # a new post, a /board asked meanwhile, a "since your last turn" of a single move show the same
 # position again.
 BOARD_CACHE = 64
-# A board post's interludes lately drawn (by the views before and after, names and language): an edit
-# whose moves ended a round becomes a new post, which shows the same interludes (a round-end summary).
+# A board post's interludes lately drawn (by its board's key, with the view before them): an edit whose
+# moves ended a round becomes a new post, which shows the same interludes (a round-end summary).
 INTERLUDE_CACHE = 8
 # Drawings handed to the pool at once, per worker: the one it draws and the next, waiting in the pool's
 # own queue, so a worker starts the next drawing as soon as it finishes one. Handed out one at a time,
@@ -105,7 +105,7 @@ class RenderPool:
         self._workers = workers
         self._pool: Executor | None = self._new_pool()
         self._boards: OrderedDict[bytes, bytes] = OrderedDict()
-        self._interludes: OrderedDict[bytes, list[bytes]] = OrderedDict()
+        self._interludes: OrderedDict[bytes, tuple[dict[str, Any], list[bytes]]] = OrderedDict()
         self.queue = RenderQueue(workers * QUEUED_PER_WORKER if workers > 0 else THREAD_SLOTS)
         self._describer: ThreadPoolExecutor | None = ThreadPoolExecutor(1, thread_name_prefix="junction-describe")
 
@@ -141,8 +141,10 @@ class RenderPool:
         (an edit whose moves ended a round, then posted anew) make no trip at all."""
         key = self._board_key(view, names, lang)
         drawn = self._cached(key)
-        since = None if previous is None else self._board_key({"before": previous, "after": view}, names, lang)
-        interludes = [] if since is None else self._interludes.get(since)
+        # The view before them is compared, not hashed: no second key to serialize for every post on
+        # the event loop, for a case that comes once a round.
+        kept = None if previous is None else self._interludes.get(key)
+        interludes = [] if previous is None else (kept[1] if kept is not None and kept[0] == previous else None)
         if drawn is not None and interludes is not None:  # nothing to draw: no trip at all
             return drawn, await self.describe(view, names, lang), interludes
         (png, fresh), alt = await asyncio.gather(
@@ -154,7 +156,7 @@ class RenderPool:
             self._keep(key, drawn)
         if interludes is None:
             interludes = fresh
-            self._interludes[since] = fresh
+            self._interludes[key] = (previous, fresh)
             while len(self._interludes) > INTERLUDE_CACHE:
                 self._interludes.popitem(last=False)
         return drawn, alt, interludes
