@@ -126,7 +126,8 @@ class LiveGames:
         return await self.owing_ai()
 
     async def owing_ai(self) -> list[int]:
-        """The running games whose turn is an AI seat's (after a restart: a move it owes)."""
+        """The running games whose turn is an AI seat's (after a restart: a move it owes; `load` gives
+        them too, for a caller that loads the index and resumes at once)."""
         return await self.store.games_owing_ai()
 
     async def open_game_at(self, place_id: int) -> int | None:

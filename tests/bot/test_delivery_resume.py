@@ -15,7 +15,7 @@ async def test_an_outage_while_resuming_the_owed_posts_is_a_warning_and_the_next
     The posts stay owed (tried again later, as the shared upkeep would), and the next game's posts are
     still sent."""
 
-    async def load() -> list[int]:
+    async def owing_ai() -> list[int]:
         return []
 
     async def owed_posts() -> list[SimpleNamespace]:
@@ -30,7 +30,7 @@ async def test_an_outage_while_resuming_the_owed_posts_is_a_warning_and_the_next
 
     delivery = Delivery.__new__(Delivery)
     delivery.bot = SimpleNamespace(is_closed=lambda: True)  # the try again later: not in this test
-    delivery.tables = SimpleNamespace(load=load, owed_posts=owed_posts)
+    delivery.tables = SimpleNamespace(owing_ai=owing_ai, owed_posts=owed_posts)
     delivery.flush = flush  # type: ignore[method-assign]
     with caplog.at_level(logging.WARNING, logger="bot.games"):
         await delivery.resume_all()
@@ -43,7 +43,7 @@ async def test_an_outage_while_resuming_the_owed_posts_is_a_warning_and_the_next
 
 async def test_an_outage_longer_than_the_reads_retries_at_the_start_is_tried_again_until_the_ai_has_moved(
         caplog, monkeypatch):
-    """A process that starts during a database outage: loading the games that owe an AI turn fails
+    """A process that starts during a database outage: reading the games that owe an AI turn fails
     (the reads gave up after their own retries), then resuming that game's AI turn fails. Nothing
     else would ever play that turn (the shared upkeep sends owed posts and schedules clocks): the
     game would wait for its AI until the next restart. resume_all tries again later until done,
@@ -54,7 +54,7 @@ async def test_an_outage_longer_than_the_reads_retries_at_the_start_is_tried_aga
 
     monkeypatch.setattr(outbox, "RETRY_DELAYS", (0.01, 0.02))
     calls: list[str] = []
-    failures = {"load": 1, "resume": 1}
+    failures = {"owing": 1, "resume": 1}
 
     def fail(what: str) -> None:
         calls.append(what)
@@ -62,16 +62,12 @@ async def test_an_outage_longer_than_the_reads_retries_at_the_start_is_tried_aga
             failures[what] -= 1
             raise DatabaseUnavailable(f"{what}: ConnectionRefusedError", waited=True)
 
-    async def load() -> list[int]:
-        fail("load")
+    async def owing_ai() -> list[int]:
+        fail("owing")
         return [5]
 
     async def resume(game_id: int) -> None:
         fail("resume")
-
-    async def owing_ai() -> list[int]:
-        calls.append("owing")
-        return [5]
 
     async def owed_posts() -> list[SimpleNamespace]:
         calls.append("owed")
@@ -84,7 +80,7 @@ async def test_an_outage_longer_than_the_reads_retries_at_the_start_is_tried_aga
 
     delivery = Delivery.__new__(Delivery)
     delivery.bot = SimpleNamespace(is_closed=lambda: False)
-    delivery.tables = SimpleNamespace(load=load, owing_ai=owing_ai, resume=resume, owed_posts=owed_posts)
+    delivery.tables = SimpleNamespace(owing_ai=owing_ai, resume=resume, owed_posts=owed_posts)
     delivery._flushing = set()
     delivery.flush = flush  # type: ignore[method-assign]
     with caplog.at_level(logging.WARNING, logger="bot.games"):
@@ -94,8 +90,7 @@ async def test_an_outage_longer_than_the_reads_retries_at_the_start_is_tried_aga
                 break
             await asyncio.sleep(0.01)
         await delivery.drain()
-    # The index of open games is loaded once; the try after that asks only for the games owing an AI turn.
-    assert calls == ["load", "load", "resume", "owed", "owing", "resume", "owed"]
+    assert calls == ["owing", "owing", "resume", "owed", "owing", "resume", "owed"]
     assert flushed == [5]
     assert all(r.levelno == logging.WARNING and r.exc_info is None for r in caplog.records)
     assert "AI turns owed by game 5: the database is out of reach" in caplog.text
