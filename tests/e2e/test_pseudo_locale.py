@@ -36,9 +36,8 @@ def vocabulary() -> set[str]:
 VOCABULARY = vocabulary()
 
 
-def proper_nouns(key: str) -> tuple[str, ...]:
-    """The names on a game's board and cards (cities as printed: "New Orleans"), shown as they are in every
-    language, like a player's name: never an untranslated word."""
+def data_strings(key: str, field: str) -> set[str]:
+    """Every string under `field` in a game's board and card data."""
     import json
     from pathlib import Path
 
@@ -47,7 +46,7 @@ def proper_nouns(key: str) -> tuple[str, ...]:
     def walk(value: object) -> None:
         if isinstance(value, dict):
             for k, v in value.items():
-                if k == "name" and isinstance(v, str):
+                if k == field and isinstance(v, str):
                     found.add(v)
                 walk(v)
         elif isinstance(value, list):
@@ -56,14 +55,29 @@ def proper_nouns(key: str) -> tuple[str, ...]:
 
     for path in (Path(__file__).resolve().parents[2] / "rules" / key / "data").glob("*.json"):
         walk(json.loads(path.read_text()))
-    return tuple(sorted(found, key=len, reverse=True))
+    return found
 
 
-def english_words(text: str, names: tuple[str, ...]) -> list[str]:
-    """Our English words left in `text` (names, code, mentions and links aside); two or more: untranslated."""
+def proper_nouns(key: str) -> tuple[str, ...]:
+    """The names on a game's board and cards (cities as printed: "New Orleans"), shown as they are in every
+    language, like a player's name: never an untranslated word."""
+    return tuple(sorted(data_strings(key, "name"), key=len, reverse=True))
+
+
+def notation(key: str) -> tuple[str, ...]:
+    """A game's move notation made of words ("head-to-head", a mission's id in Off the Rails): shown as typed in
+    every language, beside its translated name, so that a player knows what to type."""
+    return tuple(sorted((i for i in data_strings(key, "id") if "-" in i), key=len, reverse=True))
+
+
+def english_words(text: str, names: tuple[str, ...], ids: tuple[str, ...] = ()) -> list[str]:
+    """Our English words left in `text` (names, notation, code, mentions and links aside); two or more:
+    untranslated."""
     text = re.sub(r"`[^`]*`|<[^>]*>|https?://\S+|\[[^\]]*\]\([^)]*\)|/[a-z-]+", " ", text)
     for name in names:
         text = text.replace(name, " ")
+    for word in ids:
+        text = re.sub(rf"(?<![\w-]){re.escape(word)}(?![\w-])", " ", text)
     words = [w for w in re.findall(r"(?<![\w~])[A-Za-z]{3,}(?![\w~])", text) if w.lower() in VOCABULARY]
     return words if len(words) >= 2 else []
 
@@ -72,6 +86,17 @@ def test_the_check_finds_english():
     assert english_words("**Trans Europa** · game #1 · move 3", ("Ann",))
     assert english_words("It is not your turn. Waiting for Ann.", ("Ann",))
     assert not english_words(pseudo_words().gettext("It is not your turn."), ())
+
+
+def test_the_check_leaves_notation_aside():
+    """A mission's id is what a player types (`claim head-to-head`): shown untranslated beside its name. The
+    words of a template around it still count."""
+    ids = notation("off_the_rails")
+    assert "head-to-head" in ids
+    line = "• Ann çĺáíɱš ĤÉÁÐ ŢÖ ĤÉÁÐ!~~~~ (head-to-head, 4 þöíñţš)."
+    assert english_words(line, ("Ann",))
+    assert not english_words(line, ("Ann",), ids)
+    assert english_words("Ann claims the mission (head-to-head, 4 points).", ("Ann",), ids)
 
 
 @pytest.mark.parametrize("key", GAME_KEYS)
@@ -93,7 +118,7 @@ async def test_a_whole_game_in_the_pseudo_locale_shows_no_english(fake_discord, 
             if not gap:
                 shown += [a.description or "" for a in version.all_attachments()]
             for text in shown:
-                runs = english_words(text, (*names, *proper_nouns(key)))
+                runs = english_words(text, (*names, *proper_nouns(key)), notation(key))
                 if runs:
                     found[text[:120]] = runs
     assert found == {}
