@@ -85,6 +85,7 @@ async def _worker(args: argparse.Namespace) -> dict[str, Any]:
     games = args.games
     db = str(Path(tempfile.mkdtemp()) / "bench.db")
     fake = FakeDiscord()
+    fake.clocked_ids = True  # ids carry Discord's time (a tree whose fake predates them: a fixed time)
     await fake.start()
     channels, players = [], []
     for number in range(games):
@@ -138,6 +139,10 @@ async def _worker(args: argparse.Namespace) -> dict[str, Any]:
     more = {"defer_after": args.defer_after} if args.defer_after else {}  # an experiment: another defer delay
     bot = await fake.start_bot(create_bot(db, render_workers=args.render_workers, **more, **fake.bot_kwargs()),
                                timeout=600)
+    if args.defer_by:  # an experiment: another deadline for interactions read late
+        from bot import cogs
+
+        cogs.DEFER_BY = args.defer_by
     if args.send_slots:  # an experiment: another number of games sending at once
         bot.delivery._send_slots = asyncio.Semaphore(args.send_slots)
 
@@ -407,7 +412,8 @@ def _run(tree: Path, load: str, args: argparse.Namespace) -> dict[str, Any]:
     else:
         extra = ["--games", str(GAMES_PER_X * int(load[:-1])), "--moves", str(args.moves)]
     extra += ["--drain", str(args.drain), "--send-slots", str(args.send_slots), "--render-workers", str(args.render_workers),
-              "--defer-after", str(args.defer_after)] + (["--profile"] if args.profile else [])
+              "--defer-after", str(args.defer_after), "--defer-by", str(args.defer_by)] + (
+                  ["--profile"] if args.profile else [])
     env = {**os.environ, "PYTHONPATH": str(tree)}
     load_before = os.getloadavg()[0]
     out = subprocess.run([sys.executable, __file__, "--worker", "--tree", str(tree), *extra], cwd=tree, env=env,
@@ -433,6 +439,9 @@ def main() -> None:
                         help="games sending at once (default: the bot's own number, SEND_SLOTS)")
     parser.add_argument("--defer-after", type=float, default=0.0,
                         help="seconds of work before an interaction is deferred (default: the bot's own)")
+    parser.add_argument("--defer-by", type=float, default=0.0,
+                        help="seconds from Discord sending an interaction read late by which it is deferred"
+                             " (default: the bot's own, bot.cogs.DEFER_BY)")
     parser.add_argument("--render-workers", type=int, default=1,
                         help="render processes (default 1, as in the issue; the bot's own default is 2 or more)")
     parser.add_argument("--timeline", type=float, default=0.0, metavar="SECONDS",

@@ -323,8 +323,8 @@ def create_bot(
         JUNCTION_AI_WORKERS, else 1; 0: every AI in a thread.
     dev_guild: sync commands to that guild only (instant in development) instead of globally.
     defer_after: seconds of work after which an interaction is deferred (Discord allows 3 from when it sent
-        the interaction; under a burst the bot reads it late, so the margin is wide: bench/outbox_backlog.py,
-        docs/benchmarks-outbox.md).
+        the interaction; under a burst the bot reads it late, so the margin is wide, and one read late is
+        deferred sooner: bot.cogs.defer_in, bench/outbox_backlog.py, docs/benchmarks-outbox.md).
     now: the clock of turn timers (epoch seconds; default time.time); tests pass one they move.
     shard_ids, shard_count: serve these shards of that many (several processes on one PostgreSQL
     each serve a part); without them the bot is one unsharded connection, as before.

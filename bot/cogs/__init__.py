@@ -21,6 +21,12 @@ ANSWERED = "junction_answered"  # Interaction.extras key: the user has their ans
 
 log = logging.getLogger("bot.cogs")
 
+# Discord wants the first answer to an interaction within 3 s of sending it (the time in its id). One read
+# late (a busy bot: bench/outbox_backlog.py) is deferred sooner, so that the defer's own request is made by
+# DEFER_BY seconds after Discord sent it.
+ANSWER_WINDOW = 3.0
+DEFER_BY = 1.5
+
 
 async def reply(interaction: discord.Interaction, text: str | Msg, names: Sequence[str] | None = None,
                 **kwargs: Any) -> None:
@@ -85,6 +91,16 @@ async def answer_failure(interaction: discord.Interaction, error: BaseException)
         log.info("interaction %s was answered already (a repeated delivery): %s", interaction.id, error)
         return True
     return False
+
+
+def defer_in(interaction: discord.Interaction, after: float) -> float:
+    """Seconds of work before deferring `interaction`: `after`, less if the bot read it late (its id's time
+    against this host's clock: by DEFER_BY seconds from Discord sending it). An age outside Discord's window
+    says a clock is off (or the answer is too late whatever it does): `after`, as if read at once."""
+    age = (discord.utils.utcnow() - interaction.created_at).total_seconds()
+    if not 0.0 <= age < ANSWER_WINDOW:
+        return after
+    return max(0.0, min(after, DEFER_BY - age))
 
 
 def begin_interaction(interaction: discord.Interaction) -> None:

@@ -28,7 +28,7 @@ from discord.app_commands import locale_str as _
 from discord.ext import commands
 
 from bot import i18n, texts
-from bot.cogs import mark_answered, reply
+from bot.cogs import defer_in, mark_answered, reply
 from bot.delivery.posting import NO_MENTIONS, image_file
 from bot.render_queue import ASKED
 from bot.servers import new_game_policy
@@ -73,10 +73,11 @@ class GamesCog(commands.Cog):
     # ------------------------------------------------------------------ replies
 
     async def _within(self, interaction: discord.Interaction, work: Awaitable[T], *, update: bool = False) -> T:
-        """Run `work`; if it outlasts `defer_after` seconds, defer so Discord's 3 s window holds."""
+        """Run `work`; if it outlasts `defer_after` seconds (less for an interaction read late: `defer_in`),
+        defer so Discord's 3 s window holds."""
         task = asyncio.ensure_future(work)
         try:
-            return await asyncio.wait_for(asyncio.shield(task), self.bot.defer_after)
+            return await asyncio.wait_for(asyncio.shield(task), defer_in(interaction, self.bot.defer_after))
         except TimeoutError:
             if not interaction.response.is_done():
                 # Deferred already meanwhile (a wait for the database defers too): fine either way.

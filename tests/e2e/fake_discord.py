@@ -13,7 +13,7 @@ Quick start (fixtures live in ``tests/e2e/conftest.py``)::
         post = await fake.wait_message(general, lambda m: m.attachments, since=ix.id)
         bot = await fake.restart_bot(bot, create_bot(db, **fake.bot_kwargs()))   # same fake data
 
-The world (deterministic snowflake ids, no clock):
+The world (deterministic snowflake ids unless ``clocked_ids``, no clock):
     one guild ``fake.guild_id`` ("Junction Test", ``fake.guild_locale`` = "en-US"),
     text channels ``general``, ``games``, ``random`` (``fake.channel(name)``),
     users Ann, Bob, Cid, Dee (``fake.user(name)`` -> :class:`FakeUser`; Ann has the role
@@ -93,6 +93,9 @@ Changing the world: ``await fake.delete_message(msg)`` (MESSAGE_DELETE),
 ``await fake.archive_thread(thread, locked=False)`` (THREAD_UPDATE; discord.py then drops the
 thread from its cache: use ``fetch_channel``), ``fake.interaction_window = 3.0`` (callbacks later
 than that get 404 / 10062 like Discord; off by default because CI is slow).
+``FakeDiscord(clocked_ids=True)``: snowflakes carry the wall-clock time they were made, as Discord's do
+(``interaction.created_at``); ``fake.interaction_age = 2.0``: interactions reach the bot 2 s after
+Discord made them (their id's time and the window start that much earlier).
 Interaction tokens live ``fake.token_lifetime`` seconds (Discord: 15 minutes); ``fake.advance(seconds)``
 ages every token sent so far without waiting. After that, follow-ups and webhook edits through the
 token answer HTTP 401, code 50027 (Invalid Webhook Token), and an ephemeral message an interaction
@@ -828,10 +831,16 @@ def shard_of(guild_id: int | None, num_shards: int) -> int:
 class FakeDiscord:
     """The fake server and its test-facing API (see the module docstring)."""
 
-    def __init__(self, *, guild_id: int | None = None, shard_count: int = 1) -> None:
+    def __init__(self, *, guild_id: int | None = None, shard_count: int = 1, clocked_ids: bool = False) -> None:
         """`guild_id`: the guild's snowflake (to place it on a chosen shard); `shard_count`: what
-        GET /gateway/bot recommends (AutoShardedBot without shard ids starts that many)."""
+        GET /gateway/bot recommends (AutoShardedBot without shard ids starts that many); `clocked_ids`:
+        snowflakes carry the time they were made, as Discord's do (`next_id`)."""
         self._ids = itertools.count(1)
+        self.clocked_ids = clocked_ids
+        self._clock0 = (time.time(), time.perf_counter())
+        # Seconds between Discord making an interaction and sending it to the bot (a slow gateway, a bot
+        # that reads its socket late): its snowflake's time and Discord's 3 s window start that much earlier.
+        self.interaction_age = 0.0
         self.shard_count = shard_count
         self.requests: list[tuple[str, str]] = []
         self.errors: list[str] = []
@@ -889,9 +898,15 @@ class FakeDiscord:
 
     # ----------------------------------------------------------------- world
 
-    def next_id(self) -> int:
-        """Deterministic snowflakes: a fixed timestamp part plus a counter."""
-        return ((1_767_225_600_000 - DISCORD_EPOCH_MS) << 22) + next(self._ids)
+    def next_id(self, ago: float = 0.0) -> int:
+        """A snowflake: a timestamp part plus a counter. Deterministic by default (a fixed timestamp, so
+        transcripts repeat); with `clocked_ids`, the wall-clock time `ago` seconds before now, as Discord
+        stamps an id (discord.py reads `created_at` from it), on a clock that never steps back."""
+        ms = 1_767_225_600_000
+        if self.clocked_ids:
+            wall, perf = self._clock0
+            ms = int((wall + time.perf_counter() - perf - ago) * 1000)
+        return ((ms - DISCORD_EPOCH_MS) << 22) + next(self._ids)
 
     def add_user(self, name: str, *, admin: bool = False, dms_closed: bool = False) -> FakeUser:
         user = FakeUser(self.next_id(), name, admin=admin, dms_closed=dms_closed)
@@ -1968,7 +1983,7 @@ class FakeDiscord:
     def _base_interaction(
         self, itype: int, user: FakeUser, channel: FakeChannel, data: dict[str, Any], locale: str
     ) -> tuple[int, str, dict[str, Any]]:
-        iid = self.next_id()
+        iid = self.next_id(ago=self.interaction_age)
         token = f"ixtoken-{iid}"
         payload: dict[str, Any] = {
             "id": str(iid),
@@ -2018,7 +2033,7 @@ class FakeDiscord:
         ix = FakeInteraction(iid, token, itype, user, channel, payload, message=message)
         self.interactions[iid] = ix
         self._by_token[token] = ix
-        ix.sent_at = time.perf_counter()
+        ix.sent_at = time.perf_counter() - self.interaction_age  # when Discord made it
         ix.born = ix.sent_at + self.time_shift
         ix.shards = await self.dispatch("INTERACTION_CREATE", payload)
         if wait:
