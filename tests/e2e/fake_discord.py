@@ -1122,6 +1122,10 @@ class FakeDiscord:
             ready.cancel()
             if task in done:
                 self._bots.pop(bot, None)
+                # Closed as `async with bot:` closes it (python -m bot): what its start opened (a database
+                # connection's thread) would keep the test process from exiting.
+                with contextlib.suppress(Exception):
+                    await bot.close()
                 task.result()  # re-raise the startup error
                 raise AssertionError("bot.start() returned before the bot was ready")
             raise AssertionError(f"bot not ready after {timeout}s")

@@ -140,6 +140,27 @@ async def test_lobby_game_and_picker_through_buttons(fake_discord, tmp_path):
     await fake.stop_bot(bot)
 
 
+async def test_a_bot_that_fails_to_start_is_closed(fake_discord, tmp_path, monkeypatch):
+    """Its database connection too: an aiosqlite connection left open keeps its thread, and the process
+    (python -m bot, or the test run) from exiting."""
+    import threading
+
+    import pytest
+
+    from bot import app
+
+    monkeypatch.setattr(app, "EXTENSIONS", [*app.EXTENSIONS, "bot.no_such_cog"])
+    bot = make_bot(fake_discord, str(tmp_path / "junction.db"))
+    before = set(threading.enumerate())
+    with pytest.raises(Exception, match="no_such_cog"):
+        await fake_discord.start_bot(bot)
+    assert bot.is_closed() and bot.store is None
+    started = [t for t in threading.enumerate() if t not in before and not t.daemon]
+    for thread in started:
+        thread.join(timeout=5)  # a closed connection's thread ends on its own, a moment later
+    assert not [t for t in started if t.is_alive()]
+
+
 async def test_invite_url_has_both_scopes_and_few_permissions():
     url = invite_url(1234)
     assert "client_id=1234" in url and "scope=bot+applications.commands" in url
