@@ -18,7 +18,7 @@ from rules.engine import replay
 from rules.registry import GAME_KEYS, GAMES
 from tests.e2e.test_names import count, play
 from tests.e2e.test_platform import table_snapshot
-from tests.e2e.test_pseudo_locale import VOCABULARY, proper_nouns
+from tests.e2e.test_pseudo_locale import VOCABULARY, notation, proper_nouns, without_notation
 from tests.e2e.test_table_traffic import GAME_OPTIONS, awaited_after
 
 NAMES = ("Deck", "Score", "Black")  # words of the English catalogs: never translated as a name
@@ -51,11 +51,12 @@ def english_vocabulary(key: str) -> frozenset[str]:
 
 
 def english_words(text: str, key: str, names: tuple[str, ...]) -> list[str]:
-    """English words of ours left in a German text (names, board names, code, mentions, links, commands aside);
-    two or more: untranslated."""
+    """English words of ours left in a German text (names, board names, notation, code, mentions, links, commands
+    aside); two or more: untranslated."""
     text = re.sub(r"`[^`]*`|<[^>]*>|https?://\S+|\[[^\]]*\]\([^)]*\)|/[a-z-]+|\w+=\w+", " ", text)
     for name in (*names, *proper_nouns(key)):
         text = text.replace(name, " ")
+    text = without_notation(text, notation(key))
     vocabulary = english_vocabulary(key)
     found = [w for w in re.findall(r"(?<![\w~])[A-Za-z]{3,}(?![\w~])", text) if w.lower() in vocabulary]
     return found if len(found) >= 2 else []
@@ -66,6 +67,8 @@ def test_the_check_finds_english_and_passes_german():
     assert english_words("**Trans Europa** · game #1 · move 3", "trans_europa", ())
     said = words.t("de", "It is not your turn. Waiting for {who}.", who="Deck")
     assert not english_words(said, "ttr_cards", ("Deck",)), said
+    ids = "Ann: Wähle (blue-1 | yellow-2)"  # ids as typed (notation), beside their names
+    assert not english_words(ids, "off_the_rails", ()) and english_words("Ann: blue or yellow", "off_the_rails", ())
 
 
 async def play_in_german(fake, tmp_path, key: str):

@@ -70,14 +70,20 @@ def notation(key: str) -> tuple[str, ...]:
     return tuple(sorted((i for i in data_strings(key, "id") if "-" in i), key=len, reverse=True))
 
 
+def without_notation(text: str, ids: tuple[str, ...]) -> str:
+    """`text` without the ids of `notation` (whole: "red-1", not the "red" of "red-leader")."""
+    for word in ids:
+        text = re.sub(rf"(?<![\w-]){re.escape(word)}(?![\w-])", " ", text)
+    return text
+
+
 def english_words(text: str, names: tuple[str, ...], ids: tuple[str, ...] = ()) -> list[str]:
     """Our English words left in `text` (names, notation, code, mentions and links aside); two or more:
     untranslated."""
     text = re.sub(r"`[^`]*`|<[^>]*>|https?://\S+|\[[^\]]*\]\([^)]*\)|/[a-z-]+", " ", text)
     for name in names:
         text = text.replace(name, " ")
-    for word in ids:
-        text = re.sub(rf"(?<![\w-]){re.escape(word)}(?![\w-])", " ", text)
+    text = without_notation(text, ids)
     words = [w for w in re.findall(r"(?<![\w~])[A-Za-z]{3,}(?![\w~])", text) if w.lower() in VOCABULARY]
     return words if len(words) >= 2 else []
 
