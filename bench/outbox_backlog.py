@@ -170,6 +170,7 @@ async def _worker(args: argparse.Namespace) -> dict[str, Any]:
     moves: list[tuple[int, float, int]] = []  # channel, sent at, moves applied once answered
     acks: list[float] = []  # in the order of `moves`
     responses: list[float] = []  # interaction -> its first callback (an answer or a defer), as `acks`
+    deferred = [0]  # moves whose first callback was a defer
     busy: set[int] = set()
     unanswered = [0]
 
@@ -193,6 +194,7 @@ async def _worker(args: argparse.Namespace) -> dict[str, Any]:
         moves.append((channels[index].id, sent, (await bot.tables.info(game_id)).moves))
         acks.append(answered)
         responses.append(ix.responded_at - ix.sent_at if getattr(ix, "responded_at", None) else answered)
+        deferred[0] += ix.response_type in (5, 6)  # a "thinking…" first, the answer after
         return True
 
     renders = [0]
@@ -267,7 +269,7 @@ async def _worker(args: argparse.Namespace) -> dict[str, Any]:
         await fake.stop_bot(bot, drain=False)
     await fake.stop()
     return {"games": games, "moves": len(moves), "offered_for": offered_for, "elapsed": elapsed,
-            "acks": acks, "responses": responses, "latencies": latencies, "unseen": unseen, "most_owed": most[0], **counts,
+            "acks": acks, "responses": responses, "deferred": deferred[0], "latencies": latencies, "unseen": unseen, "most_owed": most[0], **counts,
             "renders": renders[0], "render_kinds": kinds, "unanswered": unanswered[0], "cpu_main": cpu_main, "cpu_render": cpu_render,
             "profile": profile.summary() if profile is not None else None,
             "dms": sorted(t - started for t in dms),
@@ -472,7 +474,8 @@ def main() -> None:
                   f" | ack p50 {1000 * statistics.median(acks):6.0f} p95 {1000 * _pct(acks, 0.95):6.0f}"
                   f" max {1000 * max(acks):6.0f} ms"
                   + (f" (first response p95 {1000 * _pct(r['responses'], 0.95):5.0f} max {1000 * max(r['responses']):5.0f} ms,"
-                     f" {sum(t > 3.0 for t in r['responses'])} past 3 s)" if r.get("responses") else "")
+                     f" {sum(t > 3.0 for t in r['responses'])} past 3 s, {r.get('deferred', 0)} deferred)"
+                     if r.get("responses") else "")
                   + f" | move->post p50 {statistics.median(posts):6.2f} p95 {_pct(posts, 0.95):6.2f}"
                   f" max {max(posts):6.2f} s{' (' + str(r['unseen']) + ' never shown)' if r['unseen'] else ''}"
                   f"{' (' + str(r['unanswered']) + ' moves unanswered)' if r['unanswered'] else ''}"
