@@ -93,8 +93,8 @@ Changing the world: ``await fake.delete_message(msg)`` (MESSAGE_DELETE),
 ``await fake.archive_thread(thread, locked=False)`` (THREAD_UPDATE; discord.py then drops the
 thread from its cache: use ``fetch_channel``), ``fake.interaction_window = 3.0`` (callbacks later
 than that get 404 / 10062 like Discord; off by default because CI is slow).
-``FakeDiscord(clocked_ids=True)``: snowflakes carry the wall-clock time they were made, as Discord's do
-(``interaction.created_at``); ``fake.interaction_age = 2.0``: interactions reach the bot 2 s after
+``fake.clocked_ids = True``: snowflakes made from then on carry the wall-clock time they were made, as
+Discord's do (``interaction.created_at``); ``fake.interaction_age = 2.0``: interactions reach the bot 2 s after
 Discord made them (their id's time and the window start that much earlier).
 Interaction tokens live ``fake.token_lifetime`` seconds (Discord: 15 minutes); ``fake.advance(seconds)``
 ages every token sent so far without waiting. After that, follow-ups and webhook edits through the
@@ -831,12 +831,11 @@ def shard_of(guild_id: int | None, num_shards: int) -> int:
 class FakeDiscord:
     """The fake server and its test-facing API (see the module docstring)."""
 
-    def __init__(self, *, guild_id: int | None = None, shard_count: int = 1, clocked_ids: bool = False) -> None:
+    def __init__(self, *, guild_id: int | None = None, shard_count: int = 1) -> None:
         """`guild_id`: the guild's snowflake (to place it on a chosen shard); `shard_count`: what
-        GET /gateway/bot recommends (AutoShardedBot without shard ids starts that many); `clocked_ids`:
-        snowflakes carry the time they were made, as Discord's do (`next_id`)."""
+        GET /gateway/bot recommends (AutoShardedBot without shard ids starts that many)."""
         self._ids = itertools.count(1)
-        self.clocked_ids = clocked_ids
+        self.clocked_ids = False  # True: snowflakes carry the time they were made, as Discord's do (next_id)
         self._clock0 = (time.time(), time.perf_counter())
         # Seconds between Discord making an interaction and sending it to the bot (a slow gateway, a bot
         # that reads its socket late): its snowflake's time and Discord's 3 s window start that much earlier.
