@@ -4,6 +4,8 @@ and after its 15 minutes says it expired and hands over a Take turn button for a
 
 from __future__ import annotations
 
+import pytest
+
 from bot.app import create_bot
 from bot.cogs.games import PANEL_EXPIRED
 from rules.registry import GAMES
@@ -12,13 +14,14 @@ from tests.e2e.test_platform import pick_move, table_snapshot
 OTR = GAMES["off_the_rails"]
 
 
-async def start_off_the_rails(fake, db):
-    bot = await fake.start_bot(create_bot(db, render_workers=0, **fake.bot_kwargs()))
+async def start_off_the_rails(fake, db, **settings):
+    bot = await fake.start_bot(create_bot(db, render_workers=0, **settings, **fake.bot_kwargs()))
     ann, bob, channel = fake.user("Ann"), fake.user("Bob"), fake.channel("games")
     await fake.slash(ann, channel, "game new", options={"game": "off_the_rails", "seats": "join"})
     lobby = next(m for m in channel.messages if "Lobby open" in m.content)
     await fake.click(bob, lobby, label="Join")
     await fake.click(ann, lobby, label="Start")
+    await fake.drain()  # a deferred answer (a slow machine) counts as answered before the game exists
     await fake.wait_for(lambda: table_snapshot(db, OTR)[4] == "running" and table_snapshot(db, OTR)[2] == 0,
                         what="first board")
     return bot, {ann.id: ann, bob.id: bob}, channel
@@ -28,9 +31,9 @@ def board_post(channel):
     return [m for m in channel.messages if not m.ephemeral and "game #" in m.text and m.buttons()][-1]
 
 
-async def open_panel(fake, db, locale="en-US"):
+async def open_panel(fake, db, locale="en-US", **settings):
     """A new two-player game: (bot, channel, state, seat to act, its player, the panel Take turn opened)."""
-    bot, users, channel = await start_off_the_rails(fake, db)
+    bot, users, channel = await start_off_the_rails(fake, db, **settings)
     state, seat_users, *_ = table_snapshot(db, OTR)
     seat = min(state.to_act())
     player = users[seat_users[seat]]
@@ -38,9 +41,12 @@ async def open_panel(fake, db, locale="en-US"):
     return bot, channel, state, seat, player, panel
 
 
-async def test_the_panel_stays_open_offers_undo_and_closes_with_a_summary(fake_discord, tmp_path):
+@pytest.mark.parametrize("defer_after", [1.0, 0.0], ids=["answered", "every answer deferred"])
+async def test_the_panel_stays_open_offers_undo_and_closes_with_a_summary(fake_discord, tmp_path, defer_after):
+    """Also with every answer deferred first (a slow machine: the work outlasts the defer delay), where the
+    panel changes after the interaction counts as answered."""
     fake, db = fake_discord, str(tmp_path / "j.db")
-    bot, channel, state, seat, player, panel = await open_panel(fake, db)
+    bot, channel, state, seat, player, panel = await open_panel(fake, db, defer_after=defer_after)
     assert panel.ephemeral and "to choose from" in panel.content
     lay = next(str(m) for m in state.legal_moves(seat) if str(m).startswith("lay"))
     ix, opened = await pick_move(fake, player, panel, lay)
@@ -51,6 +57,7 @@ async def test_the_panel_stays_open_offers_undo_and_closes_with_a_summary(fake_d
     assert panel.attachments and panel.attachments[0].is_png  # the board as it is now
     assert any(b.get("label") == "Undo" for b in panel.buttons())
     await fake.click(player, panel, label="Undo")
+    await fake.drain()
     panel = fake.message(panel.id)
     assert panel.content.startswith("You played `undo`.") and not any(
         m.startswith("undo") for m in map(str, table_snapshot(db, OTR)[0].legal_moves(seat)))
