@@ -101,7 +101,7 @@ async def test_lobby_game_and_picker_through_buttons(fake_discord, tmp_path):
     assert "rounds=2" in lobby.text and "span=20" in lobby.text and "Bob" not in lobby.text
     assert f"<@{bob.id}>" in lobby.text
     ix = await fake.click(bob, lobby, label="Start")  # not the creator, but seated: may start
-    assert ix.response_type == 7
+    assert ix.response_type in (7, 6)  # the lobby updated: at once, or deferred first on a busy machine
     await fake.wait_for(lambda: board_posts(general), what="first board")
     await fake.wait_for(lambda: all(fake.dms(u) for u in (ann, bob, cid)), what="welcome DMs")
     assert "Welcome to **Guess**" in fake.dms(ann)[0].text
@@ -264,6 +264,7 @@ async def test_restart_old_buttons_work_nothing_lost_or_doubled(fake_discord, tm
     bot = await fake.restart_bot(bot, make_bot(fake, db))
     assert bot.tables.loaded() == frozenset()  # states load on first use
     ix = await fake.select(ann, old_picker, ["m:pass"])  # the pre-restart ephemeral picker
+    await fake.drain()  # the game loads first: slow enough on a busy machine for a deferred update
     assert ix.text == "You played `pass`."
     assert not fake.message(old_picker.id).custom_ids()  # the used picker lost its select
     ix = await fake.click(ann, old_board, label="Take turn")
@@ -271,6 +272,7 @@ async def test_restart_old_buttons_work_nothing_lost_or_doubled(fake_discord, tm
     ix = await fake.click(bob, old_board, label="Take turn")  # the pre-restart board button
     assert ix.ephemeral and "Your move" in ix.text
     ix = await fake.select(bob, ix.reply, ["m:pass"])
+    await fake.drain()
     assert ix.text == "You played `pass`."
     assert db_moves(db) == [*moves_before, (2, 0, "pass"), (3, 1, "pass")]
     final = await fake.wait_for(lambda: "Game over" in board_posts(general)[-1].text and board_posts(general)[-1])
@@ -314,6 +316,7 @@ async def test_two_clicks_at_once_apply_one_move(fake_discord, tmp_path):
     first = await fake.select(ann, picker, ["m:bid 3"], wait=False)
     second = await fake.select(ann, picker, ["m:bid 3"], wait=False)
     await asyncio.gather(first.wait(), second.wait())
+    await fake.drain()  # a deferred update counts as answered before the panel's edit
     contents = sorted([first.text, second.text])
     assert "You played `bid 3`." in contents
     assert any(reason in c for c in contents for reason in (NOT_YOUR_TURN, STALE_MOVE))
