@@ -44,15 +44,15 @@ right after dispatch, then ``await ix.wait()``; ``locale="ja"`` sets the user's 
     ``channel`` may be a thread or a DM: ``fake.dm_channel(user)`` (no guild: ``user`` instead of
     ``member``, no ``guild_locale``).
 
-"Answered": callback types 4, 6, 7, 8, 9 at the callback; type 5 (deferred "thinking") once the
-original response is edited or a follow-up is sent (the first follow-up after a deferral becomes
-the original response, as on Discord). :class:`FakeInteraction`: ``response_type`` (4 message,
+"Answered": callback types 4, 7, 8, 9 at the callback; types 5 (deferred "thinking") and 6 (deferred
+update) once the original response (for 6: the component's message) is edited or a follow-up is sent
+(the first follow-up after a "thinking" becomes the original response, as on Discord), so what the
+bot changed is there when a call returns, however long its work took. :class:`FakeInteraction`: ``response_type`` (4 message,
 5 deferred, 6 deferred update, 7 update, 8 autocomplete, 9 modal), ``reply`` (final visible
 reply: the original response or the updated component message, else the first follow-up),
 ``content``, ``ephemeral``, ``followups``, ``choices``, ``modal``, ``message`` (the clicked one),
 ``latency`` (perf_counter seconds from dispatch to answer, for benches), ``wait_followups(n)``.
-A deferred update (6) counts as answered: wait for what the bot does next (``drain``,
-``wait_for``); after a 6, ``reply`` is the first follow-up if there is one.
+After a 6, ``reply`` is the first follow-up if there is one, else the edited message.
 
 State to inspect (plain Python objects, updated live):
     ``channel.messages`` (live, oldest first; include ephemeral replies: ``msg.ephemeral``,
@@ -1915,7 +1915,7 @@ class FakeDiscord:
         else:
             raise _HTTPError(400, 50035, f"fake does not support callback type {rtype}")
         ix.response_type = rtype
-        if rtype != 5:
+        if rtype not in (5, 6):  # a deferral is answered by the edit or the follow-up after it
             ix._mark_answered()
         ix._changed.set()
         if message is not None and rtype != 5:
