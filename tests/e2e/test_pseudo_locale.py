@@ -3,6 +3,7 @@ whole game of each title: no English left in posts (every version), replies, DMs
 
 from __future__ import annotations
 
+import functools
 import re
 
 import pytest
@@ -36,8 +37,9 @@ def vocabulary() -> set[str]:
 VOCABULARY = vocabulary()
 
 
-def data_strings(key: str, field: str) -> set[str]:
-    """Every string under `field` in a game's board and card data."""
+@functools.cache
+def data_strings(key: str, field: str) -> frozenset[str]:
+    """Every string under `field` in a game's board and card data (read once: every line checked asks)."""
     import json
     from pathlib import Path
 
@@ -55,7 +57,7 @@ def data_strings(key: str, field: str) -> set[str]:
 
     for path in (Path(__file__).resolve().parents[2] / "rules" / key / "data").glob("*.json"):
         walk(json.loads(path.read_text()))
-    return found
+    return frozenset(found)
 
 
 def proper_nouns(key: str) -> tuple[str, ...]:
